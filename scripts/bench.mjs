@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// `npm run bench [name...] [-- --flag value]`: builds, then runs every benchmark module
+// (<workspace>/dist/bench/<name>.bench.js), prints a table and writes bench-results/<name>.json.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ProvisionError, provisionServices, stopProvisioned } from './lib/provision.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const dash = argv.indexOf('--');
+const names = (dash === -1 ? argv : argv.slice(0, dash)).filter((a) => !a.startsWith('-'));
+const benchArgs = dash === -1 ? argv.filter((a) => a.startsWith('-')) : argv.slice(dash + 1);
+
+function findBenchmarks() {
+  const found = [];
+  for (const group of ['packages', 'apps']) {
+    for (const ws of readdirSync(join(root, group))) {
+      const dir = join(root, group, ws, 'dist', 'bench');
+      if (!existsSync(dir)) continue;
+      for (const file of readdirSync(dir)) {
+        if (file.endsWith('.bench.js')) found.push({ name: file.replace(/\.bench\.js$/, ''), file: join(dir, file), workspace: `${group}/${ws}` });
+      }
+    }
+  }
+  return found.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+const all = findBenchmarks();
+const selected = names.length ? all.filter((b) => names.includes(b.name)) : all;
+if (names.length && selected.length !== names.length) {
+  const known = all.map((b) => b.name).join(', ');
+  console.error(`npm run bench: unknown benchmark(s) ${names.filter((n) => !all.some((b) => b.name === n)).join(', ')}; known: ${known}`);
+  process.exit(2);
+}
+
+try {
+  const services = await provisionServices();
+  process.env.DATABASE_URL = services.databaseUrl;
+  process.env.NATS_URL = services.natsUrl;
+} catch (err) {
+  if (err instanceof ProvisionError) {
+    console.error(`npm run bench: ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const outDir = join(root, 'bench-results');
+mkdirSync(outDir, { recursive: true });
+const results = [];
+let failed = false;
+for (const bench of selected) {
+  process.stderr.write(`\n--- ${bench.name} (${bench.workspace})\n`);
+  const started = Date.now();
+  try {
+    const mod = await import(pathToFileURL(bench.file).href);
+    const result = await mod.run(benchArgs);
+    const record = { ...result, benchmark: bench.name, workspace: bench.workspace, startedAt: new Date(started).toISOString(), wallSeconds: (Date.now() - started) / 1000, machine: { cpus: (await import('node:os')).cpus().length, node: process.version } };
+    writeFileSync(join(outDir, `${bench.name}.json`), `${JSON.stringify(record, null, 2)}\n`);
+    results.push(record);
+    console.log(`\n${result.name}: ${result.description}`);
+    const width = Math.max(...Object.keys(result.metrics).map((k) => k.length));
+    for (const [k, v] of Object.entries(result.metrics)) {
+      console.log(`  ${k.padEnd(width)}  ${typeof v === 'number' ? (Number.isInteger(v) ? v : v.toFixed(4)) : v}`);
+    }
+  } catch (err) {
+    failed = true;
+    console.error(`benchmark ${bench.name} failed: ${err instanceof Error ? err.stack : err}`);
+  }
+}
+stopProvisioned();
+console.log(`\nresults written to ${join('bench-results', '')} (${results.length} benchmark(s))`);
+process.exit(failed ? 1 : 0);

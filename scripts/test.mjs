@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// `npm test`: provisions PostgreSQL and NATS (see lib/provision.mjs), then runs every check CI
+// relies on: build, generated-code freshness, typecheck, lint, and the Jest suites (unit,
+// integration against the real servers, end-to-end with services as separate processes).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ProvisionError, provisionServices, stopProvisioned } from './lib/provision.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const extraJestArgs = process.argv.slice(2);
+const started = Date.now();
+
+function step(name, cmd, args, env) {
+  const t0 = Date.now();
+  process.stderr.write(`\n=== ${name}: ${cmd} ${args.join(' ')}\n`);
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  if (res.status !== 0) {
+    process.stderr.write(`=== ${name} FAILED after ${secs}s (exit ${res.status ?? res.signal})\n`);
+    return false;
+  }
+  process.stderr.write(`=== ${name} ok (${secs}s)\n`);
+  return true;
+}
+
+let services;
+try {
+  services = await provisionServices();
+} catch (err) {
+  if (err instanceof ProvisionError) {
+    console.error(`npm test: ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const env = { ...process.env, DATABASE_URL: services.databaseUrl, NATS_URL: services.natsUrl, FORCE_COLOR: '0' };
+const resultsDir = join(root, '.turbo', 'test-results');
+mkdirSync(resultsDir, { recursive: true });
+const jestJson = join(resultsDir, 'jest.json');
+rmSync(jestJson, { force: true });
+
+const ok =
+  step('build', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], env) &&
+  step('generated code is fresh', 'node', ['scripts/proto.mjs', 'check'], env) &&
+  step('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], env) &&
+  step('lint', 'npx', ['biome', 'check', '.'], env) &&
+  step('proto lint', 'node', ['scripts/proto.mjs', 'lint'], env) &&
+  step(
+    'jest',
+    'node',
+    ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', '--json', `--outputFile=${jestJson}`, ...extraJestArgs],
+    env,
+  );
+
+stopProvisioned();
+let passed = 0;
+let failed = 0;
+try {
+  const report = JSON.parse(readFileSync(jestJson, 'utf8'));
+  passed = report.numPassedTests;
+  failed = report.numFailedTests;
+} catch {
+  // jest did not run (an earlier step failed)
+}
+const minutes = ((Date.now() - started) / 60000).toFixed(1);
+console.log(`\nnpm test finished in ${minutes} min`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(ok && failed === 0 ? 0 : 1);
