@@ -1,0 +1,73 @@
+import { describe, expect, it } from '@jest/globals';
+import { SpecError, validateSpec } from './load-spec.js';
+
+const valid = {
+  name: 'books',
+  datasets: [{ name: 'pp', kind: 'text', path: 'book.txt' }],
+  systems: [
+    { name: 'hier-tr', strategy: 'hierarchical', engine: 'textrank' },
+    {
+      name: 'inc-gpt',
+      strategy: 'incremental',
+      model: 'gpt-4o-mini',
+      params: { chunkSize: 2048, runningBudget: 900 },
+    },
+  ],
+  metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+};
+
+function problems(raw: unknown): string[] {
+  try {
+    validateSpec(raw, 'spec.yaml');
+  } catch (err) {
+    if (err instanceof SpecError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('benchmark spec validation', () => {
+  it('fills defaults', () => {
+    const spec = validateSpec(valid);
+    expect(spec.systems[0]!.params.chunkSize).toBe(2048);
+    expect(spec.systems[1]!.params.levelBudgets).toEqual([500]);
+    expect(spec.metrics[0]!.batchSize).toBe(10);
+    expect(spec.limits.concurrency).toBe(16);
+  });
+
+  it('names the path of each problem', () => {
+    const bad = structuredClone(valid) as Record<string, unknown> & { systems: Record<string, unknown>[] };
+    bad.systems[1]!.params = { chunkSize: 'big', maxRegenerations: 1.5, colour: 'red' };
+    expect(problems(bad)).toEqual([
+      'systems[1].params.chunkSize: expected integer, received string',
+      'systems[1].params.maxRegenerations: expected integer, received number 1.5',
+      'systems[1].params: unknown field(s) "colour"',
+    ]);
+  });
+
+  it('requires exactly one of model or engine, unique system names, and a kind with a path', () => {
+    const bad = structuredClone(valid) as Record<string, unknown> & {
+      systems: Record<string, unknown>[];
+      datasets: Record<string, unknown>[];
+    };
+    bad.systems[0]!.model = 'gpt-4o-mini';
+    bad.systems[1]!.name = 'hier-tr';
+    delete bad.datasets[0]!.kind;
+    const found = problems(bad);
+    expect(found).toContain(
+      'datasets[0].kind: a dataset with a path needs its kind (kgds, summeval-op, text or jsonl)',
+    );
+    expect(found).toContain(
+      'systems[0]: give exactly one of "model" (a registry model) or "engine" (textrank or lead)',
+    );
+    expect(found.some((p) => p.startsWith('systems[1].name: duplicate system name "hier-tr"'))).toBe(true);
+  });
+
+  it('reports missing required fields', () => {
+    expect(problems({ name: 'x' })).toEqual([
+      'datasets: required (expected array)',
+      'systems: required (expected array)',
+      'metrics: required (expected array)',
+    ]);
+  });
+});

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import type { z } from 'zod';
+import { type BenchmarkSpec, benchmarkSpecSchema } from './benchmark-spec.schema.js';
+
+export class SpecError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
+    super(`${file}: invalid benchmark spec\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'SpecError';
+  }
+}
+
+// `systems[1].params.chunkSize`
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out || '(top level)';
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = formatPath(issue.path);
+  if (!issue.message.startsWith('Invalid input')) {
+    if (issue.code !== 'unrecognized_keys') return `${where}: ${issue.message}`;
+  }
+  if (issue.code === 'invalid_type') {
+    const expected = issue.expected === 'int' ? 'integer' : issue.expected;
+    const received = issue.message.match(/received (\w+)/)?.[1];
+    if (received === 'undefined') return `${where}: required (expected ${expected})`;
+    return `${where}: expected ${expected}${received ? `, received ${received}` : ''}`;
+  }
+  if (issue.code === 'unrecognized_keys') {
+    return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  }
+  return `${where}: ${issue.message.replace(/^Invalid input: /, '')}`;
+}
+
+export function validateSpec(raw: unknown, file = '<spec>'): BenchmarkSpec {
+  const result = benchmarkSpecSchema.safeParse(raw);
+  if (!result.success) throw new SpecError(file, result.error.issues.map(describeIssue));
+  return result.data;
+}
+
+export interface LoadedSpec {
+  spec: BenchmarkSpec;
+  file: string;
+  text: string;
+}
+
+// Reads a YAML or JSON spec; dataset and registry paths are resolved against the spec's folder.
+export function loadSpecFile(file: string): LoadedSpec {
+  const abs = resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(abs, 'utf8');
+  } catch (err) {
+    throw new SpecError(file, [
+      `cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    ]);
+  }
+  let raw: unknown;
+  try {
+    raw = /\.json$/i.test(abs) ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    const line = err instanceof YAMLParseError && err.linePos ? ` at line ${err.linePos[0].line}` : '';
+    throw new SpecError(file, [
+      `not valid ${/\.json$/i.test(abs) ? 'JSON' : 'YAML'}${line}: ${(err as Error).message.split('\n')[0]}`,
+    ]);
+  }
+  const spec = validateSpec(raw, file);
+  const base = dirname(abs);
+  const rel = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  return {
+    file: abs,
+    text,
+    spec: {
+      ...spec,
+      models: spec.models === undefined ? undefined : rel(spec.models),
+      datasets: spec.datasets.map((d) => (d.path === undefined ? d : { ...d, path: rel(d.path) })),
+    },
+  };
+}
