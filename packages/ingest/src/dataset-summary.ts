@@ -1,0 +1,67 @@
+import { ChunkEntity, DatasetEntity, DocumentEntity } from '@precis/db';
+import type { DataSource, EntityManager } from 'typeorm';
+import { DatasetNotFoundError } from './errors.js';
+import type { DatasetKindName } from './types.js';
+
+export interface DatasetSummary {
+  id: string;
+  name: string;
+  kind: DatasetKindName;
+  sourcePath: string;
+  sourceSha256: string;
+  // Kind-specific counts computed at import (e.g. KGDS: paragraphs, utterances, keyFacts...).
+  counts: Record<string, number>;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toDatasetSummary(row: DatasetEntity): DatasetSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    sourcePath: row.sourcePath,
+    sourceSha256: row.sourceSha256,
+    counts: row.counts,
+    metadata: row.metadata,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+export async function listDatasets(ds: DataSource | EntityManager): Promise<DatasetSummary[]> {
+  const manager = 'manager' in ds ? ds.manager : ds;
+  const rows = await manager.getRepository(DatasetEntity).find({ order: { name: 'ASC' } });
+  return rows.map(toDatasetSummary);
+}
+
+export interface DatasetDetails extends DatasetSummary {
+  // What is actually stored: documents and source chunks per chunk kind.
+  stored: { documents: number; chunks: Record<string, number> };
+}
+
+export async function getDatasetSummary(
+  ds: DataSource | EntityManager,
+  name: string,
+): Promise<DatasetDetails> {
+  const manager = 'manager' in ds ? ds.manager : ds;
+  const row = await manager.getRepository(DatasetEntity).findOne({ where: { name } });
+  if (!row) throw new DatasetNotFoundError(name);
+  const documents = await manager.getRepository(DocumentEntity).count({ where: { datasetId: row.id } });
+  const perKind = await manager
+    .getRepository(ChunkEntity)
+    .createQueryBuilder('c')
+    .innerJoin(DocumentEntity, 'd', 'd.id = c.document_id')
+    .select('c.kind', 'kind')
+    .addSelect('COUNT(*)', 'n')
+    .where('d.dataset_id = :id', { id: row.id })
+    .andWhere("c.scheme = 'source'")
+    .groupBy('c.kind')
+    .orderBy('c.kind')
+    .getRawMany<{ kind: string; n: string | number }>();
+  const chunks: Record<string, number> = {};
+  // pg returns bigint aggregates as strings, PGlite as numbers.
+  for (const r of perKind) chunks[r.kind] = Number(r.n);
+  return { ...toDatasetSummary(row), stored: { documents, chunks } };
+}

@@ -1,0 +1,231 @@
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { ChunkEntity, DatasetEntity, DocumentEntity } from '@precis/db';
+import type { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
+import { type DatasetSummary, toDatasetSummary } from './dataset-summary.js';
+import { DatasetConflictError } from './errors.js';
+import { parseDatasetText } from './parse-dataset-file.js';
+import { decodeDatasetBytes, readDatasetBytes } from './read-file.js';
+import type { DatasetKindName, JsonObject, ParsedDataset, ParsedDocument } from './types.js';
+
+export interface ImportProgress {
+  phase: 'parse' | 'insert' | 'done';
+  recordsParsed: number;
+  recordsInserted: number;
+  // Known once parsing is done.
+  totalRecords: number | null;
+  rowsInserted: number;
+}
+
+export interface ImportDatasetOptions {
+  kind: DatasetKindName;
+  path: string;
+  name: string;
+  replace?: boolean;
+  onProgress?: (progress: ImportProgress) => void;
+  // Rows per multi-row INSERT (kept well under PostgreSQL's 65535 parameters).
+  batchSize?: number;
+}
+
+export type ImportStatus = 'imported' | 'unchanged' | 'replaced';
+
+export interface ImportResult {
+  status: ImportStatus;
+  dataset: DatasetSummary;
+  counts: Record<string, number>;
+}
+
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+// Large documents (books) are inserted in smaller groups to bound statement size.
+const MAX_BATCH_CHARS = 8_000_000;
+
+export function validateDatasetName(name: string): void {
+  if (!NAME_PATTERN.test(name)) {
+    throw new Error(
+      `invalid dataset name ${JSON.stringify(name)}: use 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+    );
+  }
+}
+
+// All-or-nothing and idempotent: the same file under the same name is a no-op; a different file
+// needs `replace`, and then the old content is swapped out inside the same transaction.
+export async function importDataset(ds: DataSource, opts: ImportDatasetOptions): Promise<ImportResult> {
+  validateDatasetName(opts.name);
+  const sourcePath = resolve(opts.path);
+  const bytes = await readDatasetBytes(opts.path);
+  const decoded = decodeDatasetBytes(opts.path, bytes);
+
+  const existing = await ds.getRepository(DatasetEntity).findOne({ where: { name: opts.name } });
+  const unchanged = existing && checkExisting(existing, opts, decoded.sha256);
+  if (existing && unchanged) {
+    return { status: 'unchanged', dataset: toDatasetSummary(existing), counts: existing.counts };
+  }
+
+  const progress: ImportProgress = {
+    phase: 'parse',
+    recordsParsed: 0,
+    recordsInserted: 0,
+    totalRecords: null,
+    rowsInserted: 0,
+  };
+  const report = () => opts.onProgress?.({ ...progress });
+  report();
+  const parsed = parseDatasetText(opts.kind, opts.path, decoded.text, (n) => {
+    progress.recordsParsed = n;
+    if (n % 10 === 0) report();
+  });
+  progress.totalRecords = parsed.documents.length;
+  progress.phase = 'insert';
+  report();
+
+  const saved = await ds.transaction(async (em) => {
+    // Re-read under a row lock: a concurrent import of the same name waits, then sees our row.
+    const current = await em
+      .getRepository(DatasetEntity)
+      .createQueryBuilder('d')
+      .setLock('pessimistic_write')
+      .where('d.name = :name', { name: opts.name })
+      .getOne();
+    if (current && checkExisting(current, opts, decoded.sha256))
+      return { row: current, status: 'unchanged' as const };
+    const datasetId = current ? await clearDataset(em, current) : randomUUID();
+    const values = {
+      kind: opts.kind,
+      sourcePath,
+      sourceSha256: decoded.sha256,
+      counts: parsed.counts,
+      metadata: { ...parsed.metadata, bytes: bytes.length },
+    };
+    if (current) {
+      await em.getRepository(DatasetEntity).update({ id: datasetId }, values);
+    } else {
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(DatasetEntity)
+        .values({ id: datasetId, name: opts.name, ...values })
+        .updateEntity(false)
+        .execute();
+    }
+    await insertDocuments(em, datasetId, parsed, opts.batchSize ?? 500, (docs, rows) => {
+      progress.recordsInserted = docs;
+      progress.rowsInserted = rows;
+      report();
+    });
+    const row = await em.getRepository(DatasetEntity).findOneOrFail({ where: { id: datasetId } });
+    return { row, status: current ? ('replaced' as const) : ('imported' as const) };
+  });
+  progress.phase = 'done';
+  report();
+  return { status: saved.status, dataset: toDatasetSummary(saved.row), counts: saved.row.counts };
+}
+
+// True when the stored dataset already holds this file; throws when it holds another one and
+// the caller did not ask to replace it.
+function checkExisting(existing: DatasetEntity, opts: ImportDatasetOptions, sha256: string): boolean {
+  if (existing.sourceSha256 === sha256 && existing.kind === opts.kind) return true;
+  if (opts.replace) return false;
+  const detail =
+    existing.kind !== opts.kind
+      ? `kind ${existing.kind} (you asked for ${opts.kind})`
+      : `a different file (sha256 ${existing.sourceSha256.slice(0, 12)}… from ${existing.sourcePath}, ` +
+        `now ${sha256.slice(0, 12)}…)`;
+  throw new DatasetConflictError(opts.name, existing.sourceSha256, sha256, detail);
+}
+
+async function clearDataset(em: EntityManager, dataset: DatasetEntity): Promise<string> {
+  const documents = em.getRepository(DocumentEntity).metadata.tableName;
+  await em
+    .createQueryBuilder()
+    .delete()
+    .from(ChunkEntity)
+    .where(`document_id IN (SELECT id FROM ${documents} WHERE dataset_id = :id)`, { id: dataset.id })
+    .execute();
+  await em
+    .createQueryBuilder()
+    .delete()
+    .from(DocumentEntity)
+    .where('dataset_id = :id', { id: dataset.id })
+    .execute();
+  return dataset.id;
+}
+
+async function insertDocuments(
+  em: EntityManager,
+  datasetId: string,
+  parsed: ParsedDataset,
+  batchSize: number,
+  onBatch: (documents: number, rows: number) => void,
+): Promise<void> {
+  let docsDone = 0;
+  let rows = 0;
+  for (const batch of batches(parsed.documents, batchSize, (d) => d.text.length)) {
+    const docRows = batch.map((doc, i) => ({ doc, id: randomUUID(), ordinal: docsDone + i }));
+    await em
+      .createQueryBuilder()
+      .insert()
+      .into(DocumentEntity)
+      .values(
+        docRows.map(({ doc, id, ordinal }) => ({
+          id,
+          datasetId,
+          externalId: doc.externalId,
+          ordinal,
+          title: doc.title,
+          text: doc.text,
+          data: asRecord(doc.data),
+          metadata: asRecord(doc.metadata),
+        })),
+      )
+      .updateEntity(false)
+      .execute();
+    rows += docRows.length;
+    const chunkRows = docRows.flatMap(({ doc, id }) => chunkValues(id, doc));
+    for (const chunkBatch of batches(chunkRows, batchSize, (c) => c.text.length)) {
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(ChunkEntity)
+        .values(chunkBatch)
+        .updateEntity(false)
+        .execute();
+      rows += chunkBatch.length;
+    }
+    docsDone += batch.length;
+    onBatch(docsDone, rows);
+  }
+}
+
+function chunkValues(documentId: string, doc: ParsedDocument) {
+  return doc.chunks.map((chunk, ordinal) => ({
+    documentId,
+    scheme: 'source',
+    kind: chunk.kind,
+    ordinal,
+    sourceIndex: chunk.sourceIndex,
+    text: chunk.text,
+    tokenCount: null,
+    metadata: asRecord(chunk.metadata),
+  }));
+}
+
+// TypeORM's deep-partial type cannot express unknown-valued jsonb maps; a JsonObject is a valid value.
+function asRecord(value: JsonObject): QueryDeepPartialEntity<Record<string, unknown>> {
+  return value as QueryDeepPartialEntity<Record<string, unknown>>;
+}
+
+function* batches<T>(items: T[], size: number, weight: (item: T) => number): Generator<T[]> {
+  let current: T[] = [];
+  let chars = 0;
+  for (const item of items) {
+    const w = weight(item);
+    if (current.length > 0 && (current.length >= size || chars + w > MAX_BATCH_CHARS)) {
+      yield current;
+      current = [];
+      chars = 0;
+    }
+    current.push(item);
+    chars += w;
+  }
+  if (current.length > 0) yield current;
+}

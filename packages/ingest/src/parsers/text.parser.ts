@@ -1,0 +1,35 @@
+import { basename, extname } from 'node:path';
+import { gutenbergTitle, splitParagraphSpans, stripGutenbergBoilerplate } from '../paragraphs.js';
+import type { ParsedDataset } from '../types.js';
+
+// A plain-text or Markdown book: one document; its paragraphs become 'source' chunks.
+export function parseTextDataset(file: string, text: string): ParsedDataset {
+  const title = gutenbergTitle(text) ?? basename(file, extname(file));
+  const body = stripGutenbergBoilerplate(text);
+  const spans = splitParagraphSpans(body.text);
+  const words = body.text.split(/\s+/).filter(Boolean).length;
+  return {
+    kind: 'text',
+    file,
+    documents: [
+      {
+        externalId: basename(file),
+        title,
+        text: body.text,
+        data: {},
+        metadata: {
+          gutenbergBoilerplateRemoved: body.stripped,
+          format: /\.(md|markdown)$/i.test(file) ? 'markdown' : 'text',
+        },
+        chunks: spans.map((span, i) => ({
+          kind: 'paragraph',
+          text: span.text,
+          sourceIndex: i,
+          metadata: { start: span.start, end: span.end },
+        })),
+      },
+    ],
+    counts: { documents: 1, paragraphs: spans.length, words, characters: body.text.length },
+    metadata: {},
+  };
+}

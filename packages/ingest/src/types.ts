@@ -1,0 +1,40 @@
+export const DATASET_KINDS = ['kgds', 'summeval-op', 'text', 'jsonl'] as const;
+export type DatasetKindName = (typeof DATASET_KINDS)[number];
+
+export function isDatasetKind(value: string): value is DatasetKindName {
+  return (DATASET_KINDS as readonly string[]).includes(value);
+}
+
+// JSON-serializable values stored in jsonb columns.
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+// A unit the source gives (paragraph, utterance, review): stored with scheme 'source'.
+export interface ParsedChunk {
+  kind: 'paragraph' | 'utterance' | 'review';
+  text: string;
+  sourceIndex: number | null;
+  metadata: JsonObject;
+}
+
+export interface ParsedDocument {
+  externalId: string;
+  title: string | null;
+  text: string;
+  data: JsonObject;
+  metadata: JsonObject;
+  chunks: ParsedChunk[];
+}
+
+export interface ParsedDataset {
+  kind: DatasetKindName;
+  file: string;
+  documents: ParsedDocument[];
+  // Kind-specific counts shown by `precis datasets show`.
+  counts: Record<string, number>;
+  metadata: JsonObject;
+}
+
+export interface ParseProgress {
+  recordsParsed: number;
+}
