@@ -1,1 +1,27 @@
-export const PACKAGE = 'db';
+export {
+  type CreateDataSourceOptions,
+  createDataSource,
+  type DatabaseKind,
+  databaseKind,
+} from './create-data-source.js';
+export {
+  commonDataSourceOptions,
+  MIGRATIONS_TABLE,
+  postgresDataSourceOptions,
+} from './data-source-options.js';
+export * from './entities/index.js';
+export { type Env, redactUrl, resolveDatabaseUrl, resolvePgliteDir } from './env.js';
+export { MIGRATIONS } from './migrations/index.js';
+export { toNumber } from './numbers.js';
+export { PGLITE_LOCK_FILE } from './pglite/pglite-driver.js';
+export {
+  type ChunkOptions,
+  countRows,
+  insertInChunks,
+  inTransaction,
+  type TransactionOptions,
+  type UpsertOptions,
+  upsertInChunks,
+} from './repository-helpers.js';
+export { findSchemaDrift } from './schema-drift.js';
+export { createThrowawayDatabase, DEFAULT_ADMIN_URL, type ThrowawayDatabase } from './throwaway-database.js';

@@ -1,0 +1,67 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+// One row per model call: the ledger (tokens, latency, cost, cache hit, error) and, for
+// successful uncached calls, the content-addressed response cache (looked up by cache_key).
+@Entity({ name: 'llm_calls' })
+@Index('ix_llm_calls_cache_key', ['cacheKey'])
+@Index('ix_llm_calls_run', ['runId'])
+export class LlmCallEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'run_id', type: 'uuid', nullable: true })
+  runId!: string | null;
+
+  @Column({ name: 'task_id', type: 'text', nullable: true })
+  taskId!: string | null;
+
+  // Registry name of the model, and the provider's model id it maps to.
+  @Column({ type: 'text' })
+  model!: string;
+
+  @Column({ name: 'model_id', type: 'text' })
+  modelId!: string;
+
+  // chat | embedding
+  @Column({ type: 'text' })
+  kind!: string;
+
+  // sha256 of model + params + messages + template version.
+  @Column({ name: 'cache_key', type: 'text' })
+  cacheKey!: string;
+
+  @Column({ name: 'cache_hit', type: 'boolean', default: false })
+  cacheHit!: boolean;
+
+  @Column({ name: 'template_version', type: 'text', nullable: true })
+  templateVersion!: string | null;
+
+  @Column({ type: 'jsonb' })
+  request!: Record<string, unknown>;
+
+  // The provider's response body; null when the call failed.
+  @Column({ type: 'jsonb', nullable: true })
+  response!: Record<string, unknown> | null;
+
+  @Column({ name: 'tokens_in', type: 'integer', default: 0 })
+  tokensIn!: number;
+
+  @Column({ name: 'tokens_out', type: 'integer', default: 0 })
+  tokensOut!: number;
+
+  @Column({ name: 'latency_ms', type: 'integer', default: 0 })
+  latencyMs!: number;
+
+  // Exact decimal: sums over the ledger must not drift.
+  @Column({ name: 'cost_usd', type: 'numeric', precision: 20, scale: 10, default: 0 })
+  costUsd!: string;
+
+  @Column({ type: 'integer', default: 1 })
+  attempts!: number;
+
+  @Column({ type: 'text', nullable: true })
+  error!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

@@ -1,0 +1,40 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+
+@Entity({ name: 'runs' })
+export class RunEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  @Column({ type: 'text', default: 'pending' })
+  status!: RunStatus;
+
+  // The validated benchmark spec, as submitted.
+  @Column({ type: 'jsonb' })
+  spec!: Record<string, unknown>;
+
+  @Column({ name: 'spec_sha256', type: 'text' })
+  specSha256!: string;
+
+  @Column({ name: 'cost_limit_usd', type: 'numeric', precision: 20, scale: 10, nullable: true })
+  costLimitUsd!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  error!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+
+  @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
+  startedAt!: Date | null;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt!: Date | null;
+}
