@@ -1,1 +1,10 @@
-export const PACKAGE = 'cli';
+export type { CliContext, GlobalOptions } from './context.js';
+export { buildProgram, CLI_VERSION, runCli } from './program.js';
+export type { DatasetView, ImportOutcome, ImportRequest, IngestionPort } from './runtime/ingestion-port.js';
+export {
+  openRuntime,
+  type PrecisRuntime,
+  precisHome,
+  type RuntimeMode,
+  type RuntimeOptions,
+} from './runtime/runtime.js';

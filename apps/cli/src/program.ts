@@ -1,0 +1,51 @@
+import { Command, CommanderError } from 'commander';
+import { datasetsCommand } from './commands/datasets.command.js';
+import { ingestCommand } from './commands/ingest.command.js';
+import type { CliContext } from './context.js';
+
+export const CLI_VERSION = '0.1.0';
+
+export function buildProgram(ctx: CliContext): Command {
+  const program = new Command('precis')
+    .description(
+      'Precis: benchmark LLM summarization (embedded by default; PostgreSQL or a gateway on request)',
+    )
+    .version(CLI_VERSION)
+    .option(
+      '--database-url <url>',
+      'use this PostgreSQL database instead of the embedded one (default: $DATABASE_URL, else PGlite in $PRECIS_HOME or ./.precis)',
+    )
+    .option('--remote <host:port>', 'send the command to a Precis gateway over gRPC')
+    .showHelpAfterError('(add --help for usage)')
+    .configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+    });
+  program.addCommand(ingestCommand(ctx));
+  program.addCommand(datasetsCommand(ctx));
+  // Every (sub)command reports usage errors through runCli instead of calling process.exit.
+  const exitOverride = (cmd: Command) => {
+    cmd.exitOverride();
+    for (const sub of cmd.commands) exitOverride(sub);
+  };
+  exitOverride(program);
+  return program;
+}
+
+// Runs the CLI and returns the exit code; one clear line on stderr for any failure.
+export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander already printed help/version or the usage error.
+      return error.exitCode;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.stderr.write(`precis: error: ${message}\n`);
+    if (ctx.env.PRECIS_DEBUG && error instanceof Error && error.stack) ctx.stderr.write(`${error.stack}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,21 @@
+import { getDatasetSummary, importDataset, listDatasets } from '@precis/ingest';
+import type { DataSource } from 'typeorm';
+import type { DatasetView, ImportOutcome, ImportRequest, IngestionPort } from './ingestion-port.js';
+
+// Runs the ingest use cases in this process against the given database.
+export class LocalIngestion implements IngestionPort {
+  constructor(private readonly ds: DataSource) {}
+
+  async importDataset(request: ImportRequest): Promise<ImportOutcome> {
+    const result = await importDataset(this.ds, request);
+    return { status: result.status, dataset: result.dataset };
+  }
+
+  listDatasets(): Promise<DatasetView[]> {
+    return listDatasets(this.ds);
+  }
+
+  getDataset(name: string): Promise<DatasetView> {
+    return getDatasetSummary(this.ds, name);
+  }
+}

@@ -1,0 +1,123 @@
+import { resolve } from 'node:path';
+import { credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
+import {
+  type Dataset,
+  type ImportDatasetResponse,
+  IngestionServiceClient,
+  ImportStatus as ProtoImportStatus,
+} from '@precis/contracts';
+import type { ImportStatus } from '@precis/ingest';
+import type { DatasetView, ImportOutcome, ImportRequest, IngestionPort } from './ingestion-port.js';
+
+const DEADLINE_MS = { read: 30_000, import: 30 * 60_000 };
+
+// gRPC client of precis.v1.IngestionService on a gateway (--remote host:port).
+export class RemoteIngestion implements IngestionPort {
+  private readonly client: IngestionServiceClient;
+
+  constructor(private readonly address: string) {
+    this.client = new IngestionServiceClient(address, credentials.createInsecure());
+  }
+
+  async importDataset(request: ImportRequest): Promise<ImportOutcome> {
+    // The service reads the file itself: send an absolute path (same machine or shared volume).
+    const response = await this.call<ImportDatasetResponse>('import', (md, opts, cb) =>
+      this.client.importDataset(
+        {
+          kind: request.kind,
+          path: resolve(request.path),
+          datasetName: request.name,
+          replace: request.replace,
+        },
+        md,
+        opts,
+        cb,
+      ),
+    );
+    if (!response.dataset)
+      throw new Error(`gateway ${this.address} answered ImportDataset without a dataset`);
+    return { status: fromProtoStatus(response.status), dataset: fromProtoDataset(response.dataset) };
+  }
+
+  async listDatasets(): Promise<DatasetView[]> {
+    const response = await this.call<{ datasets: Dataset[] }>('read', (md, opts, cb) =>
+      this.client.listDatasets({ kind: '' }, md, opts, cb),
+    );
+    return response.datasets.map(fromProtoDataset);
+  }
+
+  async getDataset(name: string): Promise<DatasetView> {
+    const response = await this.call<{ dataset?: Dataset }>('read', (md, opts, cb) =>
+      this.client.getDataset({ name }, md, opts, cb),
+    );
+    if (!response.dataset) throw new Error(`gateway ${this.address} answered GetDataset without a dataset`);
+    return fromProtoDataset(response.dataset);
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  private call<T>(
+    kind: keyof typeof DEADLINE_MS,
+    invoke: (
+      metadata: Metadata,
+      options: { deadline: Date },
+      callback: (error: ServiceError | null, response: T) => void,
+    ) => unknown,
+  ): Promise<T> {
+    return new Promise((resolvePromise, reject) => {
+      invoke(new Metadata(), { deadline: new Date(Date.now() + DEADLINE_MS[kind]) }, (error, response) => {
+        if (error) reject(this.explain(error));
+        else resolvePromise(response);
+      });
+    });
+  }
+
+  private explain(error: ServiceError): Error {
+    if (error.code === status.UNAVAILABLE) {
+      return new Error(
+        `cannot reach the gateway at ${this.address} (${error.details || 'unavailable'}); ` +
+          'check --remote host:port and that the gateway is running',
+      );
+    }
+    if (error.code === status.DEADLINE_EXCEEDED) {
+      return new Error(`the gateway at ${this.address} did not answer in time`);
+    }
+    // The service's own message (validation errors name file, record and field).
+    return new Error(error.details || error.message);
+  }
+}
+
+function fromProtoStatus(value: ProtoImportStatus): ImportStatus {
+  switch (value) {
+    case ProtoImportStatus.IMPORT_STATUS_IMPORTED:
+      return 'imported';
+    case ProtoImportStatus.IMPORT_STATUS_UNCHANGED:
+      return 'unchanged';
+    case ProtoImportStatus.IMPORT_STATUS_REPLACED:
+      return 'replaced';
+    default:
+      throw new Error(`the gateway returned an unknown import status (${value})`);
+  }
+}
+
+export function fromProtoDataset(d: Dataset): DatasetView {
+  let metadata: Record<string, unknown> = {};
+  if (d.metadataJson) {
+    const parsed: unknown = JSON.parse(d.metadataJson);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      metadata = parsed as Record<string, unknown>;
+  }
+  return {
+    id: d.id,
+    name: d.name,
+    kind: d.kind,
+    sourcePath: d.sourcePath,
+    sourceSha256: d.sourceSha256,
+    counts: { ...d.counts },
+    metadata,
+    createdAt: d.createTime ? d.createTime.toISOString() : null,
+    updatedAt: d.updateTime ? d.updateTime.toISOString() : null,
+  };
+}

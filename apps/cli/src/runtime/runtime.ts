@@ -1,0 +1,76 @@
+import { join, resolve } from 'node:path';
+import { type Bus, createInProcessBus } from '@precis/bus';
+import { createDataSource, redactUrl, resolveDatabaseUrl } from '@precis/db';
+import type { DataSource } from 'typeorm';
+import type { IngestionPort } from './ingestion-port.js';
+import { LocalIngestion } from './local-ingestion.js';
+import { RemoteIngestion } from './remote-ingestion.js';
+
+export interface RuntimeOptions {
+  databaseUrl?: string;
+  remote?: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export type RuntimeMode = 'embedded' | 'postgres' | 'remote';
+
+// What a command runs against: the embedded runtime (PGlite + in-process bus), a PostgreSQL
+// database used directly, or a gateway reached over gRPC.
+export interface PrecisRuntime {
+  mode: RuntimeMode;
+  // Human-readable target, e.g. "embedded database in /home/me/.precis/db".
+  target: string;
+  ingestion: IngestionPort;
+  // The in-process bus the embedded services share; null with --remote (the gateway runs them).
+  bus: Bus | null;
+  close(): Promise<void>;
+}
+
+export function precisHome(env: NodeJS.ProcessEnv, cwd: string): string {
+  const home = env.PRECIS_HOME?.trim();
+  return home ? resolve(cwd, home) : join(cwd, '.precis');
+}
+
+export async function openRuntime(opts: RuntimeOptions): Promise<PrecisRuntime> {
+  if (opts.remote) {
+    if (opts.databaseUrl) throw new Error('--remote and --database-url exclude each other: pick one');
+    if (!/^[^\s:/]+:\d+$/.test(opts.remote) && !/^\[[^\]]+\]:\d+$/.test(opts.remote)) {
+      throw new Error(
+        `--remote expects the gateway as host:port (e.g. localhost:50051), got "${opts.remote}"`,
+      );
+    }
+    const ingestion = new RemoteIngestion(opts.remote);
+    return {
+      mode: 'remote',
+      target: `gateway at ${opts.remote}`,
+      ingestion,
+      bus: null,
+      async close() {
+        ingestion.close();
+      },
+    };
+  }
+  const url = opts.databaseUrl ?? resolveDatabaseUrl(opts.env);
+  let ds: DataSource;
+  let target: string;
+  if (url) {
+    ds = await createDataSource({ url: resolveDatabaseUrl({ DATABASE_URL: url }) });
+    target = `PostgreSQL at ${redactUrl(url)}`;
+  } else {
+    const dir = join(precisHome(opts.env, opts.cwd), 'db');
+    ds = await createDataSource({ pgliteDir: dir });
+    target = `embedded database in ${dir}`;
+  }
+  const bus = createInProcessBus();
+  return {
+    mode: url ? 'postgres' : 'embedded',
+    target,
+    ingestion: new LocalIngestion(ds),
+    bus,
+    async close() {
+      await bus.close();
+      await ds.destroy();
+    },
+  };
+}
