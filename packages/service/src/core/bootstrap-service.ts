@@ -1,0 +1,161 @@
+import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { type DynamicModule, type INestApplication, Module, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { Stage } from '@precis/contracts';
+import type { CommonEnvSchema } from '../config/common-env.js';
+import type { EnvConfig, EnvSchema } from '../config/env-schema.js';
+import { ConfigError, describeConfig, validateEnv } from '../config/validate-env.js';
+import { createServiceLogger, type ServiceLogger } from '../logging/create-logger.js';
+import { PinoNestLogger } from '../logging/pino-nest-logger.js';
+import { MetricsRegistry, registerProcessMetrics } from '../metrics/metrics-registry.js';
+import { ShutdownState } from '../shutdown/shutdown-state.js';
+import { ServiceCoreModule } from './service-core.module.js';
+
+export interface ServiceOptions<S extends EnvSchema> {
+  // Service name on every log line and metric (e.g. 'gateway').
+  name: string;
+  // The app's package.json (its version is logged and exposed); e.g. new URL('../package.json', import.meta.url).
+  packageJson: URL;
+  env: S;
+  // Work queues the service declares at startup.
+  stages?: Stage[];
+  // Extra servers (e.g. a gRPC microservice) attached before listening.
+  configure?: (app: INestApplication, config: EnvConfig<S>, logger: ServiceLogger) => void | Promise<void>;
+  // For tests: the environment to validate (default process.env) and whether signals/exit are handled.
+  processEnv?: Record<string, string | undefined>;
+  handleSignals?: boolean;
+}
+
+export interface RunningService<S extends EnvSchema> {
+  app: INestApplication;
+  config: EnvConfig<S>;
+  logger: ServiceLogger;
+  // Graceful stop: not ready, stop consuming, finish in-flight work, close servers and connections.
+  shutdown(reason: string): Promise<void>;
+}
+
+@Module({})
+class ServiceRootModule {}
+
+function readVersion(packageJson: URL): string {
+  try {
+    const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+// Validates the environment, builds the logger, boots the Nest app (service core + the app's
+// module), listens, and wires SIGTERM/SIGINT to a bounded graceful shutdown that exits 0.
+// Configuration errors print one line on stderr and exit 1; startup errors log one fatal line.
+export async function bootstrapService<S extends EnvSchema>(
+  appModule: Type | DynamicModule,
+  options: ServiceOptions<S>,
+): Promise<RunningService<S>> {
+  const startedAt = new Date();
+  const handleSignals = options.handleSignals ?? true;
+  let config: EnvConfig<S>;
+  try {
+    config = validateEnv(options.name, options.env, options.processEnv ?? process.env);
+  } catch (err) {
+    if (err instanceof ConfigError && handleSignals) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const common = config as unknown as EnvConfig<CommonEnvSchema>;
+  const version = readVersion(options.packageJson);
+  const logger = createServiceLogger({ service: options.name, version, level: common.LOG_LEVEL });
+  const fail = (err: unknown, what: string): never => {
+    logger.fatal({ err }, `${what}: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  };
+  if (handleSignals) {
+    process.on('uncaughtException', (err) => fail(err, 'uncaught exception'));
+    process.on('unhandledRejection', (err) => fail(err, 'unhandled promise rejection'));
+  }
+  logger.info({ config: describeConfig(options.env, config) }, `starting ${options.name} ${version}`);
+
+  const metrics = new MetricsRegistry();
+  registerProcessMetrics(metrics, { service: options.name, version });
+  const stages = options.stages ?? [];
+  const root: DynamicModule = {
+    module: ServiceRootModule,
+    imports: [
+      ServiceCoreModule.forRoot({
+        info: { name: options.name, version, startedAt },
+        config,
+        logger,
+        metrics,
+        database: {
+          url: common.DATABASE_URL,
+          runMigrations: common.DATABASE_RUN_MIGRATIONS,
+          startupTimeoutMs: common.STARTUP_TIMEOUT_MS,
+        },
+        bus: {
+          servers: common.NATS_URL,
+          prefix: common.PRECIS_BUS_PREFIX,
+          connectionName: `precis-${options.name}`,
+          startupTimeoutMs: common.STARTUP_TIMEOUT_MS,
+        },
+        stages,
+        readyCheckTimeoutMs: common.READY_CHECK_TIMEOUT_MS,
+      }),
+      appModule,
+    ],
+  };
+
+  let app: INestApplication;
+  try {
+    app = await NestFactory.create(root, {
+      logger: new PinoNestLogger(logger),
+      // Throw instead of process.abort() so the failure is logged and the exit code is 1.
+      abortOnError: false,
+      // Keep-alive probe connections must not hold the HTTP server open during shutdown.
+      forceCloseConnections: true,
+    });
+    await options.configure?.(app, config, logger);
+    await app.startAllMicroservices();
+    await app.listen(common.HTTP_PORT, common.HTTP_HOST);
+  } catch (err) {
+    if (handleSignals) return fail(err, `${options.name} failed to start`);
+    throw err;
+  }
+  logger.info({ httpPort: common.HTTP_PORT, stages }, `${options.name} started`);
+
+  const state = app.get(ShutdownState);
+  let stopping: Promise<void> | undefined;
+  const shutdown = (reason: string): Promise<void> => {
+    stopping ??= (async () => {
+      state.begin(reason);
+      logger.info({ reason }, `${options.name} shutting down`);
+      await app.close();
+      logger.info(`${options.name} stopped`);
+    })();
+    return stopping;
+  };
+
+  if (handleSignals) {
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        logger.warn({ signal }, 'shutdown already in progress');
+        return;
+      }
+      // A stuck handler must not keep the process alive forever: what is not acked is redelivered.
+      setTimeout(() => {
+        logger.error({ timeoutMs: common.SHUTDOWN_TIMEOUT_MS }, 'graceful shutdown timed out; exiting');
+        process.exit(1);
+      }, common.SHUTDOWN_TIMEOUT_MS).unref();
+      shutdown(signal).then(
+        () => process.exit(0),
+        (err: unknown) => fail(err, 'error during shutdown'),
+      );
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  }
+  return { app, config, logger, shutdown };
+}

@@ -1,0 +1,59 @@
+import type { Bus } from '@precis/bus';
+import { createNatsBus } from '@precis/bus';
+import { createDataSource } from '@precis/db';
+import type { DataSource } from 'typeorm';
+import { redactUrl } from '../config/env-schema.js';
+import type { ServiceLogger } from '../logging/create-logger.js';
+import { retryUntil } from './retry-until.js';
+
+export interface DatabaseSettings {
+  url: string;
+  runMigrations: boolean;
+  startupTimeoutMs: number;
+}
+
+export async function connectDatabase(
+  settings: DatabaseSettings,
+  logger: ServiceLogger,
+): Promise<DataSource> {
+  const log = logger.child({ component: 'database' });
+  const ds = await retryUntil(
+    () => createDataSource({ url: settings.url, runMigrations: settings.runMigrations }),
+    {
+      what: `PostgreSQL at ${redactUrl(settings.url)}`,
+      hint: 'Check that the server runs and that DATABASE_URL is right.',
+      timeoutMs: settings.startupTimeoutMs,
+      logger: log,
+    },
+  );
+  log.info({ migrations: settings.runMigrations ? 'applied' : 'skipped' }, 'database connected');
+  return ds;
+}
+
+export interface BusSettings {
+  servers: string[];
+  prefix: string | undefined;
+  connectionName: string;
+  startupTimeoutMs: number;
+}
+
+export async function connectBus(settings: BusSettings, logger: ServiceLogger): Promise<Bus> {
+  const log = logger.child({ component: 'bus' });
+  const bus = await retryUntil(
+    () =>
+      createNatsBus({
+        servers: settings.servers,
+        prefix: settings.prefix,
+        name: settings.connectionName,
+        onError: (err) => log.error({ err }, 'bus error'),
+      }),
+    {
+      what: `NATS at ${settings.servers.map(redactUrl).join(',')}`,
+      hint: 'Check that nats-server runs with JetStream (-js) and that NATS_URL is right.',
+      timeoutMs: settings.startupTimeoutMs,
+      logger: log,
+    },
+  );
+  log.info({ prefix: settings.prefix ?? null }, 'bus connected');
+  return bus;
+}

@@ -1,0 +1,79 @@
+export {
+  type CommonEnvSchema,
+  commonEnv,
+  LOG_LEVELS,
+  type LogLevelName,
+  type WorkerEnvSchema,
+  workerEnv,
+} from './config/common-env.js';
+export {
+  bool,
+  type EnvConfig,
+  type EnvSchema,
+  EnvValueError,
+  type EnvVar,
+  int,
+  intList,
+  oneOf,
+  port,
+  redactUrl,
+  str,
+  url,
+  urlList,
+} from './config/env-schema.js';
+export {
+  ConfigError,
+  describeConfig,
+  type EnvProblem,
+  envExampleLines,
+  validateEnv,
+} from './config/validate-env.js';
+export { bootstrapService, type RunningService, type ServiceOptions } from './core/bootstrap-service.js';
+export { retryUntil, StartupError } from './core/retry-until.js';
+export { ServiceCoreModule } from './core/service-core.module.js';
+export { BUS, SERVICE_CONFIG, SERVICE_INFO, SERVICE_LOGGER, type ServiceInfo } from './core/tokens.js';
+export { type ReadinessCheck, ReadinessService } from './health/readiness.service.js';
+export {
+  createServiceLogger,
+  REDACTED_PATHS,
+  type ServiceLogger,
+  taskLogger,
+} from './logging/create-logger.js';
+export { PinoNestLogger } from './logging/pino-nest-logger.js';
+export {
+  Counter,
+  Gauge,
+  type Labels,
+  MetricsRegistry,
+  registerProcessMetrics,
+} from './metrics/metrics-registry.js';
+export { ShutdownState } from './shutdown/shutdown-state.js';
+export { StageWorkerFactory } from './tasks/stage-worker.factory.js';
+export {
+  StageWorker,
+  type StageWorkerOptions,
+  type TaskContext,
+  type TaskHandler,
+} from './tasks/stage-worker.js';
+export { TaskCompletionWatcher } from './tasks/task-completion-watcher.js';
+export {
+  MalformedTaskError,
+  PermanentTaskError,
+  type TaskErrorCode,
+  UnknownTaskKindError,
+} from './tasks/task-errors.js';
+export {
+  decodeTaskCompleted,
+  publishTaskCompleted,
+  TASK_COMPLETED_SUBJECT,
+  taskCompletedFromRow,
+} from './tasks/task-events.js';
+export {
+  claimTask,
+  type FinalStatus,
+  finishTask,
+  loadTask,
+  type NewTaskRecord,
+  recordTask,
+  type TaskRow,
+} from './tasks/task-records.js';

@@ -1,0 +1,101 @@
+import type { TaskStatus } from '@precis/db';
+import type { DataSource, EntityManager } from 'typeorm';
+
+export type FinalStatus = 'done' | 'failed' | 'dead';
+export const FINAL_STATUSES: readonly TaskStatus[] = ['done', 'failed', 'dead'];
+
+export interface TaskRow {
+  id: string;
+  runId: string | null;
+  stage: string;
+  kind: string;
+  status: TaskStatus;
+  attempts: number;
+  result: Record<string, unknown> | null;
+  error: string | null;
+}
+
+export interface NewTaskRecord {
+  id: string;
+  runId: string | null;
+  stage: string;
+  kind: string;
+  payload: Record<string, unknown>;
+}
+
+type Db = DataSource | EntityManager;
+
+// TypeORM returns [rows, affected] for UPDATE ... RETURNING on pg, plain rows for SELECT.
+function rowsOf(res: unknown): Record<string, unknown>[] {
+  if (Array.isArray(res) && Array.isArray(res[0])) return res[0] as Record<string, unknown>[];
+  return Array.isArray(res) ? (res as Record<string, unknown>[]) : [];
+}
+
+function toRow(r: Record<string, unknown>): TaskRow {
+  return {
+    id: String(r.id),
+    runId: r.run_id === null || r.run_id === undefined ? null : String(r.run_id),
+    stage: String(r.stage),
+    kind: String(r.kind),
+    status: r.status as TaskStatus,
+    attempts: Number(r.attempts),
+    result: (r.result as Record<string, unknown> | null) ?? null,
+    error: (r.error as string | null) ?? null,
+  };
+}
+
+const COLUMNS = 'id, run_id, stage, kind, status, attempts, result, error';
+
+// Inserts the task unless it exists (keyed by task id). The run link is kept only when the run
+// exists, so a task from an unknown run is still recorded (its run id stays in the envelope).
+export async function recordTask(db: Db, task: NewTaskRecord): Promise<void> {
+  await db.query(
+    `INSERT INTO tasks (id, run_id, stage, kind, status, payload)
+     VALUES ($1, (SELECT r.id FROM runs r WHERE r.id::text = $2), $3, $4, 'queued', $5::jsonb)
+     ON CONFLICT (id) DO NOTHING`,
+    [task.id, task.runId ?? '', task.stage, task.kind, JSON.stringify(task.payload)],
+  );
+}
+
+export async function loadTask(db: Db, id: string): Promise<TaskRow | null> {
+  const rows = rowsOf(await db.query(`SELECT ${COLUMNS} FROM tasks WHERE id = $1`, [id]));
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+// Marks the task as being worked on; null when it already reached a final state (a redelivery).
+export async function claimTask(db: Db, id: string): Promise<TaskRow | null> {
+  const rows = rowsOf(
+    await db.query(
+      `UPDATE tasks SET status = 'running', attempts = attempts + 1, updated_at = now()
+       WHERE id = $1 AND status NOT IN ('done', 'failed', 'dead') RETURNING ${COLUMNS}`,
+      [id],
+    ),
+  );
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+// Records the final state once; false when another delivery finished it first.
+export async function finishTask(
+  db: Db,
+  id: string,
+  status: FinalStatus,
+  result: Record<string, unknown> | null,
+  error: string | null,
+): Promise<boolean> {
+  const rows = rowsOf(
+    await db.query(
+      `UPDATE tasks SET status = $2, result = $3::jsonb, error = $4, finished_at = now(), updated_at = now()
+       WHERE id = $1 AND status NOT IN ('done', 'failed', 'dead') RETURNING id`,
+      [id, status, result === null ? null : JSON.stringify(result), error],
+    ),
+  );
+  return rows.length > 0;
+}
+
+// A transient failure: back to queued (the bus redelivers), keeping the last error visible.
+export async function requeueTask(db: Db, id: string, error: string): Promise<void> {
+  await db.query(
+    `UPDATE tasks SET status = 'queued', error = $2, updated_at = now() WHERE id = $1 AND status = 'running'`,
+    [id, error],
+  );
+}
