@@ -6,7 +6,12 @@ const logger = createServiceLogger({ service: 't', version: '0', level: 'silent'
 
 function clock() {
   let t = 0;
-  return { now: () => t, sleep: async (ms: number) => void (t += ms) };
+  return {
+    now: () => t,
+    sleep: async (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 describe('retryUntil', () => {
