@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals';
+import { countTokens, decodeTokens, encodeTokens, getEncoder, isEncoding, tokenOffsets } from './tokens.js';
+
+describe('tokens', () => {
+  it('matches known tiktoken encodings', () => {
+    // Reference ids from OpenAI's tiktoken for "hello world".
+    expect(encodeTokens('hello world', 'cl100k_base')).toEqual([15339, 1917]);
+    expect(encodeTokens('hello world', 'o200k_base')).toEqual([24912, 2375]);
+    expect(countTokens('')).toBe(0);
+    expect(countTokens('The quick brown fox jumps over the lazy dog.')).toBe(10);
+  });
+
+  it('round-trips text, including non-ASCII and special-token strings', () => {
+    for (const enc of ['cl100k_base', 'o200k_base'] as const) {
+      const text = 'Café 中文 🙂 — <|endoftext|> end';
+      expect(decodeTokens(encodeTokens(text, enc), enc)).toBe(text);
+    }
+  });
+
+  it('caches one encoder per encoding and rejects unknown names', () => {
+    expect(getEncoder('cl100k_base')).toBe(getEncoder('cl100k_base'));
+    expect(getEncoder('o200k_base')).not.toBe(getEncoder('cl100k_base'));
+    expect(isEncoding('p50k_base')).toBe(false);
+    expect(() => getEncoder('p50k_base' as 'cl100k_base')).toThrow(/unknown token encoding "p50k_base"/);
+  });
+
+  it('maps tokens to character offsets without cutting characters', () => {
+    const text = 'ab 中文字 🦜x 鬱 𓀀.';
+    const tokens = encodeTokens(text);
+    const offsets = tokenOffsets(text, tokens);
+    expect(offsets).toHaveLength(tokens.length + 1);
+    expect(offsets[0]).toBe(0);
+    expect(offsets[tokens.length]).toBe(text.length);
+    for (let i = 1; i < offsets.length; i++) expect(offsets[i]!).toBeGreaterThanOrEqual(offsets[i - 1]!);
+    // Every distinct offset is a character boundary: slices re-join to the text exactly.
+    const cuts = [...new Set(offsets)];
+    const parts = cuts.slice(1).map((end, i) => text.slice(cuts[i], end));
+    expect(parts.join('')).toBe(text);
+    for (const p of parts) expect(p).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
+    expect(new Set(offsets).size).toBeLessThan(offsets.length); // emoji/CJK span several tokens
+  });
+});

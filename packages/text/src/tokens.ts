@@ -1,0 +1,70 @@
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
+
+export const ENCODINGS = ['cl100k_base', 'o200k_base'] as const;
+export type Encoding = (typeof ENCODINGS)[number];
+export const DEFAULT_ENCODING: Encoding = 'cl100k_base';
+
+const RANKS = { cl100k_base: cl100kBase, o200k_base: o200kBase } as const;
+
+// Building an encoder parses ~100k ranks (200-400 ms), so each one is built once per process.
+const encoders = new Map<Encoding, Tiktoken>();
+
+export function isEncoding(value: string): value is Encoding {
+  return (ENCODINGS as readonly string[]).includes(value);
+}
+
+export function getEncoder(encoding: Encoding = DEFAULT_ENCODING): Tiktoken {
+  let enc = encoders.get(encoding);
+  if (!enc) {
+    if (!isEncoding(encoding)) {
+      throw new Error(
+        `unknown token encoding ${JSON.stringify(encoding)}: use one of ${ENCODINGS.join(', ')}`,
+      );
+    }
+    enc = new Tiktoken(RANKS[encoding]);
+    encoders.set(encoding, enc);
+  }
+  return enc;
+}
+
+// Special-token strings such as "<|endoftext|>" are encoded as ordinary text: the inputs are
+// books and model outputs, never control sequences.
+export function encodeTokens(text: string, encoding: Encoding = DEFAULT_ENCODING): number[] {
+  return getEncoder(encoding).encode(text, [], []);
+}
+
+export function decodeTokens(tokens: readonly number[], encoding: Encoding = DEFAULT_ENCODING): string {
+  return getEncoder(encoding).decode([...tokens]);
+}
+
+export function countTokens(text: string, encoding: Encoding = DEFAULT_ENCODING): number {
+  if (text.length === 0) return 0;
+  return encodeTokens(text, encoding).length;
+}
+
+// Character offset (UTF-16, into `text`) where each token starts, plus a final entry equal to
+// text.length. A token holding only part of a multi-byte character starts at that character,
+// so slicing between any two offsets never cuts a character in half.
+export function tokenOffsets(
+  text: string,
+  tokens: readonly number[],
+  encoding: Encoding = DEFAULT_ENCODING,
+): number[] {
+  const enc = getEncoder(encoding);
+  const offsets = new Array<number>(tokens.length + 1);
+  let pos = 0;
+  let groupStart = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    offsets[i] = Math.min(pos, text.length);
+    // Grow the group until its bytes decode to exactly the next characters of the text.
+    const decoded = enc.decode(tokens.slice(groupStart, i + 1));
+    if (text.startsWith(decoded, pos) || i + 1 - groupStart >= 8) {
+      pos += decoded.length;
+      groupStart = i + 1;
+    }
+  }
+  offsets[tokens.length] = text.length;
+  return offsets;
+}
