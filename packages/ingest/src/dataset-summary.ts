@@ -16,6 +16,30 @@ export interface DatasetSummary {
   updatedAt: string;
 }
 
+// jsonb does not keep key order; show counts in the order each importer defines them.
+const COUNT_ORDER: Record<DatasetKindName, string[]> = {
+  kgds: [
+    'documents',
+    'paragraphs',
+    'supportingParagraphs',
+    'utterances',
+    'opinions',
+    'keyFacts',
+    'nonSupportingFacts',
+  ],
+  'summeval-op': ['documents', 'products', 'reviews', 'summaries'],
+  text: ['documents', 'paragraphs', 'words', 'characters'],
+  jsonl: ['documents', 'paragraphs', 'references'],
+};
+
+export function orderCounts(kind: string, counts: Record<string, number>): Record<string, number> {
+  const order = COUNT_ORDER[kind as DatasetKindName] ?? [];
+  const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
+  return Object.fromEntries(
+    Object.entries(counts).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b)),
+  );
+}
+
 export function toDatasetSummary(row: DatasetEntity): DatasetSummary {
   return {
     id: row.id,
@@ -23,7 +47,7 @@ export function toDatasetSummary(row: DatasetEntity): DatasetSummary {
     kind: row.kind,
     sourcePath: row.sourcePath,
     sourceSha256: row.sourceSha256,
-    counts: row.counts,
+    counts: orderCounts(row.kind, row.counts),
     metadata: row.metadata,
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),

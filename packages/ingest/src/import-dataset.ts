@@ -58,7 +58,8 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
   const existing = await ds.getRepository(DatasetEntity).findOne({ where: { name: opts.name } });
   const unchanged = existing && checkExisting(existing, opts, decoded.sha256);
   if (existing && unchanged) {
-    return { status: 'unchanged', dataset: toDatasetSummary(existing), counts: existing.counts };
+    const dataset = toDatasetSummary(existing);
+    return { status: 'unchanged', dataset, counts: dataset.counts };
   }
 
   const progress: ImportProgress = {
@@ -117,7 +118,8 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
   });
   progress.phase = 'done';
   report();
-  return { status: saved.status, dataset: toDatasetSummary(saved.row), counts: saved.row.counts };
+  const dataset = toDatasetSummary(saved.row);
+  return { status: saved.status, dataset, counts: dataset.counts };
 }
 
 // True when the stored dataset already holds this file; throws when it holds another one and

@@ -6,7 +6,7 @@ import {
   IngestionServiceClient,
   ImportStatus as ProtoImportStatus,
 } from '@precis/contracts';
-import type { ImportStatus } from '@precis/ingest';
+import { type ImportStatus, orderCounts } from '@precis/ingest';
 import type { DatasetView, ImportOutcome, ImportRequest, IngestionPort } from './ingestion-port.js';
 
 const DEADLINE_MS = { read: 30_000, import: 30 * 60_000 };
@@ -115,7 +115,7 @@ export function fromProtoDataset(d: Dataset): DatasetView {
     kind: d.kind,
     sourcePath: d.sourcePath,
     sourceSha256: d.sourceSha256,
-    counts: { ...d.counts },
+    counts: orderCounts(d.kind, { ...d.counts }),
     metadata,
     createdAt: d.createTime ? d.createTime.toISOString() : null,
     updatedAt: d.updateTime ? d.updateTime.toISOString() : null,
