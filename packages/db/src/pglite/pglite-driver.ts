@@ -100,7 +100,7 @@ export function createPgliteDriver(opts: PgliteDriverOptions): PgliteDriverHandl
 
   class LeasingPool extends Base {
     private held = false;
-    private readonly waiting: Array<(err?: Error) => void> = [];
+    private readonly waiting: Array<() => void> = [];
 
     private acquire(): Promise<void> {
       if (!this.held) {
@@ -108,11 +108,10 @@ export function createPgliteDriver(opts: PgliteDriverOptions): PgliteDriverHandl
         return Promise.resolve();
       }
       return new Promise((ok, fail) => {
-        const waiter = (err?: Error) => (err ? fail(err) : ok());
         const timer = setTimeout(() => {
-          const i = this.waiting.indexOf(waiter);
+          const i = this.waiting.indexOf(entry);
           if (i >= 0) this.waiting.splice(i, 1);
-          waiter(
+          fail(
             new Error(
               `waited ${leaseTimeoutMs} ms for the embedded database session, held by another query ` +
                 'runner. PGlite has one session: inside a transaction callback use the EntityManager ' +
@@ -121,10 +120,11 @@ export function createPgliteDriver(opts: PgliteDriverOptions): PgliteDriverHandl
           );
         }, leaseTimeoutMs);
         timer.unref();
-        this.waiting.push((err?: Error) => {
+        const entry = () => {
           clearTimeout(timer);
-          waiter(err);
-        });
+          ok();
+        };
+        this.waiting.push(entry);
       });
     }
 

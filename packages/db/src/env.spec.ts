@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { redactUrl, resolveDatabaseUrl, resolvePgliteDir } from './env.js';
+
+describe('resolveDatabaseUrl', () => {
+  it('returns DATABASE_URL for PostgreSQL and undefined when unset or blank', () => {
+    expect(resolveDatabaseUrl({ DATABASE_URL: 'postgres://u@h:5432/db' })).toBe('postgres://u@h:5432/db');
+    expect(resolveDatabaseUrl({ DATABASE_URL: ' postgresql://h/db ' })).toBe('postgresql://h/db');
+    expect(resolveDatabaseUrl({})).toBeUndefined();
+    expect(resolveDatabaseUrl({ DATABASE_URL: '  ' })).toBeUndefined();
+  });
+
+  it('names the variable and never echoes a password when the URL is wrong', () => {
+    expect(() => resolveDatabaseUrl({ DATABASE_URL: 'mysql://u:hunter2@h/db' })).toThrow(
+      /^DATABASE_URL must start with postgres:\/\/ or postgresql:\/\/ \(got mysql:\/\/\.\.\.\)/,
+    );
+    expect(() => resolveDatabaseUrl({ DATABASE_URL: 'not a url hunter2' })).toThrow(
+      /DATABASE_URL is not a valid URL/,
+    );
+    try {
+      resolveDatabaseUrl({ DATABASE_URL: 'not a url hunter2' });
+    } catch (err) {
+      expect((err as Error).message).not.toContain('hunter2');
+    }
+  });
+});
+
+describe('resolvePgliteDir', () => {
+  it('uses <PRECIS_HOME>/db, else <cwd>/.precis/db', () => {
+    expect(resolvePgliteDir({ PRECIS_HOME: '/srv/precis' }, '/work')).toBe('/srv/precis/db');
+    expect(resolvePgliteDir({ PRECIS_HOME: 'rel' }, '/work')).toBe('/work/rel/db');
+    expect(resolvePgliteDir({}, '/work')).toBe(join('/work', '.precis', 'db'));
+  });
+});
+
+describe('redactUrl', () => {
+  it('hides the password', () => {
+    expect(redactUrl('postgres://u:secret@h:5432/db')).toBe('postgres://u:***@h:5432/db');
+    expect(redactUrl('postgres://u@h/db')).toBe('postgres://u@h/db');
+  });
+});
