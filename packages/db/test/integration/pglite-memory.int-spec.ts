@@ -9,7 +9,7 @@ describe('@precis/db on PGlite in memory', () => {
   let ds: DataSource;
 
   beforeAll(async () => {
-    ds = await createDataSource({ inMemory: true, pgliteLeaseTimeoutMs: 3000 });
+    ds = await createDataSource({ inMemory: true, pgliteLeaseTimeoutMs: 1500 });
   });
 
   afterAll(async () => {

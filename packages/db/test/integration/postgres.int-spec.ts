@@ -4,7 +4,9 @@ import type { DataSource } from 'typeorm';
 import {
   createDataSource,
   createThrowawayDatabase,
+  DatasetEntity,
   databaseKind,
+  inTransaction,
   type ThrowawayDatabase,
 } from '../../src/index.js';
 import { entitySuite } from './entity-suite.js';
@@ -29,6 +31,73 @@ describe('@precis/db on PostgreSQL', () => {
   });
 
   entitySuite(() => ds);
+
+  it('retries a transaction that lost a serialization conflict', async () => {
+    const repo = ds.getRepository(DatasetEntity);
+    const row = await repo.save({
+      name: 'counter',
+      kind: 'text',
+      sourcePath: '/c',
+      sourceSha256: 'c',
+      counts: { n: 0 },
+    });
+    // Both first attempts read before either writes, so one of them must fail with 40001.
+    let readers = 0;
+    let bothRead!: () => void;
+    const barrier = new Promise<void>((r) => {
+      bothRead = r;
+    });
+    let attempts = 0;
+    const increment = (retries: number) =>
+      inTransaction(
+        ds,
+        async (m) => {
+          const first = ++attempts <= 2;
+          const current = await m.getRepository(DatasetEntity).findOneByOrFail({ id: row.id });
+          if (first) {
+            if (++readers === 2) bothRead();
+            await barrier;
+          }
+          await m
+            .getRepository(DatasetEntity)
+            .update({ id: row.id }, { counts: { n: (current.counts.n ?? 0) + 1 } });
+        },
+        { isolation: 'SERIALIZABLE', retries },
+      );
+    await Promise.all([increment(2), increment(2)]);
+    expect(attempts).toBe(3);
+    expect((await repo.findOneByOrFail({ id: row.id })).counts).toEqual({ n: 2 });
+
+    // Without retries the conflict surfaces.
+    attempts = 0;
+    readers = 0;
+    const second = new Promise<void>((r) => {
+      bothRead = r;
+    });
+    const results = await Promise.allSettled([
+      inTransaction(
+        ds,
+        async (m) => {
+          await m.getRepository(DatasetEntity).findOneByOrFail({ id: row.id });
+          if (++readers === 2) bothRead();
+          await second;
+          await m.getRepository(DatasetEntity).update({ id: row.id }, { counts: { n: 10 } });
+        },
+        { isolation: 'SERIALIZABLE', retries: 0 },
+      ),
+      inTransaction(
+        ds,
+        async (m) => {
+          await m.getRepository(DatasetEntity).findOneByOrFail({ id: row.id });
+          if (++readers === 2) bothRead();
+          await second;
+          await m.getRepository(DatasetEntity).update({ id: row.id }, { counts: { n: 20 } });
+        },
+        { isolation: 'SERIALIZABLE', retries: 0 },
+      ),
+    ]);
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+  });
 
   it('is a no-op to run the migrations again from a second data source', async () => {
     const second = await createDataSource({ url: db.url });
