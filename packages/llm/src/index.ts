@@ -1,1 +1,48 @@
-export const PACKAGE = 'llm';
+export { canonicalJson, computeCacheKey } from './cache-key.js';
+export { backoffDelayMs, parseRetryAfterMs } from './client/backoff.js';
+export { LlmClient, type LlmClientOptions } from './client/llm-client.js';
+export type {
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  EmbedRequest,
+  EmbedResult,
+  LlmUsage,
+  TokenLogprob,
+} from './client/types.js';
+export { COST_SCALE, costUnits, formatCost, parseCost, parsePrice } from './cost.js';
+export {
+  LlmAbortedError,
+  LlmConfigError,
+  LlmConnectionError,
+  LlmError,
+  LlmHttpError,
+  LlmRateLimitError,
+  LlmResponseError,
+  LlmTimeoutError,
+  redactSecrets,
+} from './errors.js';
+export type { EndpointLimiterStats } from './limits/endpoint-limiter.js';
+export { LimiterRegistry, processLimiters } from './limits/limiter-registry.js';
+export { Semaphore } from './limits/semaphore.js';
+export { TokenBucket } from './limits/token-bucket.js';
+export {
+  loadModelRegistry,
+  ModelRegistryError,
+  parseModelRegistryText,
+  type RegistryIssue,
+} from './registry/load-model-registry.js';
+export type {
+  ModelEntryInput,
+  ModelKind,
+  ModelRegistry,
+  ModelRegistryInput,
+  ModelSpec,
+} from './registry/model-spec.js';
+export type { LlmCallRecord, LlmLedgerTotals, LlmStore } from './store/llm-store.js';
+export { MemoryLlmStore } from './store/memory-llm-store.js';
+export {
+  createTypeOrmLlmStore,
+  TypeOrmLlmStore,
+  type TypeOrmLlmStoreOptions,
+} from './store/typeorm-llm-store.js';

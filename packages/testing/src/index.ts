@@ -1,1 +1,21 @@
-export const PACKAGE = 'testing';
+export { fakeEmbedding } from './fake-llm/embeddings.js';
+export { parseFaultSpec } from './fake-llm/fault-spec.js';
+export { loadRulesFile, parseRules } from './fake-llm/rules-file.js';
+export { type FakeLlmServer, startFakeLlmServer } from './fake-llm/server.js';
+export { countChatPromptTokens, countTokens as countFakeTokens } from './fake-llm/tokens.js';
+export type {
+  FakeChatMessage,
+  FakeFault,
+  FakeFaultFilter,
+  FakeFaultKind,
+  FakeLlmServerOptions,
+  FakeLlmStats,
+  FakeRandomFaults,
+  FakeReply,
+  FakeReplyContext,
+  FakeReplyObject,
+  FakeReplySource,
+  FakeRequestRecord,
+  FakeRule,
+  FakeTokenLogprob,
+} from './fake-llm/types.js';

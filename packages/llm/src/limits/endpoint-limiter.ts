@@ -1,0 +1,104 @@
+import type { ModelSpec } from '../registry/model-spec.js';
+import { Semaphore } from './semaphore.js';
+import { TokenBucket } from './token-bucket.js';
+
+export interface EndpointLimiterStats {
+  inFlight: number;
+  queued: number;
+  capacity: number;
+  requestsAvailable: number | null;
+  tokensAvailable: number | null;
+  pausedUntil: number | null;
+}
+
+// Everything that limits calls to one model endpoint: concurrency, requests/min, tokens/min,
+// and a shared pause after a 429 so every caller backs off, not only the one that was refused.
+export class EndpointLimiter {
+  readonly slots: Semaphore;
+  private rpm: TokenBucket | null = null;
+  private tpm: TokenBucket | null = null;
+  private pausedUntil = 0;
+  private waitingOutside = 0;
+
+  constructor(spec: ModelSpec) {
+    this.slots = new Semaphore(spec.maxConcurrency);
+    this.configure(spec);
+  }
+
+  configure(spec: ModelSpec): void {
+    this.slots.setCapacity(spec.maxConcurrency);
+    this.rpm = reconfigure(this.rpm, spec.requestsPerMinute);
+    this.tpm = reconfigure(this.tpm, spec.tokensPerMinute);
+  }
+
+  pause(untilMs: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, untilMs);
+  }
+
+  // Resolves once the call may start; the caller must call release() afterwards.
+  async acquire(estimatedTokens: number, signal?: AbortSignal): Promise<void> {
+    this.waitingOutside++;
+    try {
+      for (let wait = this.pausedUntil - Date.now(); wait > 0; wait = this.pausedUntil - Date.now()) {
+        await sleep(wait, signal);
+      }
+      if (this.rpm) await this.rpm.take(1);
+      if (this.tpm && estimatedTokens > 0) await this.tpm.take(estimatedTokens);
+    } finally {
+      this.waitingOutside--;
+    }
+    await this.slots.acquire(signal);
+    // A 429 may have arrived while this caller queued for a slot: still honour the pause.
+    try {
+      for (let wait = this.pausedUntil - Date.now(); wait > 0; wait = this.pausedUntil - Date.now()) {
+        await sleep(wait, signal);
+      }
+    } catch (err) {
+      this.slots.release();
+      throw err;
+    }
+  }
+
+  release(): void {
+    this.slots.release();
+  }
+
+  // Real token usage minus what acquire() reserved.
+  settleTokens(delta: number): void {
+    if (this.tpm && delta !== 0) this.tpm.adjust(delta);
+  }
+
+  stats(): EndpointLimiterStats {
+    const paused = this.pausedUntil > Date.now() ? this.pausedUntil : null;
+    return {
+      inFlight: this.slots.inFlight,
+      queued: this.slots.queued + this.waitingOutside,
+      capacity: this.slots.capacity,
+      requestsAvailable: this.rpm ? Math.floor(this.rpm.available) : null,
+      tokensAvailable: this.tpm ? Math.floor(this.tpm.available) : null,
+      pausedUntil: paused,
+    };
+  }
+}
+
+function reconfigure(bucket: TokenBucket | null, perMinute: number | null): TokenBucket | null {
+  if (perMinute === null) return null;
+  if (!bucket) return new TokenBucket(perMinute);
+  bucket.setRate(perMinute);
+  return bucket;
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

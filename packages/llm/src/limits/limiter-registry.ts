@@ -1,0 +1,27 @@
+import type { ModelSpec } from '../registry/model-spec.js';
+import { EndpointLimiter } from './endpoint-limiter.js';
+
+// Limiters keyed by model name + endpoint, so every LlmClient in the process shares one budget
+// per model; a later registry with new limits for the same model reconfigures it in place.
+export class LimiterRegistry {
+  private readonly limiters = new Map<string, EndpointLimiter>();
+
+  for(spec: ModelSpec): EndpointLimiter {
+    const key = `${spec.name}\u0000${spec.baseURL}\u0000${spec.modelId}`;
+    let limiter = this.limiters.get(key);
+    if (!limiter) {
+      limiter = new EndpointLimiter(spec);
+      this.limiters.set(key, limiter);
+    } else {
+      limiter.configure(spec);
+    }
+    return limiter;
+  }
+}
+
+let processWide: LimiterRegistry | null = null;
+
+export function processLimiters(): LimiterRegistry {
+  processWide ??= new LimiterRegistry();
+  return processWide;
+}

@@ -1,0 +1,56 @@
+export type ModelKind = 'chat' | 'embedding';
+
+// One model as the client uses it (validated, defaults applied).
+export interface ModelSpec {
+  name: string;
+  kind: ModelKind;
+  baseURL: string;
+  // Name of the environment variable holding the API key (never the key itself).
+  apiKeyEnv: string | null;
+  modelId: string;
+  contextWindow: number;
+  maxConcurrency: number;
+  requestsPerMinute: number | null;
+  tokensPerMinute: number | null;
+  // USD per 1M tokens, as written (decimal string) and in exact 1e-4 units.
+  pricePer1MInput: string;
+  pricePer1MOutput: string;
+  priceInUnits: bigint;
+  priceOutUnits: bigint;
+  timeoutMs: number;
+  maxRetries: number;
+  // Backoff base and cap for retries without a Retry-After.
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+export interface ModelRegistry {
+  // Where it came from (file path or "<object>"), for error messages.
+  source: string;
+  models: ReadonlyMap<string, ModelSpec>;
+  get(name: string): ModelSpec;
+  names(): string[];
+}
+
+// The file format (YAML or JSON). `defaults` apply to every model that does not set the field.
+export interface ModelRegistryInput {
+  defaults?: Partial<ModelEntryInput>;
+  models: Record<string, ModelEntryInput>;
+}
+
+export interface ModelEntryInput {
+  kind?: ModelKind;
+  baseURL: string;
+  apiKeyEnv?: string;
+  model: string;
+  contextWindow?: number;
+  maxConcurrency?: number;
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+  pricePer1MInput?: string | number;
+  pricePer1MOutput?: string | number;
+  timeoutMs?: number;
+  maxRetries?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+}

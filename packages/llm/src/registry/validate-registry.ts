@@ -1,0 +1,148 @@
+import { parsePrice } from '../cost.js';
+import type { ModelKind, ModelSpec } from './model-spec.js';
+
+export interface RawIssue {
+  path: string[];
+  message: string;
+}
+
+const KNOWN_FIELDS = new Set([
+  'kind',
+  'baseURL',
+  'apiKeyEnv',
+  'model',
+  'contextWindow',
+  'maxConcurrency',
+  'requestsPerMinute',
+  'tokensPerMinute',
+  'pricePer1MInput',
+  'pricePer1MOutput',
+  'timeoutMs',
+  'maxRetries',
+  'retryBaseMs',
+  'retryMaxMs',
+]);
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
+const show = (v: unknown) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
+
+// Checks the parsed document and applies defaults; collects every issue instead of stopping at one.
+export function validateRegistry(data: unknown): { models: ModelSpec[]; issues: RawIssue[] } {
+  const issues: RawIssue[] = [];
+  if (!isObject(data))
+    return { models: [], issues: [{ path: [], message: 'expected an object with a "models" map' }] };
+  for (const key of Object.keys(data)) {
+    if (key !== 'models' && key !== 'defaults')
+      issues.push({ path: [key], message: 'unknown top-level key (expected "models", "defaults")' });
+  }
+  const defaults = data.defaults ?? {};
+  if (!isObject(defaults)) issues.push({ path: ['defaults'], message: 'expected a map of model fields' });
+  else checkUnknown(defaults, ['defaults'], issues);
+  if (!isObject(data.models) || Object.keys(data.models).length === 0) {
+    issues.push({ path: ['models'], message: 'expected a non-empty map of model name -> settings' });
+    return { models: [], issues };
+  }
+  const models: ModelSpec[] = [];
+  for (const [name, raw] of Object.entries(data.models)) {
+    const at = ['models', name];
+    if (!isObject(raw)) {
+      issues.push({ path: at, message: 'expected a map of settings' });
+      continue;
+    }
+    checkUnknown(raw, at, issues);
+    const entry = { ...(isObject(defaults) ? defaults : {}), ...raw };
+    const spec = toSpec(name, entry, at, issues);
+    if (spec) models.push(spec);
+  }
+  return { models, issues };
+}
+
+function checkUnknown(obj: Record<string, unknown>, at: string[], issues: RawIssue[]) {
+  for (const k of Object.keys(obj)) {
+    if (!KNOWN_FIELDS.has(k))
+      issues.push({ path: [...at, k], message: `unknown field (known: ${[...KNOWN_FIELDS].join(', ')})` });
+  }
+}
+
+function toSpec(
+  name: string,
+  e: Record<string, unknown>,
+  at: string[],
+  issues: RawIssue[],
+): ModelSpec | null {
+  const before = issues.length;
+  const fail = (field: string, message: string) => issues.push({ path: [...at, field], message });
+  const int = (field: string, def: number | null, min: number): number | null => {
+    const v = e[field];
+    if (v === undefined || v === null) return def;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+      fail(field, `must be an integer >= ${min} (got ${show(v)})`);
+      return def;
+    }
+    return v;
+  };
+  const str = (field: string, required: boolean): string | null => {
+    const v = e[field];
+    if (v === undefined || v === null) {
+      if (required) fail(field, 'is required');
+      return null;
+    }
+    if (typeof v !== 'string' || v.trim() === '') {
+      fail(field, `must be a non-empty string (got ${show(v)})`);
+      return null;
+    }
+    return v;
+  };
+  const price = (field: string): { text: string; units: bigint } => {
+    const v = e[field];
+    if (v === undefined || v === null) return { text: '0', units: 0n };
+    const units = typeof v === 'string' || typeof v === 'number' ? parsePrice(v) : null;
+    if (units === null) {
+      fail(
+        field,
+        `must be a non-negative decimal USD amount per 1M tokens with at most 4 decimals (got ${show(v)})`,
+      );
+      return { text: '0', units: 0n };
+    }
+    return { text: String(v), units };
+  };
+
+  const kind = (e.kind ?? 'chat') as ModelKind;
+  if (kind !== 'chat' && kind !== 'embedding')
+    fail('kind', `must be "chat" or "embedding" (got ${show(e.kind)})`);
+  const baseURL = str('baseURL', true);
+  if (baseURL && !/^https?:\/\/[^\s/]+/.test(baseURL))
+    fail('baseURL', `must be an http(s) URL (got ${show(baseURL)})`);
+  const apiKeyEnv = str('apiKeyEnv', false);
+  if (apiKeyEnv && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv)) {
+    fail(
+      'apiKeyEnv',
+      `must be the NAME of an environment variable, e.g. OPENAI_API_KEY (got ${show(apiKeyEnv)}); never put the key itself here`,
+    );
+  }
+  const modelId = str('model', true);
+  const pIn = price('pricePer1MInput');
+  const pOut = price('pricePer1MOutput');
+  const spec = {
+    name,
+    kind,
+    baseURL: (baseURL ?? '').replace(/\/+$/, ''),
+    apiKeyEnv,
+    modelId: modelId ?? '',
+    contextWindow: int('contextWindow', 8192, 1) ?? 8192,
+    maxConcurrency: int('maxConcurrency', 8, 1) ?? 8,
+    requestsPerMinute: int('requestsPerMinute', null, 1),
+    tokensPerMinute: int('tokensPerMinute', null, 1),
+    pricePer1MInput: pIn.text,
+    pricePer1MOutput: pOut.text,
+    priceInUnits: pIn.units,
+    priceOutUnits: pOut.units,
+    timeoutMs: int('timeoutMs', 120_000, 1) ?? 120_000,
+    maxRetries: int('maxRetries', 4, 0) ?? 4,
+    retryBaseMs: int('retryBaseMs', 500, 0) ?? 500,
+    retryMaxMs: int('retryMaxMs', 30_000, 0) ?? 30_000,
+  };
+  if (spec.retryMaxMs < spec.retryBaseMs) fail('retryMaxMs', `must be >= retryBaseMs (${spec.retryBaseMs})`);
+  return issues.length === before ? spec : null;
+}

@@ -1,0 +1,46 @@
+// Persistence the client needs: the content-addressed response cache and the call ledger.
+
+export interface LlmCallRecord {
+  runId: string | null;
+  taskId: string | null;
+  // Registry name and provider model id.
+  model: string;
+  modelId: string;
+  kind: 'chat' | 'embedding';
+  cacheKey: string;
+  cacheHit: boolean;
+  templateVersion: string | null;
+  request: Record<string, unknown>;
+  // Provider response body for successful uncached calls (this is what the cache serves).
+  response: Record<string, unknown> | null;
+  tokensIn: number;
+  tokensOut: number;
+  latencyMs: number;
+  // Exact decimal string with 10 fractional digits.
+  costUsd: string;
+  attempts: number;
+  error: string | null;
+}
+
+export interface LlmLedgerTotals {
+  calls: number;
+  cacheHits: number;
+  errors: number;
+  tokensIn: number;
+  tokensOut: number;
+  // Exact decimal string (sum of cost_usd).
+  costUsd: string;
+}
+
+export interface LlmStore {
+  // Response body of an earlier successful uncached call with this key, or null.
+  findCached(cacheKey: string): Promise<Record<string, unknown> | null>;
+  record(call: LlmCallRecord): Promise<void>;
+  totals(filter?: { runId?: string }): Promise<LlmLedgerTotals>;
+  // Writes anything buffered (batching stores); a no-op otherwise.
+  flush(): Promise<void>;
+}
+
+export function isCacheable(c: LlmCallRecord): boolean {
+  return !c.cacheHit && c.error === null && c.response !== null;
+}

@@ -1,0 +1,37 @@
+import { formatCost, parseCost } from '../cost.js';
+import { isCacheable, type LlmCallRecord, type LlmLedgerTotals, type LlmStore } from './llm-store.js';
+
+// In-memory store for unit tests and runs that need no persistence.
+export class MemoryLlmStore implements LlmStore {
+  readonly calls: LlmCallRecord[] = [];
+  private readonly cache = new Map<string, Record<string, unknown>>();
+
+  async findCached(cacheKey: string): Promise<Record<string, unknown> | null> {
+    return this.cache.get(cacheKey) ?? null;
+  }
+
+  async record(call: LlmCallRecord): Promise<void> {
+    this.calls.push(call);
+    if (isCacheable(call) && call.response) this.cache.set(call.cacheKey, call.response);
+  }
+
+  async totals(filter: { runId?: string } = {}): Promise<LlmLedgerTotals> {
+    return sumRecords(this.calls.filter((c) => filter.runId === undefined || c.runId === filter.runId));
+  }
+
+  async flush(): Promise<void> {}
+}
+
+export function sumRecords(rows: LlmCallRecord[]): LlmLedgerTotals {
+  let cost = 0n;
+  const t = { calls: 0, cacheHits: 0, errors: 0, tokensIn: 0, tokensOut: 0 };
+  for (const r of rows) {
+    t.calls++;
+    if (r.cacheHit) t.cacheHits++;
+    if (r.error !== null) t.errors++;
+    t.tokensIn += r.tokensIn;
+    t.tokensOut += r.tokensOut;
+    cost += parseCost(r.costUsd);
+  }
+  return { ...t, costUsd: formatCost(cost) };
+}

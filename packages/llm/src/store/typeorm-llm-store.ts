@@ -1,0 +1,144 @@
+import { LlmCallEntity } from '@precis/db';
+import type { DataSource, QueryDeepPartialEntity } from 'typeorm';
+import { formatCost, parseCost } from '../cost.js';
+import { isCacheable, type LlmCallRecord, type LlmLedgerTotals, type LlmStore } from './llm-store.js';
+
+export interface TypeOrmLlmStoreOptions {
+  // Buffer ledger rows and write them as multi-row inserts (fewer round trips under load).
+  // Rows are written when maxRows are pending or maxDelayMs after the first pending one,
+  // and by flush(). Off by default: every record() is written before it resolves.
+  batch?: { maxRows?: number; maxDelayMs?: number };
+}
+
+// Cache + ledger on the llm_calls table (@precis/db's LlmCallEntity).
+export class TypeOrmLlmStore implements LlmStore {
+  private pending: LlmCallRecord[] = [];
+  // Cacheable responses not yet written, so a lookup sees them before the batch lands.
+  private readonly pendingCache = new Map<string, Record<string, unknown>>();
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private failure: Error | null = null;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly opts: TypeOrmLlmStoreOptions = {},
+  ) {}
+
+  async findCached(cacheKey: string): Promise<Record<string, unknown> | null> {
+    const buffered = this.pendingCache.get(cacheKey);
+    if (buffered) return buffered;
+    const rows: { response: Record<string, unknown> | string }[] = await this.ds.query(
+      `SELECT response FROM llm_calls
+        WHERE cache_key = $1 AND cache_hit = false AND error IS NULL AND response IS NOT NULL
+        ORDER BY created_at DESC LIMIT 1`,
+      [cacheKey],
+    );
+    const r = rows[0]?.response;
+    if (r === undefined) return null;
+    return typeof r === 'string' ? (JSON.parse(r) as Record<string, unknown>) : r;
+  }
+
+  async record(call: LlmCallRecord): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (!this.opts.batch) {
+      await this.insert([call]);
+      return;
+    }
+    this.pending.push(call);
+    if (isCacheable(call) && call.response) this.pendingCache.set(call.cacheKey, call.response);
+    const maxRows = this.opts.batch.maxRows ?? 500;
+    if (this.pending.length >= maxRows) {
+      void this.writeBatch();
+    } else if (this.timer === null) {
+      this.timer = setTimeout(() => void this.writeBatch(), this.opts.batch.maxDelayMs ?? 50);
+    }
+  }
+
+  async flush(): Promise<void> {
+    await this.writeBatch();
+    if (this.failure) throw this.failure;
+  }
+
+  async totals(filter: { runId?: string } = {}): Promise<LlmLedgerTotals> {
+    await this.flush();
+    const where = filter.runId === undefined ? '' : 'WHERE run_id = $1';
+    const rows: Record<string, string | number | null>[] = await this.ds.query(
+      `SELECT count(*)::text AS calls,
+              count(*) FILTER (WHERE cache_hit)::text AS cache_hits,
+              count(*) FILTER (WHERE error IS NOT NULL)::text AS errors,
+              coalesce(sum(tokens_in), 0)::text AS tokens_in,
+              coalesce(sum(tokens_out), 0)::text AS tokens_out,
+              coalesce(sum(cost_usd), 0)::text AS cost
+         FROM llm_calls ${where}`,
+      filter.runId === undefined ? [] : [filter.runId],
+    );
+    const r = rows[0] ?? {};
+    return {
+      calls: Number(r.calls ?? 0),
+      cacheHits: Number(r.cache_hits ?? 0),
+      errors: Number(r.errors ?? 0),
+      tokensIn: Number(r.tokens_in ?? 0),
+      tokensOut: Number(r.tokens_out ?? 0),
+      // Re-format so pg ("1.5000000000") and PGlite text agree.
+      costUsd: formatCost(parseCost(String(r.cost ?? '0'))),
+    };
+  }
+
+  // Serialized so batches land in order and flush() waits for the one in progress.
+  private writeBatch(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const rows = this.pending;
+    this.pending = [];
+    this.writing = this.writing.then(async () => {
+      if (rows.length === 0) return;
+      try {
+        await this.insert(rows);
+      } catch (err) {
+        this.failure = new Error(`cannot write ${rows.length} LLM ledger rows: ${(err as Error).message}`, {
+          cause: err,
+        });
+      } finally {
+        for (const r of rows)
+          if (this.pendingCache.get(r.cacheKey) === r.response) this.pendingCache.delete(r.cacheKey);
+      }
+    });
+    return this.writing;
+  }
+
+  private async insert(rows: LlmCallRecord[]): Promise<void> {
+    const chunk = 500;
+    for (let i = 0; i < rows.length; i += chunk) {
+      await this.ds
+        .getRepository(LlmCallEntity)
+        .insert(rows.slice(i, i + chunk).map(toEntity) as QueryDeepPartialEntity<LlmCallEntity>[]);
+    }
+  }
+}
+
+function toEntity(c: LlmCallRecord): Partial<LlmCallEntity> {
+  return {
+    runId: c.runId,
+    taskId: c.taskId,
+    model: c.model,
+    modelId: c.modelId,
+    kind: c.kind,
+    cacheKey: c.cacheKey,
+    cacheHit: c.cacheHit,
+    templateVersion: c.templateVersion,
+    request: c.request,
+    response: c.response,
+    tokensIn: c.tokensIn,
+    tokensOut: c.tokensOut,
+    latencyMs: c.latencyMs,
+    costUsd: c.costUsd,
+    attempts: c.attempts,
+    error: c.error,
+  };
+}
+
+export function createTypeOrmLlmStore(ds: DataSource, opts?: TypeOrmLlmStoreOptions): TypeOrmLlmStore {
+  return new TypeOrmLlmStore(ds, opts);
+}
