@@ -1,0 +1,96 @@
+import { readFile } from 'node:fs/promises';
+import { OPINION_DIMENSION_SHORT_IDS, type OpinionDimensionId, toOpinionDimensionId } from '@precis/prompts';
+import { MetaInputError } from './errors.js';
+
+// One product of a per-rater ratings file: ratings[dimension][summary][rater], null = missing.
+export interface RatedProduct {
+  line: number;
+  summaries: string[];
+  ratings: Partial<Record<OpinionDimensionId, (number | null)[][]>>;
+}
+
+export interface RatingsFile {
+  file: string;
+  raters: number;
+  products: RatedProduct[];
+}
+
+export async function readRatingsFile(path: string): Promise<RatingsFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new MetaInputError(`cannot read the ratings file (${(err as Error).message})`, { file: path });
+  }
+  return parseRatingsText(path, text);
+}
+
+// JSONL, one product per line: {"summaries": [text, ...], "fl": [[r1, r2, r3], ...], ...}.
+// Dimension keys are short (fl, co, re, fa, ac, sc, sp) or canonical ids; every row of every
+// dimension in the file has the same number of raters.
+export function parseRatingsText(file: string, text: string): RatingsFile {
+  const products: RatedProduct[] = [];
+  let raters: number | null = null;
+  const lines = text.split(/\r?\n/);
+  lines.forEach((raw, i) => {
+    const line = i + 1;
+    if (raw.trim() === '') return;
+    const fail = (message: string, field?: string): never => {
+      throw new MetaInputError(message, { file, line, field });
+    };
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (err) {
+      fail(`not valid JSON (${(err as Error).message})`);
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      fail('each line must be a JSON object {"summaries": [...], "fl": [[...], ...], ...}');
+    }
+    const obj = value as Record<string, unknown>;
+    const summaries = obj.summaries;
+    if (!Array.isArray(summaries) || summaries.length === 0 || summaries.some((s) => typeof s !== 'string')) {
+      fail('"summaries" must be a non-empty array of summary texts', 'summaries');
+    }
+    const product: RatedProduct = { line, summaries: summaries as string[], ratings: {} };
+    for (const [key, rows] of Object.entries(obj)) {
+      if (key === 'summaries') continue;
+      const dim = toOpinionDimensionId(key);
+      if (!dim) {
+        fail(
+          `unknown dimension "${key}"; use ${Object.keys(OPINION_DIMENSION_SHORT_IDS).join(', ')} or the canonical ids`,
+          key,
+        );
+      }
+      if (product.ratings[dim!]) fail(`dimension ${dim} given twice`, key);
+      if (!Array.isArray(rows) || rows.length !== product.summaries.length) {
+        fail(`needs one row of ratings per summary (${product.summaries.length} rows)`, key);
+      }
+      product.ratings[dim!] = (rows as unknown[]).map((row, s) => {
+        const field = `${key}[${s}]`;
+        if (!Array.isArray(row) || row.length === 0)
+          fail('must be a non-empty array of ratings, one per rater', field);
+        const r = row as unknown[];
+        if (raters === null) raters = r.length;
+        else if (r.length !== raters) {
+          fail(
+            `has ${r.length} ratings but earlier rows have ${raters}; give every rater a slot (null = missing)`,
+            field,
+          );
+        }
+        return r.map((v, k) => {
+          if (v === null) return null;
+          if (typeof v !== 'number' || !Number.isFinite(v))
+            fail('a rating must be a number or null', `${field}[${k}]`);
+          return v as number;
+        });
+      });
+    }
+    if (Object.keys(product.ratings).length === 0) {
+      fail('no ratings: add at least one dimension (fl, co, re, fa, ac, sc, sp)');
+    }
+    products.push(product);
+  });
+  if (products.length === 0) throw new MetaInputError('no products in the ratings file', { file });
+  return { file, raters: raters ?? 0, products };
+}
