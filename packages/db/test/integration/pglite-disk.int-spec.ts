@@ -7,6 +7,7 @@ import {
   createDataSource,
   DatasetEntity,
   findSchemaDrift,
+  MIGRATIONS,
   MIGRATIONS_TABLE,
   PGLITE_LOCK_FILE,
   resolvePgliteDir,
@@ -62,7 +63,7 @@ describe('@precis/db on PGlite on disk', () => {
       const applied: Array<{ n: number }> = await second.query(
         `SELECT count(*)::int AS n FROM "${MIGRATIONS_TABLE}"`,
       );
-      expect(applied[0]!.n).toBe(1);
+      expect(applied[0]!.n).toBe(MIGRATIONS.length);
       expect(await findSchemaDrift(second)).toEqual([]);
     } finally {
       await second.destroy();

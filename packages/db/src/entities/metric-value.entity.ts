@@ -1,0 +1,51 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  type Relation,
+} from 'typeorm';
+import { RunEntity } from './run.entity.js';
+
+// A computed metric value: per summary (document set) or per system (document null), with what
+// produced it. Leaderboards are read from the system-level rows.
+@Entity({ name: 'metric_values' })
+@Index('ix_metric_values_run', ['runId', 'metric'])
+export class MetricValueEntity {
+  // `<run>:<system>:<document or '*'>:<metric>`
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  @Column({ name: 'run_id', type: 'uuid' })
+  runId!: string;
+
+  @ManyToOne(() => RunEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'run_id' })
+  run?: Relation<RunEntity>;
+
+  @Column({ type: 'text' })
+  system!: string;
+
+  @Column({ name: 'document_id', type: 'uuid', nullable: true })
+  documentId!: string | null;
+
+  @Column({ type: 'text' })
+  metric!: string;
+
+  @Column({ type: 'double precision', nullable: true })
+  value!: number | null;
+
+  // CI bounds, bootstrap std, error-type distribution, counts...
+  @Column({ type: 'jsonb', default: {} })
+  details!: Record<string, unknown>;
+
+  // The judge (model or engine) and template version, or the offline computation.
+  @Column({ name: 'produced_by', type: 'text' })
+  producedBy!: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}
