@@ -23,8 +23,10 @@ export interface ImportDatasetOptions {
   name: string;
   replace?: boolean;
   onProgress?: (progress: ImportProgress) => void;
-  // Rows per multi-row INSERT (kept well under PostgreSQL's 65535 parameters).
+  // Rows per multi-row INSERT of chunks (kept well under PostgreSQL's 65535 parameters).
   batchSize?: number;
+  // Documents per insert step; smaller steps give finer progress.
+  documentsPerBatch?: number;
 }
 
 export type ImportStatus = 'imported' | 'unchanged' | 'replaced';
@@ -108,11 +110,18 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
         .updateEntity(false)
         .execute();
     }
-    await insertDocuments(em, datasetId, parsed, opts.batchSize ?? 500, (docs, rows) => {
-      progress.recordsInserted = docs;
-      progress.rowsInserted = rows;
-      report();
-    });
+    await insertDocuments(
+      em,
+      datasetId,
+      parsed,
+      opts.documentsPerBatch ?? 25,
+      opts.batchSize ?? 500,
+      (docs, rows) => {
+        progress.recordsInserted = docs;
+        progress.rowsInserted = rows;
+        report();
+      },
+    );
     const row = await em.getRepository(DatasetEntity).findOneOrFail({ where: { id: datasetId } });
     return { row, status: current ? ('replaced' as const) : ('imported' as const) };
   });
@@ -156,12 +165,13 @@ async function insertDocuments(
   em: EntityManager,
   datasetId: string,
   parsed: ParsedDataset,
+  documentsPerBatch: number,
   batchSize: number,
   onBatch: (documents: number, rows: number) => void,
 ): Promise<void> {
   let docsDone = 0;
   let rows = 0;
-  for (const batch of batches(parsed.documents, batchSize, (d) => d.text.length)) {
+  for (const batch of batches(parsed.documents, documentsPerBatch, (d) => d.text.length)) {
     const docRows = batch.map((doc, i) => ({ doc, id: randomUUID(), ordinal: docsDone + i }));
     await em
       .createQueryBuilder()

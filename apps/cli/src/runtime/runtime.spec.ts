@@ -1,0 +1,18 @@
+import { describe, expect, it } from '@jest/globals';
+import { openRuntime, precisHome } from './runtime.js';
+
+describe('runtime selection', () => {
+  it('puts the embedded home under PRECIS_HOME or ./.precis', () => {
+    expect(precisHome({ PRECIS_HOME: 'data' }, '/work')).toBe('/work/data');
+    expect(precisHome({}, '/work')).toBe('/work/.precis');
+  });
+
+  it('rejects conflicting or malformed targets before connecting', async () => {
+    await expect(
+      openRuntime({ remote: 'gw:50051', databaseUrl: 'postgres://x/y', env: {}, cwd: '/' }),
+    ).rejects.toThrow('--remote and --database-url exclude each other');
+    await expect(openRuntime({ remote: 'gw', env: {}, cwd: '/' })).rejects.toThrow(
+      '--remote expects the gateway as host:port',
+    );
+  });
+});
