@@ -1,1 +1,3 @@
-export const PACKAGE = 'ingestion';
+export { bootstrap } from './bootstrap.js';
+export { INGESTION_ENV, type IngestionConfig } from './config/ingestion.env.js';
+export { IngestionModule } from './ingestion.module.js';

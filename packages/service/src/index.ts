@@ -48,6 +48,12 @@ export {
   registerProcessMetrics,
 } from './metrics/metrics-registry.js';
 export { ShutdownState } from './shutdown/shutdown-state.js';
+export {
+  INGEST_TASK_KIND,
+  type IngestTaskPayload,
+  type IngestTaskResult,
+  parseIngestTaskPayload,
+} from './tasks/ingest-task.js';
 export { StageWorkerFactory } from './tasks/stage-worker.factory.js';
 export {
   StageWorker,

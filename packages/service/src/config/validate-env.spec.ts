@@ -68,6 +68,14 @@ describe('validateEnv', () => {
       expect((err as Error).message).toContain('TOKEN=<redacted> is not an integer');
       expect((err as Error).message).not.toContain('hunter2');
     }
+    try {
+      validateEnv('svc', s, { TOKEN: '1', DB: 'mysql://u:pw@h/db' });
+      throw new Error('expected a ConfigError');
+    } catch (err) {
+      expect((err as Error).message).toContain(
+        'DB="mysql://u:***@h/db" is not a URL like postgres://host:port',
+      );
+    }
     const ok = validateEnv('svc', { DB: s.DB }, { DB: 'postgres://u:pw@h/db' });
     expect(describeConfig({ DB: s.DB }, ok)).toEqual({ DB: 'postgres://u:***@h/db' });
   });

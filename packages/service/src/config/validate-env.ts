@@ -1,4 +1,4 @@
-import { type EnvConfig, type EnvSchema, EnvValueError } from './env-schema.js';
+import { type EnvConfig, type EnvSchema, EnvValueError, redactUrl } from './env-schema.js';
 
 export interface EnvProblem {
   variable: string;
@@ -24,9 +24,12 @@ export class ConfigError extends Error {
   }
 }
 
+// Quoted with JSON escapes (a newline in a value must not break the one-line promise), URL
+// passwords masked, secrets not shown at all.
 function shown(raw: string, secret: boolean): string {
-  // Control characters would break the one-line promise.
-  return secret ? '<redacted>' : JSON.stringify(raw.length > 80 ? `${raw.slice(0, 77)}...` : raw);
+  if (secret) return '<redacted>';
+  const safe = redactUrl(raw);
+  return JSON.stringify(safe.length > 80 ? `${safe.slice(0, 77)}...` : safe);
 }
 
 export function validateEnv<S extends EnvSchema>(

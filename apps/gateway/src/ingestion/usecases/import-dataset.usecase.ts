@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  GrpcDeadlineExceededException,
+  type GrpcException,
+  GrpcFailedPreconditionException,
+  GrpcInternalException,
+  GrpcInvalidArgumentException,
+  GrpcNotFoundException,
+  GrpcUnavailableException,
+} from '@nestjs/microservices';
+import type { Bus } from '@precis/bus';
+import {
+  createJsonTask,
+  encodeTask,
+  type ImportDatasetRequest,
+  type ImportDatasetResponse,
+} from '@precis/contracts';
+import { DATASET_KINDS, getDatasetSummary, isDatasetKind, validateDatasetName } from '@precis/ingest';
+import {
+  BUS,
+  finishTask,
+  INGEST_TASK_KIND,
+  type IngestTaskPayload,
+  type IngestTaskResult,
+  loadTask,
+  recordTask,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+  type ServiceLogger,
+  ShutdownState,
+  type TaskRow,
+} from '@precis/service';
+import { DataSource } from 'typeorm';
+import type { GatewayConfig } from '../../config/gateway.env.js';
+import { toProtoDataset, toProtoImportStatus } from '../dto/dataset.mapper.js';
+import { TaskCompletions } from '../task-completions.provider.js';
+
+// ImportDataset over the bus: record an ingest task, enqueue it, wait for its task-completed
+// event, then answer from the database (the source of truth for the task's outcome).
+@Injectable()
+export class ImportDatasetUseCase {
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    private readonly dataSource: DataSource,
+    private readonly completions: TaskCompletions,
+    private readonly shutdown: ShutdownState,
+    @Inject(SERVICE_CONFIG) private readonly config: GatewayConfig,
+    @Inject(SERVICE_LOGGER) private readonly logger: ServiceLogger,
+  ) {}
+
+  async execute(request: ImportDatasetRequest, signal?: AbortSignal): Promise<ImportDatasetResponse> {
+    const payload = this.validate(request);
+    const taskId = `ingest:${randomUUID()}`;
+    const log = this.logger.child({ taskId, stage: 'ingest', dataset: payload.datasetName });
+    if (this.shutdown.shuttingDown)
+      throw new GrpcUnavailableException('the gateway is shutting down; retry on another replica');
+
+    // Wait first, enqueue second: a fast worker's event cannot slip by.
+    const wait = this.completions.watcher.wait(taskId, this.config.INGEST_TIMEOUT_MS, signal);
+    try {
+      await recordTask(this.dataSource, {
+        id: taskId,
+        runId: null,
+        stage: 'ingest',
+        kind: INGEST_TASK_KIND,
+        payload: { ...payload },
+      });
+      await this.bus.enqueue('ingest', {
+        id: taskId,
+        data: encodeTask(
+          createJsonTask({
+            taskId,
+            runId: '',
+            stage: 'ingest',
+            kind: INGEST_TASK_KIND,
+            payload,
+            enqueueTime: new Date(),
+          }),
+        ),
+      });
+    } catch (err) {
+      wait.cancel();
+      const message = err instanceof Error ? err.message : String(err);
+      await finishTask(
+        this.dataSource,
+        taskId,
+        'failed',
+        { errorCode: 'internal' },
+        `could not enqueue: ${message}`,
+      ).catch(() => false);
+      log.error({ err }, 'could not enqueue the ingest task');
+      throw new GrpcUnavailableException(`could not enqueue ingest task ${taskId}: ${message}`);
+    }
+    log.info({ kind: payload.kind, path: payload.path, replace: payload.replace }, 'ingest task enqueued');
+
+    await wait.done;
+    const row = await loadTask(this.dataSource, taskId);
+    if (!row) throw new GrpcInternalException(`ingest task ${taskId} vanished from the tasks table`);
+    return this.answer(row, payload, signal);
+  }
+
+  private validate(request: ImportDatasetRequest): IngestTaskPayload {
+    const kind = (request.kind ?? '').trim();
+    if (!isDatasetKind(kind)) {
+      throw new GrpcInvalidArgumentException(
+        `kind ${JSON.stringify(kind)} is not a dataset kind; use one of ${DATASET_KINDS.join(', ')}`,
+      );
+    }
+    const path = (request.path ?? '').trim();
+    if (!path)
+      throw new GrpcInvalidArgumentException(
+        'path is empty; give the file path as the ingestion service sees it',
+      );
+    const datasetName = (request.datasetName ?? '').trim();
+    try {
+      validateDatasetName(datasetName);
+    } catch (err) {
+      throw new GrpcInvalidArgumentException(`dataset_name: ${(err as Error).message}`);
+    }
+    return { kind, path, datasetName, replace: request.replace === true };
+  }
+
+  private async answer(
+    row: TaskRow,
+    payload: IngestTaskPayload,
+    signal?: AbortSignal,
+  ): Promise<ImportDatasetResponse> {
+    switch (row.status) {
+      case 'done': {
+        const result = row.result as IngestTaskResult | null;
+        const dataset = await getDatasetSummary(this.dataSource, result?.datasetName ?? payload.datasetName);
+        return { status: toProtoImportStatus(result?.status ?? ''), dataset: toProtoDataset(dataset) };
+      }
+      case 'failed':
+      case 'dead':
+        throw this.failure(row);
+      default: {
+        const still = `ingest task ${row.id} is still ${row.status}; it keeps going: check GetDataset ${payload.datasetName} later`;
+        if (this.shutdown.shuttingDown)
+          throw new GrpcUnavailableException(`the gateway is shutting down; ${still}`);
+        if (signal?.aborted) throw new GrpcUnavailableException(`the call was cancelled; ${still}`);
+        throw new GrpcDeadlineExceededException(
+          `the import did not finish within INGEST_TIMEOUT_MS=${this.config.INGEST_TIMEOUT_MS} ms; ${still}`,
+        );
+      }
+    }
+  }
+
+  private failure(row: TaskRow): GrpcException {
+    const message = row.error ?? `ingest task ${row.id} ${row.status}`;
+    switch ((row.result as { errorCode?: string } | null)?.errorCode) {
+      case 'invalid-argument':
+        return new GrpcInvalidArgumentException(message);
+      case 'not-found':
+        return new GrpcNotFoundException(message);
+      case 'failed-precondition':
+        return new GrpcFailedPreconditionException(message);
+      default:
+        return new GrpcInternalException(message);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import { PermanentTaskError } from './task-errors.js';
+
+// The one task kind of the ingest stage: import a dataset file. Its JSON payload has the shape
+// of precis.v1.ImportDatasetRequest, so the gateway forwards a request as it came.
+export const INGEST_TASK_KIND = 'import-dataset';
+
+export interface IngestTaskPayload {
+  // kgds | summeval-op | text | jsonl (checked by the importer).
+  kind: string;
+  // File path as seen by the ingestion service.
+  path: string;
+  datasetName: string;
+  replace: boolean;
+}
+
+// What the ingestion service stores in tasks.result for a done import.
+export interface IngestTaskResult {
+  [key: string]: unknown;
+  status: 'imported' | 'unchanged' | 'replaced';
+  datasetId: string;
+  datasetName: string;
+  counts: Record<string, number>;
+}
+
+function field(taskId: string, name: string, problem: string): PermanentTaskError {
+  return new PermanentTaskError(
+    `ingest task ${taskId}: payload field ${name} ${problem}`,
+    'invalid-argument',
+  );
+}
+
+export function parseIngestTaskPayload(taskId: string, raw: unknown): IngestTaskPayload {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new PermanentTaskError(`ingest task ${taskId}: payload must be a JSON object`, 'invalid-argument');
+  }
+  const p = raw as Record<string, unknown>;
+  for (const name of ['kind', 'path', 'datasetName'] as const) {
+    if (typeof p[name] !== 'string' || (p[name] as string).trim() === '') {
+      throw field(taskId, name, 'must be a non-empty string');
+    }
+  }
+  if (p.replace !== undefined && typeof p.replace !== 'boolean')
+    throw field(taskId, 'replace', 'must be a boolean');
+  return {
+    kind: p.kind as string,
+    path: p.path as string,
+    datasetName: p.datasetName as string,
+    replace: p.replace === true,
+  };
+}
