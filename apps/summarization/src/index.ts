@@ -1,1 +1,4 @@
-export const PACKAGE = 'summarization';
+export { bootstrap } from './bootstrap.js';
+export { SUMMARIZATION_ENV, type SummarizationConfig } from './config/summarization.env.js';
+export { SUMMARIZATION_STAGES, SUMMARIZATION_TASK_HANDLERS } from './summarization/summarization.handlers.js';
+export { SummarizationAppModule } from './summarization.module.js';

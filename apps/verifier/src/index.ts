@@ -1,1 +1,4 @@
-export const PACKAGE = 'verifier';
+export { bootstrap } from './bootstrap.js';
+export { VERIFIER_ENV, type VerifierConfig } from './config/verifier.env.js';
+export { VERIFICATION_STAGES, VERIFICATION_TASK_HANDLERS } from './verification/verification.handlers.js';
+export { VerifierAppModule } from './verifier.module.js';

@@ -1,0 +1,3 @@
+import { bootstrap } from './bootstrap.js';
+
+await bootstrap();

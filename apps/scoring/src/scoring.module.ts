@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { ScoringModule } from './scoring/scoring.module.js';
+
+@Module({ imports: [ScoringModule] })
+export class ScoringAppModule {}

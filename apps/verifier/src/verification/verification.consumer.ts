@@ -1,0 +1,22 @@
+import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { type StageWorker, StageWorkerFactory } from '@precis/service';
+import { VERIFICATION_STAGES, VERIFICATION_TASK_HANDLERS } from './verification.handlers.js';
+
+// Pulls this service's stage queue(s). On shutdown it stops pulling, lets in-flight tasks finish
+// and ack, then the connections close.
+@Injectable()
+export class VerificationConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly workers: StageWorker[];
+
+  constructor(factory: StageWorkerFactory) {
+    this.workers = VERIFICATION_STAGES.map((stage) => factory.create(stage, VERIFICATION_TASK_HANDLERS));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    for (const worker of this.workers) await worker.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.stop()));
+  }
+}
