@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { createRng, randomInt } from '../stats/rng.js';
 import { RougeScorer, rougeLScore, rougeLsumScore, rougeNScore } from './rouge.js';
 import { rougeTokenize } from './tokenize.js';
 
@@ -96,6 +97,27 @@ describe('ROUGE scores', () => {
     const s = scorer.score('a b\nc d', 'c d\na b');
     expect(s.rougeLsum!.fmeasure).toBeCloseTo(1, 14);
     expect(s.rougeL!.fmeasure).toBeCloseTo(0.5, 14);
+  });
+
+  it('ROUGE-L agrees with a plain string LCS on random sequences', () => {
+    const naiveLcs = (a: string[], b: string[]): number => {
+      const t = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+      for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) {
+          t[i]![j] = a[i - 1] === b[j - 1] ? t[i - 1]![j - 1]! + 1 : Math.max(t[i - 1]![j]!, t[i]![j - 1]!);
+        }
+      }
+      return t[a.length]![b.length]!;
+    };
+    const rng = createRng(9);
+    const seq = () => Array.from({ length: 1 + randomInt(rng, 40) }, () => 'abcdef'[randomInt(rng, 6)]!);
+    for (let k = 0; k < 50; k++) {
+      const a = seq();
+      const b = seq();
+      expect(rougeLScore(a, b).recall).toBeCloseTo(naiveLcs(a, b) / a.length, 14);
+      // A single sentence on each side: ROUGE-Lsum reduces to ROUGE-L.
+      expect(rougeLsumScore([a], [b]).recall).toBeCloseTo(naiveLcs(a, b) / a.length, 14);
+    }
   });
 
   it('ROUGE-Lsum does not count a token twice', () => {

@@ -44,12 +44,30 @@ export function rougeNScore(target: readonly string[], prediction: readonly stri
   return { precision, recall, fmeasure: fmeasure(precision, recall) };
 }
 
-function lcsLength(a: readonly string[], b: readonly string[]): number {
+// Tokens become small integers so the O(mn) LCS tables compare numbers, not strings.
+function intern(sequences: readonly (readonly string[])[]): Int32Array[] {
+  const ids = new Map<string, number>();
+  return sequences.map((seq) => {
+    const out = new Int32Array(seq.length);
+    for (let i = 0; i < seq.length; i++) {
+      let id = ids.get(seq[i]!);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(seq[i]!, id);
+      }
+      out[i] = id;
+    }
+    return out;
+  });
+}
+
+function lcsLength(a: Int32Array, b: Int32Array): number {
   let prev = new Int32Array(b.length + 1);
   let curr = new Int32Array(b.length + 1);
   for (let i = 1; i <= a.length; i++) {
+    const ai = a[i - 1]!;
     for (let j = 1; j <= b.length; j++) {
-      curr[j] = a[i - 1] === b[j - 1] ? prev[j - 1]! + 1 : Math.max(prev[j]!, curr[j - 1]!);
+      curr[j] = ai === b[j - 1] ? prev[j - 1]! + 1 : Math.max(prev[j]!, curr[j - 1]!);
     }
     [prev, curr] = [curr, prev];
   }
@@ -58,21 +76,23 @@ function lcsLength(a: readonly string[], b: readonly string[]): number {
 
 export function rougeLScore(target: readonly string[], prediction: readonly string[]): RougeScore {
   if (target.length === 0 || prediction.length === 0) return { ...ZERO };
-  const lcs = lcsLength(target, prediction);
+  const [t, p] = intern([target, prediction]);
+  const lcs = lcsLength(t!, p!);
   const precision = lcs / prediction.length;
   const recall = lcs / target.length;
   return { precision, recall, fmeasure: fmeasure(precision, recall) };
 }
 
 // Indices into `ref` of one LCS with `can`, backtracking like rouge-score (prefers moving in
-// `ref` on ties), so the union-LCS matches its output.
-function lcsIndices(ref: readonly string[], can: readonly string[]): number[] {
+// `ref` on ties), so the union-LCS matches its output. `table` is a reusable scratch buffer.
+function lcsIndices(ref: Int32Array, can: Int32Array, table: Int32Array): number[] {
   const cols = can.length + 1;
-  const table = new Int32Array((ref.length + 1) * cols);
+  table.fill(0, 0, (ref.length + 1) * cols);
   for (let i = 1; i <= ref.length; i++) {
+    const ri = ref[i - 1]!;
     for (let j = 1; j <= can.length; j++) {
       table[i * cols + j] =
-        ref[i - 1] === can[j - 1]
+        ri === can[j - 1]
           ? table[(i - 1) * cols + j - 1]! + 1
           : Math.max(table[(i - 1) * cols + j]!, table[i * cols + j - 1]!);
     }
@@ -109,21 +129,27 @@ export function rougeLsumScore(
   if (m === 0 || n === 0) return { ...ZERO };
   const refCounts = countTokens(targetSentences);
   const canCounts = countTokens(predictionSentences);
+  const ids = intern([...targetSentences, ...predictionSentences]);
+  const refIds = ids.slice(0, targetSentences.length);
+  const canIds = ids.slice(targetSentences.length);
+  const longestRef = Math.max(...refIds.map((r) => r.length));
+  const longestCan = Math.max(...canIds.map((c) => c.length));
+  const table = new Int32Array((longestRef + 1) * (longestCan + 1));
   let hits = 0;
-  for (const ref of targetSentences) {
+  targetSentences.forEach((ref, r) => {
     const union = new Set<number>();
-    for (const can of predictionSentences) for (const idx of lcsIndices(ref, can)) union.add(idx);
+    for (const can of canIds) for (const idx of lcsIndices(refIds[r]!, can, table)) union.add(idx);
     for (const idx of [...union].sort((a, b) => a - b)) {
       const token = ref[idx]!;
       const c = canCounts.get(token) ?? 0;
-      const r = refCounts.get(token) ?? 0;
-      if (c > 0 && r > 0) {
+      const rc = refCounts.get(token) ?? 0;
+      if (c > 0 && rc > 0) {
         hits++;
         canCounts.set(token, c - 1);
-        refCounts.set(token, r - 1);
+        refCounts.set(token, rc - 1);
       }
     }
-  }
+  });
   const precision = hits / n;
   const recall = hits / m;
   return { precision, recall, fmeasure: fmeasure(precision, recall) };
