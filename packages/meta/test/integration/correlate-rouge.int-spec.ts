@@ -79,7 +79,11 @@ describe('meta-evaluation on SummEval-OP (PostgreSQL)', () => {
   });
 
   it('computes system-level correlations over the 13 systems', async () => {
-    const report = await correlateWithHumans(ds, { dataset: 'summeval-op', metric: 'rouge-1', level: 'system' });
+    const report = await correlateWithHumans(ds, {
+      dataset: 'summeval-op',
+      metric: 'rouge-1',
+      level: 'system',
+    });
     console.log(table('rouge-1', report));
     for (const dim of OPINION_DIMENSION_IDS) {
       expect(report.dimensions[dim].systems).toBe(13);
@@ -91,7 +95,9 @@ describe('meta-evaluation on SummEval-OP (PostgreSQL)', () => {
     await expect(
       correlateWithHumans(ds, { dataset: 'summeval-op', metric: 'rouge-1', reference: 'gpt-5' }),
     ).rejects.toThrow(/no summary by the reference system "gpt-5"/);
-    await expect(correlateWithHumans(ds, { dataset: 'nope', metric: 'rouge-1' })).rejects.toThrow(MetaInputError);
+    await expect(correlateWithHumans(ds, { dataset: 'nope', metric: 'rouge-1' })).rejects.toThrow(
+      MetaInputError,
+    );
   });
 
   it('ranks the 13 systems by human rating, with a judge column and its correlation', async () => {
@@ -104,7 +110,8 @@ describe('meta-evaluation on SummEval-OP (PostgreSQL)', () => {
     // Hand check of one cell: the mean fluency of gpt-4 over the 32 products.
     const gpt4 = board.entries.find((e) => e.system === 'gpt-4')!;
     const expected =
-      data.products.reduce((s, p) => s + p.summaries.find((x) => x.system === 'gpt-4')!.ratings.fluency!, 0) / 32;
+      data.products.reduce((s, p) => s + p.summaries.find((x) => x.system === 'gpt-4')!.ratings.fluency!, 0) /
+      32;
     expect(gpt4.human.fluency).toBeCloseTo(expected, 12);
     expect(board.entries.find((e) => e.system === 'human-summaries')!.judges['rouge-1']!.fluency).toBe(1);
     expect(board.judges[0]!.correlation.fluency.spearman).toBeLessThan(0);

@@ -1,0 +1,102 @@
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import { importDataset } from '@precis/ingest';
+import { correlateWithHumans, humanLeaderboard, loadJudgeScores, loadOpinionDataset } from '@precis/meta';
+import { OPINION_DIMENSION_IDS } from '@precis/prompts';
+import type { DataSource } from 'typeorm';
+
+const repoRoot = resolve(import.meta.dirname, '../../../..');
+const FILE = resolve(repoRoot, '../shared/datasets/summeval-op/summeval-op.jsonl');
+const JUDGE = 'model:fake-judge opinion.judge.op-i@1 n=20';
+
+// Judge scores as a judge run writes them to metric_values: one row per judged summary and
+// dimension, metric 'dimension:<id>', system = the dataset system, document = the product.
+describe('judge scores from metric_values (PostgreSQL)', () => {
+  let db: ThrowawayDatabase;
+  let ds: DataSource;
+  let runId: string;
+
+  beforeAll(async () => {
+    db = await createThrowawayDatabase('meta_judge');
+    ds = await createDataSource({ url: db.url });
+    await importDataset(ds, { kind: 'summeval-op', path: FILE, name: 'summeval-op' });
+    const [table] = (await ds.query(`SELECT to_regclass('public.metric_values') IS NOT NULL AS present`)) as {
+      present: boolean;
+    }[];
+    // Until the run-results migration lands, create the table with the columns it defines.
+    if (!table!.present) {
+      await ds.query(`CREATE TABLE metric_values (id text PRIMARY KEY, run_id uuid NOT NULL, system text NOT NULL,
+        document_id uuid, metric text NOT NULL, value double precision, details jsonb NOT NULL DEFAULT '{}',
+        produced_by text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
+    }
+    const [run] = (await ds.query(
+      `INSERT INTO runs (name, spec, spec_sha256) VALUES ('op-i-sweep', '{}', 'x') RETURNING id`,
+    )) as { id: string }[];
+    runId = run!.id;
+    const data = await loadOpinionDataset(ds, 'summeval-op');
+    // A judge that reproduces the human ranking exactly (human rating + 0.1), except that every
+    // product's plansum fluency failed to parse (null value).
+    const values: unknown[] = [];
+    const tuples: string[] = [];
+    for (const p of data.products) {
+      for (const s of p.summaries) {
+        for (const dim of OPINION_DIMENSION_IDS) {
+          const value = s.system === 'plansum' && dim === 'fluency' ? null : s.ratings[dim]! + 0.1;
+          const i = values.length;
+          tuples.push(`($${i + 1}, $${i + 2}, $${i + 3}, $${i + 4}, $${i + 5}, $${i + 6}, $${i + 7})`);
+          values.push(`${runId}:${s.system}:${p.documentId}:dimension:${dim}`, runId, s.system, p.documentId);
+          values.push(`dimension:${dim}`, value, JUDGE);
+        }
+      }
+      await ds.query(
+        `INSERT INTO metric_values (id, run_id, system, document_id, metric, value, produced_by) VALUES ${tuples.join(', ')}`,
+        values,
+      );
+      values.length = 0;
+      tuples.length = 0;
+    }
+  });
+
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.drop();
+  });
+
+  it('reads the scores by run name or id, names the judge and counts failures', async () => {
+    const data = await loadOpinionDataset(ds, 'summeval-op');
+    const byName = await loadJudgeScores(ds, 'op-i-sweep', data.products);
+    const byId = await loadJudgeScores(ds, runId, data.products);
+    expect(byName.runId).toBe(runId);
+    expect(byId.scores.size).toBe(32 * 13);
+    expect(byName.failed).toBe(32);
+    expect(byName.producedBy).toBe(`judge run ${runId}: ${JUDGE}`);
+    await expect(loadJudgeScores(ds, 'no-such-run', data.products)).rejects.toThrow(/no run with id or name/);
+  });
+
+  it('correlates a judge that follows the humans perfectly at 1, leaving failed scores out', async () => {
+    const report = await correlateWithHumans(ds, {
+      dataset: 'summeval-op',
+      metric: { judgeRun: 'op-i-sweep' },
+    });
+    expect(report.producedBy).toContain(JUDGE);
+    for (const dim of OPINION_DIMENSION_IDS) {
+      expect(report.dimensions[dim].spearman).toBeCloseTo(1, 12);
+      expect(report.dimensions[dim].kendall).toBeCloseTo(1, 12);
+    }
+    expect(report.dimensions.fluency.summaries).toBe(32 * 12);
+    expect(report.dimensions.coherence.summaries).toBe(32 * 13);
+  });
+
+  it('puts the judge beside the humans in the leaderboard', async () => {
+    const data = await loadOpinionDataset(ds, 'summeval-op');
+    const scores = await loadJudgeScores(ds, 'op-i-sweep', data.products);
+    const board = humanLeaderboard('summeval-op', data.products, [{ label: 'judge:op-i-sweep', scores }]);
+    const gpt4 = board.entries.find((e) => e.system === 'gpt-4')!;
+    expect(gpt4.judges['judge:op-i-sweep']!.coherence).toBeCloseTo(gpt4.human.coherence! + 0.1, 10);
+    // plansum has no fluency scores from the judge: the cell is empty, not 0.
+    const plansum = board.entries.find((e) => e.system === 'plansum')!;
+    expect(plansum.judges['judge:op-i-sweep']!.fluency).toBeNull();
+    expect(plansum.judges['judge:op-i-sweep']!.overall).toBeNull();
+  });
+});
