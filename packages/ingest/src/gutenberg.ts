@@ -1,29 +1,3 @@
-export interface ParagraphSpan {
-  text: string;
-  start: number;
-  end: number;
-}
-
-// Paragraphs are separated by one or more blank lines; each keeps its own line breaks and its
-// offsets into the text, so chunks can be mapped back to the document.
-export function splitParagraphSpans(text: string): ParagraphSpan[] {
-  const spans: ParagraphSpan[] = [];
-  const separator = /\n[ \t]*\n\s*/g;
-  let from = 0;
-  const push = (start: number, end: number) => {
-    const raw = text.slice(start, end);
-    const lead = raw.length - raw.trimStart().length;
-    const trimmed = raw.trim();
-    if (trimmed) spans.push({ text: trimmed, start: start + lead, end: start + lead + trimmed.length });
-  };
-  for (let m = separator.exec(text); m !== null; m = separator.exec(text)) {
-    push(from, m.index);
-    from = m.index + m[0].length;
-  }
-  push(from, text.length);
-  return spans;
-}
-
 const START_MARKER = /^\*\*\* ?START OF (THE|THIS) PROJECT GUTENBERG EBOOK[^\n]*\n/im;
 const END_MARKER = /^\*\*\* ?END OF (THE|THIS) PROJECT GUTENBERG EBOOK[^\n]*$/im;
 

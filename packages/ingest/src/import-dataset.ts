@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { ChunkEntity, DatasetEntity, DocumentEntity } from '@precis/db';
+import { countTokens, DEFAULT_ENCODING } from '@precis/text';
 import type { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
 import { type DatasetSummary, toDatasetSummary } from './dataset-summary.js';
 import { DatasetConflictError } from './errors.js';
@@ -97,7 +98,8 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
       sourcePath,
       sourceSha256: decoded.sha256,
       counts: parsed.counts,
-      metadata: { ...parsed.metadata, bytes: bytes.length },
+      // Source chunks carry token counts in this encoding.
+      metadata: { ...parsed.metadata, bytes: bytes.length, tokenEncoding: DEFAULT_ENCODING },
     };
     if (current) {
       await em.getRepository(DatasetEntity).update({ id: datasetId }, values);
@@ -216,7 +218,7 @@ function chunkValues(documentId: string, doc: ParsedDocument) {
     ordinal,
     sourceIndex: chunk.sourceIndex,
     text: chunk.text,
-    tokenCount: null,
+    tokenCount: countTokens(chunk.text, DEFAULT_ENCODING),
     metadata: asRecord(chunk.metadata),
   }));
 }

@@ -183,6 +183,14 @@ describe('decodeDatasetBytes', () => {
     expect(error.message).toContain('f.txt: line 2: is not valid UTF-8 (invalid byte 0xe9 at byte offset 7)');
   });
 
+  it('reads a BOM + CRLF book into the same paragraphs as its LF original', () => {
+    const lf = 'Chapter 1\n\nIt was a dark\nand stormy night.\n\nThe end.\n';
+    const crlf = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lf.replace(/\n/g, '\r\n'))]);
+    const fromCrlf = parseDatasetText('text', 'b.txt', decodeDatasetBytes('b.txt', crlf).text);
+    expect(fromCrlf.documents[0]!.chunks).toEqual(parseDatasetText('text', 'b.txt', lf).documents[0]!.chunks);
+    expect(fromCrlf.counts.paragraphs).toBe(3);
+  });
+
   it('rejects empty files', () => {
     expect(validationError(() => decodeDatasetBytes('f.txt', Buffer.alloc(0))).message).toContain(
       'f.txt: file is empty',

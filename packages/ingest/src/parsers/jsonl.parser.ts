@@ -1,5 +1,5 @@
+import { splitParagraphSpans } from '@precis/text';
 import { jsonlRecords } from '../jsonl-lines.js';
-import { splitParagraphSpans } from '../paragraphs.js';
 import type { JsonObject, ParsedDataset, ParsedDocument } from '../types.js';
 import { asJsonObject, expectArray, expectObject, expectString, requireField } from '../validate.js';
 

@@ -1,5 +1,6 @@
 import { basename, extname } from 'node:path';
-import { gutenbergTitle, splitParagraphSpans, stripGutenbergBoilerplate } from '../paragraphs.js';
+import { splitParagraphSpans, wordCount } from '@precis/text';
+import { gutenbergTitle, stripGutenbergBoilerplate } from '../gutenberg.js';
 import type { ParsedDataset } from '../types.js';
 
 // A plain-text or Markdown book: one document; its paragraphs become 'source' chunks.
@@ -7,7 +8,7 @@ export function parseTextDataset(file: string, text: string): ParsedDataset {
   const title = gutenbergTitle(text) ?? basename(file, extname(file));
   const body = stripGutenbergBoilerplate(text);
   const spans = splitParagraphSpans(body.text);
-  const words = body.text.split(/\s+/).filter(Boolean).length;
+  const words = wordCount(body.text);
   return {
     kind: 'text',
     file,

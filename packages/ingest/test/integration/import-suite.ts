@@ -87,6 +87,12 @@ export function describeImportSuite(
         [summary.id],
       );
       expect(first!.source_index).toBe(1);
+      const [untokenized] = await ds.query<{ n: string | number }[]>(
+        `SELECT COUNT(*) AS n FROM chunks c JOIN documents d ON d.id = c.document_id
+         WHERE d.dataset_id = $1 AND (c.token_count IS NULL OR c.token_count <= 0)`,
+        [summary.id],
+      );
+      expect(Number(untokenized!.n)).toBe(0);
       expect(first!.text).toMatch(/^Jamal Murray hit a stunning 15-foot buzzer-beater/);
     });
 
