@@ -1,0 +1,150 @@
+import { JudgmentEntity, RunEntity, SummaryEntity } from '@precis/db';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import { judgmentId } from '../ids.js';
+import type { RunContext } from '../planner/run-context.js';
+import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+import type { AnnotateCoherencePayload, SummarizeStepPayload, TaskPayload } from '../tasks/task-payloads.js';
+import { claimTask, finishTask } from '../tasks/task-store.js';
+import { annotateCoherence, JudgeOutputError } from './annotate-coherence.handler.js';
+import { scoreRun } from './score-run.handler.js';
+import { ConfigurationError, summarizeStep } from './summarize-step.handler.js';
+import { TemplateMismatchError } from './templates.js';
+
+export type TaskOutcome = 'done' | 'failed' | 'skipped';
+
+// Errors that no redelivery can fix: the task is recorded as failed at once.
+function isPermanent(err: unknown): boolean {
+  return err instanceof ConfigurationError || err instanceof TemplateMismatchError;
+}
+
+// Runs one task from any stage: skips it when it already finished (a redelivery), does the work,
+// persists the result and its side rows in one transaction, then reports the completion.
+// Transient errors are rethrown so the bus redelivers; the caller acks only after this resolves.
+export async function handleTask(ctx: RunContext, taskId: string): Promise<TaskOutcome> {
+  const runId = taskId.slice(0, taskId.indexOf(':'));
+  const run = await ctx.db.getRepository(RunEntity).findOneBy({ id: runId });
+  if (!run || (run.status !== 'running' && run.status !== 'pending')) return 'skipped';
+  const task = await claimTask(ctx.db, taskId);
+  if (!task) return 'skipped';
+  const spec = run.spec as unknown as BenchmarkSpec;
+  const payload = task.payload as unknown as TaskPayload;
+  const ref = { id: task.id, runId };
+  let outcome: TaskOutcome;
+  try {
+    outcome = await runPayload(ctx, ref, payload, spec);
+  } catch (err) {
+    if (!isPermanent(err)) throw err;
+    await ctx.db.transaction((m) => finishTask(m, task.id, 'failed', null, (err as Error).message));
+    outcome = 'failed';
+  }
+  await ctx.events.taskFinished(runId, task.id);
+  return outcome;
+}
+
+async function runPayload(
+  ctx: RunContext,
+  ref: { id: string; runId: string },
+  payload: TaskPayload,
+  spec: BenchmarkSpec,
+): Promise<TaskOutcome> {
+  switch (payload.type) {
+    case 'summary-step': {
+      const system = spec.systems.find((s) => s.name === (payload as SummarizeStepPayload).system);
+      if (!system)
+        throw new ConfigurationError(`task ${ref.id}: system ${payload.system} is not in the run's spec`);
+      const result = await summarizeStep(ctx, ref, payload, system, spec.cache);
+      await ctx.db.transaction((m) => finishTask(m, ref.id, 'done', result, null));
+      return 'done';
+    }
+    case 'booookscore-batch':
+      return annotate(ctx, ref, payload, spec);
+    case 'score-run': {
+      const result = await scoreRun(ctx, ref.runId, spec);
+      await ctx.db.transaction((m) => finishTask(m, ref.id, 'done', result, null));
+      return 'done';
+    }
+  }
+}
+
+async function annotate(
+  ctx: RunContext,
+  ref: { id: string; runId: string },
+  payload: AnnotateCoherencePayload,
+  spec: BenchmarkSpec,
+): Promise<TaskOutcome> {
+  const metric = spec.metrics[payload.metricIndex];
+  if (!metric)
+    throw new ConfigurationError(`task ${ref.id}: metric #${payload.metricIndex} is not in the run's spec`);
+  const summary = await ctx.db.getRepository(SummaryEntity).findOneBy({ id: payload.summaryId });
+  if (!summary) throw new ConfigurationError(`task ${ref.id}: summary ${payload.summaryId} does not exist`);
+  const metricKey = `${metric.name}.${payload.metricIndex}`;
+  const rows = (
+    judge: string,
+    templateVersion: string | null,
+    verdicts: { n: number; status: string; verdict: Record<string, unknown> }[],
+  ) =>
+    verdicts.map((v) => ({
+      id: judgmentId(summary.id, metricKey, v.n),
+      runId: ref.runId,
+      summaryId: summary.id,
+      system: payload.system,
+      metric: metricKey,
+      unit: v.n,
+      status: v.status,
+      verdict: v.verdict,
+      judge,
+      templateVersion,
+      taskId: ref.id,
+    })) as QueryDeepPartialEntity<JudgmentEntity>[];
+  try {
+    const result = await annotateCoherence(ctx, ref, payload, summary.text, metric, spec.cache);
+    await ctx.db.transaction(async (m) => {
+      if (!(await finishTask(m, ref.id, 'done', result, null))) return;
+      await m
+        .createQueryBuilder()
+        .insert()
+        .into(JudgmentEntity)
+        .values(
+          rows(
+            result.judge,
+            result.templateVersion,
+            result.verdicts.map((v) => ({ n: v.n, status: 'ok', verdict: { ...v } })),
+          ),
+        )
+        .orIgnore()
+        .execute();
+    });
+    return 'done';
+  } catch (err) {
+    if (!(err instanceof JudgeOutputError)) throw err;
+    await ctx.db.transaction(async (m) => {
+      if (!(await finishTask(m, ref.id, 'failed', { judge: err.judge, outputs: err.outputs }, err.message)))
+        return;
+      await m
+        .createQueryBuilder()
+        .insert()
+        .into(JudgmentEntity)
+        .values(
+          rows(
+            err.judge,
+            err.templateVersion,
+            payload.sentences.map((s) => ({
+              n: s.n,
+              status: 'failed',
+              verdict: { error: err.message, outputs: err.outputs },
+            })),
+          ),
+        )
+        .orIgnore()
+        .execute();
+    });
+    return 'failed';
+  }
+}
+
+// Called by the bus when a task exhausted its deliveries.
+export async function markTaskDead(ctx: RunContext, taskId: string, error: string): Promise<void> {
+  const runId = taskId.slice(0, taskId.indexOf(':'));
+  const changed = await ctx.db.transaction((m) => finishTask(m, taskId, 'dead', null, error));
+  if (changed) await ctx.events.taskFinished(runId, taskId);
+}

@@ -1,0 +1,165 @@
+import { DocumentEntity, JudgmentEntity, MetricValueEntity, SummaryEntity } from '@precis/db';
+import { bootstrapMean } from '@precis/metrics';
+import { CONFUSION_TYPES } from '@precis/prompts';
+import { countTokens, novelNgramShare, repeatedNgramShare, splitSentences } from '@precis/text';
+import { In } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import { metricValueId } from '../ids.js';
+import type { RunContext } from '../planner/run-context.js';
+import type { LeaderboardRow, UsageTotals } from '../scoring/leaderboard-row.js';
+import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+
+const HEURISTIC_LABEL = ' (heuristic)';
+
+async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string, UsageTotals>> {
+  const rows: {
+    stage: string;
+    system: string;
+    calls: unknown;
+    hits: unknown;
+    tin: unknown;
+    tout: unknown;
+    cost: unknown;
+  }[] = await ctx.db.query(
+    `SELECT split_part(task_id, ':', 2) AS stage, split_part(task_id, ':', 3) AS system,
+            COUNT(*) AS calls, SUM(CASE WHEN cache_hit THEN 1 ELSE 0 END) AS hits,
+            COALESCE(SUM(tokens_in), 0) AS tin, COALESCE(SUM(tokens_out), 0) AS tout, COALESCE(SUM(cost_usd), 0) AS cost
+     FROM llm_calls WHERE run_id = $1 AND task_id IS NOT NULL GROUP BY 1, 2`,
+    [runId],
+  );
+  const out = new Map<string, UsageTotals>();
+  for (const r of rows) {
+    out.set(`${r.stage}:${r.system}`, {
+      calls: Number(r.calls),
+      cacheHits: Number(r.hits),
+      tokensIn: Number(r.tin),
+      tokensOut: Number(r.tout),
+      costUsd: Number(r.cost),
+    });
+  }
+  return out;
+}
+
+const zeroUsage = (): UsageTotals => ({ calls: 0, cacheHits: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 });
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+// BooookScore per summary and per system with bootstrap std and 95% CI, the error-type
+// distribution, summary statistics, and tokens/cost with summarizer and judge counted apart.
+export async function scoreRun(
+  ctx: RunContext,
+  runId: string,
+  spec: BenchmarkSpec,
+): Promise<{ leaderboard: LeaderboardRow[] }> {
+  const summaries = await ctx.db
+    .getRepository(SummaryEntity)
+    .find({ where: { runId }, order: { id: 'ASC' } });
+  const docIds = [...new Set(summaries.map((s) => s.documentId))];
+  const docs = new Map(
+    (docIds.length ? await ctx.db.getRepository(DocumentEntity).find({ where: { id: In(docIds) } }) : []).map(
+      (d) => [d.id, d],
+    ),
+  );
+  const judgments = await ctx.db.getRepository(JudgmentEntity).find({ where: { runId } });
+  const usage = await usageBySystem(ctx, runId);
+  const leaderboard: LeaderboardRow[] = [];
+  const values: Partial<MetricValueEntity>[] = [];
+
+  for (const system of spec.systems) {
+    const own = summaries.filter((s) => s.system === system.name);
+    const encoding = system.params.encoding;
+    const stats = own.map((s) => {
+      const source = docs.get(s.documentId)?.text ?? '';
+      return {
+        tokens: countTokens(s.text, encoding),
+        novel: 100 * novelNgramShare(s.text, source, 3),
+        repeated: 100 * repeatedNgramShare(s.text, 3),
+      };
+    });
+    spec.metrics.forEach((metric, metricIndex) => {
+      const key = `${metric.name}.${metricIndex}`;
+      const perSummary: number[] = [];
+      const typeCounts: Record<string, number> = Object.fromEntries(CONFUSION_TYPES.map((t) => [t, 0]));
+      let incomplete = 0;
+      let sentences = 0;
+      let judge = '';
+      let judgeTemplate: string | null = null;
+      own.forEach((s) => {
+        const n = splitSentences(s.text).length;
+        const js = judgments.filter((j) => j.summaryId === s.id && j.metric === key);
+        if (js.length) {
+          judge = js[0]!.judge;
+          judgeTemplate = js[0]!.templateVersion;
+        }
+        if (js.length !== n || js.some((j) => j.status !== 'ok')) {
+          incomplete++;
+          return;
+        }
+        const confusing = js.filter((j) => (j.verdict as { confusing: boolean }).confusing);
+        for (const j of confusing)
+          for (const t of (j.verdict as { types: string[] }).types) typeCounts[t] = (typeCounts[t] ?? 0) + 1;
+        sentences += n;
+        const score = n === 0 ? 1 : 1 - confusing.length / n;
+        perSummary.push(score);
+        values.push({
+          id: metricValueId(runId, system.name, s.documentId, key),
+          runId,
+          system: system.name,
+          documentId: s.documentId,
+          metric: key,
+          value: score,
+          details: { sentences: n, confusing: confusing.length },
+          producedBy: judge,
+        });
+      });
+      const boot = perSummary.length
+        ? bootstrapMean(perSummary, { resamples: spec.bootstrap.resamples, seed: spec.seed })
+        : null;
+      const errorTypes = Object.fromEntries(
+        Object.entries(typeCounts).map(([t, c]) => [t, sentences ? c / sentences : 0]),
+      );
+      const row: LeaderboardRow = {
+        system: system.name,
+        strategy: system.strategy,
+        summarizer: system.model !== undefined ? `model:${system.model}` : `engine:${system.engine}`,
+        metric: 'BooookScore',
+        judge: judge.startsWith('engine:') ? `${judge}${HEURISTIC_LABEL}` : judge,
+        judgeTemplate,
+        score: boot ? boot.mean : null,
+        bootstrapStd: boot ? boot.std : null,
+        ci95: boot ? [boot.ci[0], boot.ci[1]] : null,
+        summaries: perSummary.length,
+        incomplete,
+        sentences,
+        errorTypes,
+        lengthTokens: mean(stats.map((x) => x.tokens)),
+        novelTrigramsPct: mean(stats.map((x) => x.novel)),
+        repeatedTrigramsPct: mean(stats.map((x) => x.repeated)),
+        summarizerUsage: usage.get(`summarize:${system.name}`) ?? zeroUsage(),
+        judgeUsage: usage.get(`verify:${system.name}`) ?? zeroUsage(),
+      };
+      leaderboard.push(row);
+      values.push({
+        id: metricValueId(runId, system.name, null, key),
+        runId,
+        system: system.name,
+        documentId: null,
+        metric: key,
+        value: row.score,
+        details: { ...row },
+        producedBy: row.judge,
+      });
+    });
+  }
+  await ctx.db.transaction(async (m) => {
+    for (let i = 0; i < values.length; i += 200) {
+      await m
+        .createQueryBuilder()
+        .insert()
+        .into(MetricValueEntity)
+        .values(values.slice(i, i + 200) as QueryDeepPartialEntity<MetricValueEntity>[])
+        .orUpdate(['value', 'details', 'produced_by'], ['id'])
+        .execute();
+    }
+  });
+  return { leaderboard };
+}

@@ -1,0 +1,22 @@
+// Natural keys. Every id is derived from what the unit of work is, never random, so planning
+// twice or persisting a redelivered result finds the existing row.
+export const summaryId = (runId: string, system: string, documentId: string) =>
+  `${runId}:${system}:${documentId}`;
+
+export const summarizeTaskId = (runId: string, system: string, documentId: string, stepKey: string) =>
+  `${runId}:summarize:${system}:${documentId}:${stepKey}`;
+
+export const verifyTaskId = (
+  runId: string,
+  system: string,
+  documentId: string,
+  metric: string,
+  batch: number,
+) => `${runId}:verify:${system}:${documentId}:${metric}:${batch}`;
+
+export const scoreTaskId = (runId: string) => `${runId}:score`;
+
+export const judgmentId = (summary: string, metric: string, unit: number) => `${summary}:${metric}:${unit}`;
+
+export const metricValueId = (runId: string, system: string, documentId: string | null, metric: string) =>
+  `${runId}:${system}:${documentId ?? '*'}:${metric}`;

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { DatasetEntity, RunEntity } from '@precis/db';
+import { importDataset } from '@precis/ingest';
+import { In } from 'typeorm';
+import type { LoadedSpec } from '../spec/load-spec.js';
+import { SpecError } from '../spec/load-spec.js';
+import type { RunContext } from './run-context.js';
+
+export function specSha256(spec: unknown): string {
+  return createHash('sha256').update(JSON.stringify(spec)).digest('hex');
+}
+
+export interface CreateRunResult {
+  run: RunEntity;
+  resumed: boolean;
+}
+
+// Stores a validated spec as a run (or finds the unfinished run of the same spec, to resume it).
+// Datasets given with a path are imported first; an unchanged file is a no-op.
+export async function createRun(
+  ctx: RunContext,
+  loaded: LoadedSpec,
+  opts: { fresh?: boolean } = {},
+): Promise<CreateRunResult> {
+  const { spec, file } = loaded;
+  const sha = specSha256(spec);
+  if (!opts.fresh) {
+    const open = await ctx.db.getRepository(RunEntity).findOne({
+      where: { specSha256: sha, status: In(['pending', 'running']) },
+      order: { createdAt: 'DESC' },
+    });
+    if (open) return { run: open, resumed: true };
+  }
+  const problems: string[] = [];
+  for (const [i, d] of spec.datasets.entries()) {
+    if (d.path !== undefined && d.kind !== undefined) {
+      await importDataset(ctx.db, { kind: d.kind, path: d.path, name: d.name });
+    } else if (!(await ctx.db.getRepository(DatasetEntity).existsBy({ name: d.name }))) {
+      problems.push(
+        `datasets[${i}].name: no dataset "${d.name}" has been imported; import it with \`precis ingest\` or give its kind and path`,
+      );
+    }
+  }
+  const needModel = [
+    ...spec.systems.flatMap((s, i) =>
+      s.model !== undefined ? [{ where: `systems[${i}].model`, model: s.model }] : [],
+    ),
+    ...spec.metrics.flatMap((m, i) =>
+      m.judge.model !== undefined ? [{ where: `metrics[${i}].judge.model`, model: m.judge.model }] : [],
+    ),
+  ];
+  for (const { where, model } of needModel) {
+    if (!ctx.modelInfo) {
+      problems.push(
+        `${where}: "${model}" needs a model registry (set PRECIS_MODELS or "models:" in the spec)`,
+      );
+    } else if (!ctx.modelInfo(model)) {
+      problems.push(`${where}: model "${model}" is not in the model registry`);
+    }
+  }
+  if (problems.length) throw new SpecError(file, problems);
+  const run = await ctx.db.getRepository(RunEntity).save(
+    ctx.db.getRepository(RunEntity).create({
+      name: spec.name,
+      status: 'pending',
+      spec: spec as unknown as Record<string, unknown>,
+      specSha256: sha,
+      costLimitUsd: spec.limits.costUsd === undefined ? null : String(spec.limits.costUsd),
+      error: null,
+      startedAt: null,
+      finishedAt: null,
+    }),
+  );
+  return { run, resumed: false };
+}

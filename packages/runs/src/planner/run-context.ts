@@ -1,0 +1,14 @@
+import type { DataSource } from 'typeorm';
+import type { ChatModel, RunEventSink, RunLogger, TaskDispatcher } from '../ports.js';
+
+// What the planner and the stage handlers need from their host (embedded runtime or a service).
+export interface RunContext {
+  db: DataSource;
+  dispatcher: TaskDispatcher;
+  events: RunEventSink;
+  // Absent when no model registry is configured: runs that need a model then fail with a clear error.
+  chat?: ChatModel;
+  // Registry lookups for systems and judges that name a model.
+  modelInfo?: (model: string) => { contextWindow: number } | undefined;
+  logger: RunLogger;
+}

@@ -1,0 +1,77 @@
+import type { SummarizeStepPayload, SummarizeStepResult } from '../tasks/task-payloads.js';
+
+export interface TraceStep {
+  taskId: string;
+  status: string;
+  payload: SummarizeStepPayload;
+  result: SummarizeStepResult | null;
+  error: string | null;
+}
+
+function preview(text: string | undefined, width: number): string {
+  if (!text) return '';
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+function words(text: string | undefined): number {
+  return text ? text.trim().split(/\s+/).filter(Boolean).length : 0;
+}
+
+function line(s: TraceStep, width: number): string {
+  const r = s.result;
+  const flags = r
+    ? `${words(r.text)}w${r.generations > 1 ? `, ${r.generations} generations` : ''}${r.cut ? ', cut' : ''}`
+    : s.status;
+  return `[${s.payload.step.key}] ${s.payload.step.role} (${flags}) ${r ? preview(r.text, width) : (s.error ?? '')}`;
+}
+
+function stepOrder(key: string): number[] {
+  // h/<level>/<index>, i/0, i/u/<i>, i/c/<i>, */clean
+  const parts = key.split('/');
+  if (parts[1] === 'clean') return [1e9];
+  if (parts[0] === 'h') return [Number(parts[1]), Number(parts[2])];
+  if (parts[0] === 'i') return parts[1] === '0' ? [0, 0] : [Number(parts[2]), parts[1] === 'u' ? 0 : 1];
+  return [0, 0];
+}
+
+function compare(a: TraceStep, b: TraceStep): number {
+  const x = stepOrder(a.payload.step.key);
+  const y = stepOrder(b.payload.step.key);
+  for (let i = 0; i < Math.max(x.length, y.length); i++)
+    if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
+
+// Hierarchical runs print as a tree by level (which inputs each merge took); incremental runs
+// print as the sequence of initial summary, updates and compressions.
+export function renderTrace(system: string, strategy: string, steps: TraceStep[], width = 100): string {
+  const sorted = [...steps].sort(compare);
+  const out = [`${system} (${strategy}): ${steps.length} steps`];
+  if (strategy === 'hierarchical') {
+    const levels = new Map<number, TraceStep[]>();
+    for (const s of sorted) {
+      const level = s.payload.step.key === 'h/clean' ? Number.POSITIVE_INFINITY : (s.payload.step.level ?? 0);
+      levels.set(level, [...(levels.get(level) ?? []), s]);
+    }
+    for (const [level, list] of [...levels].sort((a, b) => a[0] - b[0])) {
+      out.push(
+        level === Number.POSITIVE_INFINITY
+          ? '  artifact removal'
+          : `  level ${level}${level === 0 ? ' (chunk summaries)' : ''}`,
+      );
+      let consumed = 0;
+      for (const s of list) {
+        const n = s.payload.step.input.summaries?.length;
+        const from = n
+          ? ` <- level ${level - 1} #${consumed}..#${consumed + n - 1}${s.payload.step.input.context ? ' + prior context' : ''}`
+          : '';
+        if (n) consumed += n;
+        out.push(`    ${line(s, width)}${from}`);
+      }
+    }
+  } else {
+    for (const s of sorted) out.push(`  ${line(s, width)}`);
+  }
+  return `${out.join('\n')}\n`;
+}

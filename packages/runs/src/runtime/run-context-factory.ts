@@ -1,0 +1,27 @@
+import type { Bus } from '@precis/bus';
+import type { DataSource } from 'typeorm';
+import type { RunContext } from '../planner/run-context.js';
+import { type ChatModel, type RunLogger, silentLogger } from '../ports.js';
+import { busDispatcher, busEventSink } from './bus-adapters.js';
+
+export interface ModelLookup {
+  models: ReadonlyMap<string, { contextWindow: number }>;
+}
+
+export function createRunContext(opts: {
+  db: DataSource;
+  bus: Bus;
+  chat?: ChatModel;
+  registry?: ModelLookup;
+  logger?: RunLogger;
+}): RunContext {
+  const registry = opts.registry;
+  return {
+    db: opts.db,
+    dispatcher: busDispatcher(opts.bus),
+    events: busEventSink(opts.bus),
+    chat: opts.chat,
+    modelInfo: registry ? (model) => registry.models.get(model) : undefined,
+    logger: opts.logger ?? silentLogger,
+  };
+}

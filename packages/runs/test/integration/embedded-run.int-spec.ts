@@ -1,0 +1,179 @@
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type Bus, createInProcessBus } from '@precis/bus';
+import {
+  createDataSource,
+  createThrowawayDatabase,
+  JudgmentEntity,
+  SummaryEntity,
+  type ThrowawayDatabase,
+} from '@precis/db';
+import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
+import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
+import type { DataSource } from 'typeorm';
+import {
+  createRun,
+  createRunContext,
+  type LeaderboardRow,
+  RunCoordinator,
+  startStageWorker,
+  validateSpec,
+} from '../../src/index.js';
+
+const repo = resolve(import.meta.dirname, '../../../..');
+const story = resolve(repo, 'examples/data/the-lighthouse-keeper.md');
+
+describe('a book benchmark run through the planner, the bus and the stage handlers', () => {
+  let tdb: ThrowawayDatabase;
+  let db: DataSource;
+  let fake: FakeLlmServer;
+
+  beforeAll(async () => {
+    tdb = await createThrowawayDatabase('runs_embedded');
+    db = await createDataSource({ url: tdb.url });
+    fake = await startFakeLlmServer({
+      latencyMs: 5,
+      capacity: 8,
+      rules: [
+        // The judge: every batch is answered, sentence 2 of each batch is confusing.
+        {
+          match: /Target sentences/,
+          reply: (ctx) => {
+            const numbers = [...ctx.lastUser.matchAll(/^\[(\d+)\]/gm)].map((m) => Number(m[1]));
+            const answer = Object.fromEntries(
+              numbers.map((n, i) => [
+                n,
+                i === 1
+                  ? { confusing: true, questions: ['Who is she?'], types: ['entity omission'] }
+                  : { confusing: false },
+              ]),
+            );
+            return JSON.stringify(answer);
+          },
+        },
+        {
+          match: /./,
+          reply: 'Mara keeps the light. A storm comes. She saves a boat. The Board lets her stay.',
+        },
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await fake?.close();
+    await db?.destroy();
+    await tdb?.drop();
+  });
+
+  async function execute(spec: ReturnType<typeof validateSpec>, withModel: boolean) {
+    const bus: Bus = createInProcessBus();
+    const registry = loadModelRegistry({
+      models: {
+        'fake-model': {
+          baseURL: fake.baseURL,
+          model: 'fake-model',
+          contextWindow: 4096,
+          maxConcurrency: 4,
+          pricePer1MInput: 1,
+          pricePer1MOutput: 2,
+        },
+      },
+    });
+    const ctx = createRunContext({
+      db,
+      bus,
+      registry,
+      chat: withModel ? new LlmClient({ registry, env: {}, store: createTypeOrmLlmStore(db) }) : undefined,
+    });
+    const workers = await Promise.all(
+      (['summarize', 'verify', 'score'] as const).map((s) =>
+        startStageWorker(ctx, bus, s, { concurrency: 4 }),
+      ),
+    );
+    const coordinator = new RunCoordinator(ctx, bus, 200);
+    await coordinator.start();
+    try {
+      const { run } = await createRun(ctx, { spec, file: 'spec.yaml', text: '' });
+      const progress = await coordinator.watch(run.id);
+      return { run, progress };
+    } finally {
+      await coordinator.stop();
+      for (const w of workers) await w.stop();
+      await bus.close();
+    }
+  }
+
+  it('summarizes with offline engines, annotates with the heuristic judge and scores', async () => {
+    const spec = validateSpec({
+      name: 'offline',
+      datasets: [{ name: 'story', kind: 'text', path: story }],
+      systems: [
+        {
+          name: 'hier',
+          strategy: 'hierarchical',
+          engine: 'textrank',
+          params: { chunkSize: 200, levelBudgets: [50, 100] },
+        },
+        {
+          name: 'inc',
+          strategy: 'incremental',
+          engine: 'textrank',
+          params: { chunkSize: 200, runningBudget: 100 },
+        },
+      ],
+      metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+    });
+    const { run, progress } = await execute(spec, false);
+    expect(progress.error).toBeNull();
+    expect(progress.status).toBe('completed');
+    const summaries = await db.getRepository(SummaryEntity).find({ where: { runId: run.id } });
+    expect(summaries.map((s) => s.system).sort()).toEqual(['hier', 'inc']);
+    const score = await db.query(`SELECT result FROM tasks WHERE id = $1`, [`${run.id}:score`]);
+    const rows = score[0].result.leaderboard as LeaderboardRow[];
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.judge).toBe('engine:heuristic-duplication@1 (heuristic)');
+      expect(row.score).not.toBeNull();
+      expect(row.summaries).toBe(1);
+      expect(row.summarizer).toBe(`engine:textrank`);
+      expect(row.lengthTokens).toBeGreaterThan(0);
+    }
+  });
+
+  it('runs a model summarizer and a batched model judge through the fake server', async () => {
+    const spec = validateSpec({
+      name: 'with-model',
+      datasets: [{ name: 'story', kind: 'text', path: story }],
+      systems: [
+        {
+          name: 'hier-fake',
+          strategy: 'hierarchical',
+          model: 'fake-model',
+          params: { chunkSize: 200, levelBudgets: [50, 100] },
+        },
+      ],
+      metrics: [{ name: 'booookscore', judge: { model: 'fake-model' }, mode: 'batched', batchSize: 3 }],
+    });
+    const before = fake.stats().completedChats;
+    const { run, progress } = await execute(spec, true);
+    expect(progress.status).toBe('completed');
+    const judgments = await db
+      .getRepository(JudgmentEntity)
+      .find({ where: { runId: run.id }, order: { unit: 'ASC' } });
+    // The fixed summary has 4 sentences: batches [1,2,3] and [4]; sentence 2 is confusing.
+    expect(judgments.map((j) => [j.unit, (j.verdict as { confusing: boolean }).confusing])).toEqual([
+      [1, false],
+      [2, true],
+      [3, false],
+      [4, false],
+    ]);
+    const score = await db.query(`SELECT result FROM tasks WHERE id = $1`, [`${run.id}:score`]);
+    const row = (score[0].result.leaderboard as LeaderboardRow[])[0]!;
+    expect(row.score).toBeCloseTo(0.75, 10);
+    expect(row.judge).toBe('model:fake-model');
+    expect(row.errorTypes['entity omission']).toBeCloseTo(0.25, 10);
+    expect(row.summarizerUsage.calls).toBeGreaterThan(0);
+    expect(row.judgeUsage.calls).toBe(2);
+    expect(fake.stats().completedChats - before).toBe(row.summarizerUsage.calls + row.judgeUsage.calls);
+  });
+});
