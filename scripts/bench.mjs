@@ -20,21 +20,31 @@ function findBenchmarks() {
       const dir = join(root, group, ws, 'dist', 'bench');
       if (!existsSync(dir)) continue;
       for (const file of readdirSync(dir)) {
-        if (file.endsWith('.bench.js')) found.push({ name: file.replace(/\.bench\.js$/, ''), file: join(dir, file), workspace: `${group}/${ws}` });
+        if (file.endsWith('.bench.js'))
+          found.push({
+            name: file.replace(/\.bench\.js$/, ''),
+            file: join(dir, file),
+            workspace: `${group}/${ws}`,
+          });
       }
     }
   }
   return found.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
+const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const all = findBenchmarks();
 const selected = names.length ? all.filter((b) => names.includes(b.name)) : all;
 if (names.length && selected.length !== names.length) {
   const known = all.map((b) => b.name).join(', ');
-  console.error(`npm run bench: unknown benchmark(s) ${names.filter((n) => !all.some((b) => b.name === n)).join(', ')}; known: ${known}`);
+  console.error(
+    `npm run bench: unknown benchmark(s) ${names.filter((n) => !all.some((b) => b.name === n)).join(', ')}; known: ${known}`,
+  );
   process.exit(2);
 }
 
@@ -60,13 +70,22 @@ for (const bench of selected) {
   try {
     const mod = await import(pathToFileURL(bench.file).href);
     const result = await mod.run(benchArgs);
-    const record = { ...result, benchmark: bench.name, workspace: bench.workspace, startedAt: new Date(started).toISOString(), wallSeconds: (Date.now() - started) / 1000, machine: { cpus: (await import('node:os')).cpus().length, node: process.version } };
+    const record = {
+      ...result,
+      benchmark: bench.name,
+      workspace: bench.workspace,
+      startedAt: new Date(started).toISOString(),
+      wallSeconds: (Date.now() - started) / 1000,
+      machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
+    };
     writeFileSync(join(outDir, `${bench.name}.json`), `${JSON.stringify(record, null, 2)}\n`);
     results.push(record);
     console.log(`\n${result.name}: ${result.description}`);
     const width = Math.max(...Object.keys(result.metrics).map((k) => k.length));
     for (const [k, v] of Object.entries(result.metrics)) {
-      console.log(`  ${k.padEnd(width)}  ${typeof v === 'number' ? (Number.isInteger(v) ? v : v.toFixed(4)) : v}`);
+      console.log(
+        `  ${k.padEnd(width)}  ${typeof v === 'number' ? (Number.isInteger(v) ? v : v.toFixed(4)) : v}`,
+      );
     }
   } catch (err) {
     failed = true;

@@ -36,7 +36,12 @@ try {
   throw err;
 }
 
-const env = { ...process.env, DATABASE_URL: services.databaseUrl, NATS_URL: services.natsUrl, FORCE_COLOR: '0' };
+const env = {
+  ...process.env,
+  DATABASE_URL: services.databaseUrl,
+  NATS_URL: services.natsUrl,
+  FORCE_COLOR: '0',
+};
 const resultsDir = join(root, '.turbo', 'test-results');
 mkdirSync(resultsDir, { recursive: true });
 const jestJson = join(resultsDir, 'jest.json');
@@ -51,7 +56,14 @@ const ok =
   step(
     'jest',
     'node',
-    ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', '--json', `--outputFile=${jestJson}`, ...extraJestArgs],
+    [
+      '--experimental-vm-modules',
+      'node_modules/jest/bin/jest.js',
+      '--ci',
+      '--json',
+      `--outputFile=${jestJson}`,
+      ...extraJestArgs,
+    ],
     env,
   );
 

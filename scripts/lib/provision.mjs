@@ -101,7 +101,16 @@ async function startThrowawayPostgres(binDir) {
   };
   log(`starting a throwaway PostgreSQL in ${dir} on port ${port}`);
   exec('initdb', ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
-  exec('pg_ctl', ['-D', join(dir, 'data'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, '-l', join(dir, 'log'), '-w', 'start']);
+  exec('pg_ctl', [
+    '-D',
+    join(dir, 'data'),
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    'start',
+  ]);
   started.push(() => exec('pg_ctl', ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']));
   return `postgres://postgres@127.0.0.1:${port}/postgres`;
 }
@@ -110,7 +119,10 @@ async function ensurePostgres() {
   const configured = process.env.DATABASE_URL;
   const url = configured || DEFAULT_DB;
   if (await pgWorks(url)) return url;
-  if (configured) throw new ProvisionError(`DATABASE_URL=${redact(configured)} is set but PostgreSQL does not answer there`);
+  if (configured)
+    throw new ProvisionError(
+      `DATABASE_URL=${redact(configured)} is set but PostgreSQL does not answer there`,
+    );
   if (which('pg_ctlcluster')) {
     try {
       const clusters = readdirSync('/etc/postgresql');
@@ -124,7 +136,10 @@ async function ensurePostgres() {
   if (!binDir && isRoot && which('apt-get')) {
     log('PostgreSQL is not installed: installing it with apt-get');
     run('apt-get', ['update'], { stdio: 'inherit' });
-    run('apt-get', ['install', '-y', 'postgresql'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    run('apt-get', ['install', '-y', 'postgresql'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     binDir = pgBinDir();
   }
   if (!binDir) {
@@ -153,12 +168,16 @@ async function ensureNats() {
   const configured = process.env.NATS_URL;
   const url = configured || DEFAULT_NATS;
   if (await natsHasJetStream(url)) return url;
-  if (configured) throw new ProvisionError(`NATS_URL=${configured} is set but no NATS server with JetStream answers there`);
+  if (configured)
+    throw new ProvisionError(`NATS_URL=${configured} is set but no NATS server with JetStream answers there`);
   let bin = which('nats-server', ['/usr/sbin', '/usr/local/bin']);
   if (!bin && isRoot && which('apt-get')) {
     log('nats-server is not installed: installing it with apt-get');
     run('apt-get', ['update'], { stdio: 'inherit' });
-    run('apt-get', ['install', '-y', 'nats-server'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    run('apt-get', ['install', '-y', 'nats-server'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     bin = which('nats-server', ['/usr/sbin', '/usr/local/bin']);
   }
   if (!bin) {
@@ -169,7 +188,10 @@ async function ensureNats() {
   const dir = mkdtempSync(join(tmpdir(), 'precis-nats-'));
   const port = await freePort();
   log(`starting a throwaway nats-server (JetStream) in ${dir} on port ${port}`);
-  const child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], { stdio: 'ignore', detached: true });
+  const child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], {
+    stdio: 'ignore',
+    detached: true,
+  });
   child.unref();
   started.push(() => process.kill(child.pid, 'SIGTERM'));
   const throwaway = `nats://127.0.0.1:${port}`;
@@ -197,4 +219,3 @@ export function stopProvisioned() {
     }
   }
 }
-

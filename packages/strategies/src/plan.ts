@@ -26,6 +26,8 @@ export async function runStrategy(
     const plan = planStrategy(strategy, { ...input, results });
     if (plan.status === 'done') return { summary: plan.summary, finalKey: plan.finalKey, results };
     const outputs = await Promise.all(plan.steps.map(run));
-    plan.steps.forEach((s, i) => results.set(s.key, outputs[i]!));
+    plan.steps.forEach((s, i) => {
+      results.set(s.key, outputs[i]!);
+    });
   }
 }

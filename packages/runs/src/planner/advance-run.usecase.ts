@@ -260,7 +260,8 @@ function summarizeProgress(
 ): RunProgress {
   const byStage: RunProgress['tasks'] = {};
   for (const t of tasks) {
-    const s = (byStage[t.stage] ??= { total: 0, done: 0, failed: 0 });
+    const s = byStage[t.stage] ?? { total: 0, done: 0, failed: 0 };
+    byStage[t.stage] = s;
     s.total++;
     if (t.status === 'done') s.done++;
     else if (t.status === 'failed' || t.status === 'dead') s.failed++;
