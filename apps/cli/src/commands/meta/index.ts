@@ -1,0 +1,1 @@
+export { type MetaCommandDeps, registerMetaCommands } from './meta.command.js';

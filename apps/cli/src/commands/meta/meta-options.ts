@@ -1,0 +1,45 @@
+import {
+  type CorrelationLevel,
+  isRougeMetric,
+  type LeaderboardFormat,
+  ROUGE_METRICS,
+  type RougeMetricName,
+} from '@precis/meta';
+
+// Parsed `--metric`: a ROUGE variant or judge scores of a run (judge:<run id or name>).
+export type MetricArg = { kind: 'rouge'; metric: RougeMetricName } | { kind: 'judge'; run: string };
+
+export function parseMetricArg(value: string, option = '--metric'): MetricArg {
+  const v = value.trim();
+  if (isRougeMetric(v)) return { kind: 'rouge', metric: v };
+  if (v.startsWith('judge:') && v.length > 'judge:'.length)
+    return { kind: 'judge', run: v.slice('judge:'.length) };
+  throw new Error(
+    `${option} "${value}" is not a metric: use ${ROUGE_METRICS.join(', ')} or judge:<run id or name>`,
+  );
+}
+
+export function parseLevel(value: string): CorrelationLevel {
+  if (value === 'summary' || value === 'system') return value;
+  throw new Error(`--level "${value}" is not a level: use summary or system`);
+}
+
+export function parseGroups(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < 2) {
+    throw new Error(`--groups "${value}" must be an integer of at least 2 (the paper uses 10)`);
+  }
+  return n;
+}
+
+export function parseMethod(value: string): 'spearman' | 'kendall' | 'pearson' {
+  if (value === 'spearman' || value === 'kendall' || value === 'pearson') return value;
+  throw new Error(`--method "${value}" must be spearman, kendall or pearson`);
+}
+
+const FORMATS: LeaderboardFormat[] = ['text', 'md', 'csv', 'json', 'html'];
+
+export function parseFormat(value: string): LeaderboardFormat {
+  if ((FORMATS as string[]).includes(value)) return value as LeaderboardFormat;
+  throw new Error(`--format "${value}" must be one of ${FORMATS.join(', ')}`);
+}

@@ -1,0 +1,161 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import { importDataset } from '@precis/ingest';
+import { Command } from 'commander';
+import type { DataSource } from 'typeorm';
+import { registerMetaCommands } from './meta.command.js';
+
+const repoRoot = resolve(import.meta.dirname, '../../../../..');
+const FILE = resolve(repoRoot, '../shared/datasets/summeval-op/summeval-op.jsonl');
+
+let db: ThrowawayDatabase;
+let ds: DataSource;
+let dir: string;
+
+beforeAll(async () => {
+  db = await createThrowawayDatabase('cli_meta');
+  ds = await createDataSource({ url: db.url });
+  await importDataset(ds, { kind: 'summeval-op', path: FILE, name: 'sop' });
+  dir = await mkdtemp(join(tmpdir(), 'precis-cli-meta-'));
+});
+
+afterAll(async () => {
+  await ds?.destroy();
+  await db?.drop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+// Runs `precis meta ...` through commander with captured stdout.
+async function run(...args: string[]): Promise<string> {
+  let out = '';
+  const stdout = new Writable({
+    write(chunk, _enc, cb) {
+      out += String(chunk);
+      cb();
+    },
+  });
+  const program = new Command('precis').exitOverride();
+  registerMetaCommands(program, { stdout, withDataSource: (_cmd, fn) => fn(ds) });
+  for (const c of program.commands) for (const s of c.commands) s.exitOverride();
+  await program.parseAsync(['node', 'precis', 'meta', ...args]);
+  return out;
+}
+
+describe('precis meta', () => {
+  it('correlate --json gives per-dimension correlations keyed by canonical ids', async () => {
+    const report = JSON.parse(await run('correlate', '--dataset', 'sop', '--metric', 'rouge-2', '--json'));
+    expect(Object.keys(report.dimensions)).toEqual([
+      'fluency',
+      'coherence',
+      'relevance',
+      'faithfulness',
+      'aspect_coverage',
+      'sentiment_consistency',
+      'specificity',
+    ]);
+    for (const c of Object.values(report.dimensions) as {
+      spearman: number;
+      kendall: number;
+      products: number;
+    }[]) {
+      expect(c.spearman).toBeLessThan(0);
+      expect(c.kendall).toBeLessThan(0);
+      expect(c.products).toBe(32);
+    }
+    expect(report.producedBy).toContain('ROUGE-2 F1');
+  });
+
+  it('correlate prints a table naming the metric and settings', async () => {
+    const text = await run(
+      'correlate',
+      '--dataset',
+      'sop',
+      '--metric',
+      'rouge-1',
+      '--level',
+      'system',
+      '--no-stem',
+    );
+    expect(text).toMatch(/^DIMENSION\s+SPEARMAN\s+KENDALL\s+PEARSON\s+PRODUCTS\s+SKIPPED\s+SYSTEMS/);
+    expect(text).toContain('Porter stemming off');
+    expect(text).toContain('system-level');
+  });
+
+  it('refuses bad metric, level and groups values with a clear message', async () => {
+    await expect(run('correlate', '--dataset', 'sop', '--metric', 'bleu')).rejects.toThrow(
+      '--metric "bleu" is not a metric: use rouge-1, rouge-2, rouge-l or judge:<run id or name>',
+    );
+    await expect(
+      run('correlate', '--dataset', 'sop', '--metric', 'rouge-1', '--level', 'corpus'),
+    ).rejects.toThrow(/--level "corpus"/);
+    await expect(run('compare', '--a', 'x', '--b', 'y', '--groups', 'ten')).rejects.toThrow(/--groups "ten"/);
+  });
+
+  it('agreement reads a ratings file', async () => {
+    const path = join(dir, 'ratings.jsonl');
+    await writeFile(
+      path,
+      `${JSON.stringify({
+        summaries: ['a', 'b', 'c'],
+        fl: [
+          [1, 1],
+          [2, 2],
+          [5, 5],
+        ],
+      })}\n`,
+    );
+    const report = JSON.parse(await run('agreement', '--ratings', path, '--json'));
+    expect(report.dimensions.fluency.alpha).toEqual({ interval: 1, ordinal: 1, nominal: 1 });
+    expect(report.dimensions.fluency.pairwise[0].raters).toEqual([0, 1]);
+    expect(await run('agreement', '--ratings', path)).toContain('ALPHA INTERVAL');
+  });
+
+  it('compare tests two sample files group by group', async () => {
+    const rows = (shift: number) =>
+      ['a', 'b', 'c', 'd']
+        .flatMap((system, i) =>
+          ['p1', 'p2'].map((product, k) =>
+            JSON.stringify({
+              product,
+              system,
+              dimension: 'co',
+              human: i + 1 + k,
+              samples: Array.from({ length: 20 }, (_, s) => ((i + (s % (shift + 2)) * (k + 1)) % 5) + 1),
+            }),
+          ),
+        )
+        .join('\n');
+    await writeFile(join(dir, 'a.jsonl'), rows(0));
+    await writeFile(join(dir, 'b.jsonl'), rows(3));
+    const report = JSON.parse(
+      await run(
+        'compare',
+        '--a',
+        join(dir, 'a.jsonl'),
+        '--b',
+        join(dir, 'b.jsonl'),
+        '--groups',
+        '10',
+        '--json',
+      ),
+    );
+    expect(report.groups).toBe(10);
+    expect(Object.keys(report.dimensions)).toEqual(['coherence']);
+    expect(report.dimensions.coherence.correlations.a.length).toBeGreaterThan(1);
+    expect(report.dimensions.coherence.mannWhitney.pValue).toBeGreaterThanOrEqual(0);
+  });
+
+  it('leaderboard renders the 13 systems with a ROUGE column group', async () => {
+    const csv = await run('leaderboard', '--dataset', 'sop', '--judge', 'rouge-1', '--format', 'csv');
+    const lines = csv.trim().split('\n');
+    expect(lines[0]).toContain('FL human,FL rouge-1');
+    expect(lines).toHaveLength(1 + 13 + 1);
+    expect(lines[1]).toMatch(/^1,gpt-4,/);
+    const json = JSON.parse(await run('leaderboard', '--dataset', 'sop', '--format', 'json'));
+    expect(json.entries).toHaveLength(13);
+  });
+});

@@ -1,0 +1,166 @@
+import {
+  agreementFromRatingsFile,
+  compareSampleScoreFiles,
+  correlateWithHumans,
+  humanLeaderboard,
+  type LeaderboardJudge,
+  loadJudgeScores,
+  loadOpinionDataset,
+  renderLeaderboard,
+  rougeScores,
+  SUMMEVAL_OP_HUMAN_SYSTEM,
+} from '@precis/meta';
+import { Command } from 'commander';
+import type { DataSource } from 'typeorm';
+import { parseFormat, parseGroups, parseLevel, parseMethod, parseMetricArg } from './meta-options.js';
+import { agreementText, compareText, correlationText } from './meta-output.js';
+
+export interface MetaCommandDeps {
+  stdout: NodeJS.WritableStream;
+  // Opens the database the global options select (embedded PGlite or PostgreSQL), runs fn,
+  // and closes it. Only correlate and leaderboard need it.
+  withDataSource<T>(command: Command, fn: (ds: DataSource) => Promise<T>): Promise<T>;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function write(deps: MetaCommandDeps, text: string): void {
+  deps.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+// `precis meta ...`: how far metrics and judges agree with human ratings.
+export function registerMetaCommands(program: Command, deps: MetaCommandDeps): Command {
+  const meta = program
+    .command('meta')
+    .description(
+      'meta-evaluation: agreement of metrics and LLM judges with human ratings, and between raters',
+    );
+
+  meta
+    .command('correlate')
+    .description(
+      'correlate a metric or a judge run with the human ratings of a SummEval-OP dataset, per dimension',
+    )
+    .requiredOption('--dataset <name>', 'an imported summeval-op dataset')
+    .requiredOption('--metric <metric>', 'rouge-1, rouge-2, rouge-l or judge:<run id or name>')
+    .option(
+      '--reference <system>',
+      `system whose summary is the reference of ROUGE (its own summary stays in; default ${SUMMEVAL_OP_HUMAN_SYSTEM})`,
+    )
+    .option('--level <level>', 'summary (per product, averaged) or system', 'summary')
+    .option(
+      '--no-stem',
+      'ROUGE without Porter stemming (default: stemming on, as rouge-score use_stemmer=True)',
+    )
+    .option('--json', 'print as JSON')
+    .action(
+      async (
+        opts: {
+          dataset: string;
+          metric: string;
+          reference?: string;
+          level: string;
+          stem: boolean;
+          json?: boolean;
+        },
+        command: Command,
+      ) => {
+        const metric = parseMetricArg(opts.metric);
+        const level = parseLevel(opts.level);
+        if (metric.kind === 'judge' && opts.reference) {
+          throw new Error('--reference applies to ROUGE only; judge scores are reference-free');
+        }
+        const report = await deps.withDataSource(command, (ds) =>
+          correlateWithHumans(ds, {
+            dataset: opts.dataset,
+            metric: metric.kind === 'rouge' ? metric.metric : { judgeRun: metric.run },
+            reference: opts.reference,
+            level,
+            stem: opts.stem,
+          }),
+        );
+        write(deps, opts.json ? JSON.stringify(report, null, 2) : correlationText(report));
+      },
+    );
+
+  meta
+    .command('agreement')
+    .description(
+      "inter-rater agreement of a per-rater ratings file (Krippendorff's alpha, RMSE, correlations)",
+    )
+    .requiredOption(
+      '--ratings <file>',
+      'JSONL, one product per line: {"summaries": [...], "fl": [[r1, r2, ...], ...], ...}',
+    )
+    .option('--json', 'print as JSON')
+    .action(async (opts: { ratings: string; json?: boolean }) => {
+      const report = await agreementFromRatingsFile(opts.ratings);
+      write(deps, opts.json ? JSON.stringify(report, null, 2) : agreementText(report));
+    });
+
+  meta
+    .command('compare')
+    .description(
+      "test whether two judges' per-group correlations with humans differ (Mann-Whitney U, Welch t)",
+    )
+    .requiredOption(
+      '--a <file>',
+      'per-sample judge scores, JSONL {product, system, dimension, samples, human}',
+    )
+    .requiredOption('--b <file>', 'the other judge, same format')
+    .option('--groups <n>', "split each summary's samples into n groups", '10')
+    .option('--method <method>', 'correlation per group: spearman, kendall or pearson', 'spearman')
+    .option('--json', 'print as JSON')
+    .action(async (opts: { a: string; b: string; groups: string; method: string; json?: boolean }) => {
+      const report = await compareSampleScoreFiles(
+        opts.a,
+        opts.b,
+        parseGroups(opts.groups),
+        parseMethod(opts.method),
+      );
+      write(deps, opts.json ? JSON.stringify(report, null, 2) : compareText(report));
+    });
+
+  meta
+    .command('leaderboard')
+    .description(
+      'rank the systems of a SummEval-OP dataset by human rating, with judges or metrics side by side',
+    )
+    .requiredOption('--dataset <name>', 'an imported summeval-op dataset')
+    .option(
+      '--judge <metric>',
+      'add a column group: judge:<run> or rouge-1|rouge-2|rouge-l (repeatable)',
+      collect,
+    )
+    .option(
+      '--reference <system>',
+      `reference system for ROUGE columns (default ${SUMMEVAL_OP_HUMAN_SYSTEM})`,
+    )
+    .option('--format <format>', 'text, md, csv, json or html', 'text')
+    .action(
+      async (
+        opts: { dataset: string; judge?: string[]; reference?: string; format: string },
+        command: Command,
+      ) => {
+        const format = parseFormat(opts.format);
+        const columns = (opts.judge ?? []).map((j) => ({ label: j, arg: parseMetricArg(j, '--judge') }));
+        const board = await deps.withDataSource(command, async (ds) => {
+          const data = await loadOpinionDataset(ds, opts.dataset);
+          const judges: LeaderboardJudge[] = [];
+          for (const c of columns) {
+            const scores =
+              c.arg.kind === 'rouge'
+                ? rougeScores(data.products, c.arg.metric, {
+                    reference: opts.reference ?? SUMMEVAL_OP_HUMAN_SYSTEM,
+                  })
+                : await loadJudgeScores(ds, c.arg.run, data.products);
+            judges.push({ label: c.label, scores });
+          }
+          return humanLeaderboard(data.name, data.products, judges);
+        });
+        write(deps, renderLeaderboard(board, format));
+      },
+    );
+
+  return meta;
+}
