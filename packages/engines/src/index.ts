@@ -1,1 +1,32 @@
-export const PACKAGE = 'engines';
+export { removeArtifacts } from './artifacts.js';
+export {
+  annotateDuplication,
+  DUPLICATION_ENGINE,
+  type DuplicationOptions,
+  type DuplicationVerdict,
+  HeuristicDuplicationAnnotator,
+} from './duplication.js';
+export {
+  isProse,
+  leadSummary,
+  type Sentence,
+  selectWithinBudget,
+  sentencesOf,
+  type TextRankSummaryOptions,
+  textRankSummary,
+} from './extract.js';
+export { createLeadEngine, LEAD_ENGINE } from './lead-engine.js';
+export type {
+  ArtifactRemover,
+  ChunkSummarizer,
+  CoherenceAnnotator,
+  CoherenceVerdict,
+  RoleResult,
+  SummaryCompressor,
+  SummaryEngine,
+  SummaryMerger,
+  SummaryUpdater,
+} from './roles.js';
+export { contentTerms, cosine, type SparseVector, tfidfVectors } from './terms.js';
+export { pageRank, rankOrder, similarityGraph, type TextRankOptions } from './textrank.js';
+export { createTextRankEngine, TEXTRANK_ENGINE, type TextRankEngineOptions } from './textrank-engine.js';
