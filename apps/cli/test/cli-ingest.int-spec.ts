@@ -63,6 +63,8 @@ describe('precis CLI (built binary)', () => {
 
     const list = await runCli(['datasets', 'ls', '--json'], env);
     expect(JSON.parse(list.stdout).map((d: { name: string }) => d.name)).toEqual(['kgds']);
+    const none = await runCli(['datasets', 'ls', '--kind', 'text', '--json'], env);
+    expect(JSON.parse(none.stdout)).toEqual([]);
   });
 
   it('ingests KGDS into PostgreSQL when DATABASE_URL is set', async () => {

@@ -54,9 +54,15 @@ export function toDatasetSummary(row: DatasetEntity): DatasetSummary {
   };
 }
 
-export async function listDatasets(ds: DataSource | EntityManager): Promise<DatasetSummary[]> {
+export async function listDatasets(
+  ds: DataSource | EntityManager,
+  filter: { kind?: string } = {},
+): Promise<DatasetSummary[]> {
   const manager = 'manager' in ds ? ds.manager : ds;
-  const rows = await manager.getRepository(DatasetEntity).find({ order: { name: 'ASC' } });
+  const rows = await manager.getRepository(DatasetEntity).find({
+    where: filter.kind ? { kind: filter.kind as DatasetKindName } : {},
+    order: { name: 'ASC' },
+  });
   return rows.map(toDatasetSummary);
 }
 

@@ -1,9 +1,14 @@
-import { Command } from 'commander';
+import { DATASET_KINDS } from '@precis/ingest';
+import { Command, Option } from 'commander';
 import { type CliContext, withRuntime } from '../context.js';
 import { datasetDetails, datasetsTable, printJson } from '../output.js';
 
 interface JsonOption {
   json?: boolean;
+}
+
+interface ListOptions extends JsonOption {
+  kind?: string;
 }
 
 export function datasetsCommand(ctx: CliContext): Command {
@@ -13,10 +18,11 @@ export function datasetsCommand(ctx: CliContext): Command {
     .command('ls')
     .alias('list')
     .description('list imported datasets')
+    .addOption(new Option('--kind <kind>', 'only datasets of this kind').choices(DATASET_KINDS))
     .option('--json', 'print as JSON')
-    .action(async (opts: JsonOption, command: Command) => {
+    .action(async (opts: ListOptions, command: Command) => {
       await withRuntime(ctx, command, async (runtime) => {
-        const list = await runtime.ingestion.listDatasets();
+        const list = await runtime.ingestion.listDatasets({ kind: opts.kind });
         if (opts.json) printJson(ctx, list);
         else ctx.stdout.write(`${datasetsTable(list)}\n`);
       });

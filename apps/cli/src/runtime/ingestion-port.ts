@@ -31,6 +31,6 @@ export interface ImportOutcome {
 // The ingestion operations commands delegate to: in-process (embedded/PostgreSQL) or over gRPC.
 export interface IngestionPort {
   importDataset(request: ImportRequest): Promise<ImportOutcome>;
-  listDatasets(): Promise<DatasetView[]>;
+  listDatasets(filter?: { kind?: string }): Promise<DatasetView[]>;
   getDataset(name: string): Promise<DatasetView>;
 }

@@ -11,8 +11,8 @@ export class LocalIngestion implements IngestionPort {
     return { status: result.status, dataset: result.dataset };
   }
 
-  listDatasets(): Promise<DatasetView[]> {
-    return listDatasets(this.ds);
+  listDatasets(filter: { kind?: string } = {}): Promise<DatasetView[]> {
+    return listDatasets(this.ds, filter);
   }
 
   getDataset(name: string): Promise<DatasetView> {

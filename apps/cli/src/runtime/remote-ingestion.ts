@@ -39,9 +39,9 @@ export class RemoteIngestion implements IngestionPort {
     return { status: fromProtoStatus(response.status), dataset: fromProtoDataset(response.dataset) };
   }
 
-  async listDatasets(): Promise<DatasetView[]> {
+  async listDatasets(filter: { kind?: string } = {}): Promise<DatasetView[]> {
     const response = await this.call<{ datasets: Dataset[] }>('read', (md, opts, cb) =>
-      this.client.listDatasets({ kind: '' }, md, opts, cb),
+      this.client.listDatasets({ kind: filter.kind ?? '' }, md, opts, cb),
     );
     return response.datasets.map(fromProtoDataset);
   }
