@@ -14,5 +14,11 @@ describe('runtime selection', () => {
     await expect(openRuntime({ remote: 'gw', env: {}, cwd: '/' })).rejects.toThrow(
       '--remote expects the gateway as host:port',
     );
+    await expect(openRuntime({ databaseUrl: ' ', env: {}, cwd: '/' })).rejects.toThrow(
+      '--database-url is empty',
+    );
+    await expect(openRuntime({ databaseUrl: 'mysql://x/y', env: {}, cwd: '/' })).rejects.toThrow(
+      'must start with postgres://',
+    );
   });
 });

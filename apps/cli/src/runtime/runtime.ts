@@ -51,11 +51,11 @@ export async function openRuntime(opts: RuntimeOptions): Promise<PrecisRuntime> 
       },
     };
   }
-  const url = opts.databaseUrl ?? resolveDatabaseUrl(opts.env);
+  const url = opts.databaseUrl === undefined ? resolveDatabaseUrl(opts.env) : explicitUrl(opts.databaseUrl);
   let ds: DataSource;
   let target: string;
   if (url) {
-    ds = await createDataSource({ url: resolveDatabaseUrl({ DATABASE_URL: url }) });
+    ds = await createDataSource({ url });
     target = `PostgreSQL at ${redactUrl(url)}`;
   } else {
     const dir = join(precisHome(opts.env, opts.cwd), 'db');
@@ -73,4 +73,13 @@ export async function openRuntime(opts: RuntimeOptions): Promise<PrecisRuntime> 
       await ds.destroy();
     },
   };
+}
+
+// --database-url goes through the same validation as DATABASE_URL; an empty value is a mistake,
+// not a request for the embedded database.
+function explicitUrl(value: string): string {
+  const url = resolveDatabaseUrl({ DATABASE_URL: value });
+  if (!url)
+    throw new Error('--database-url is empty: pass postgres://user@host:port/database or omit the option');
+  return url;
 }
