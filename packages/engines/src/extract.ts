@@ -7,12 +7,28 @@ export interface Sentence {
   words: number;
 }
 
-// Sentences of a text with whitespace collapsed (hard wraps become spaces).
+// Sentences of a text with whitespace collapsed (hard wraps become spaces) and quotation marks
+// balanced, since splitting dialogue ('"Oh! Single, my dear!"') leaves halves of a quotation.
 export function sentencesOf(text: string): Sentence[] {
   return splitSentenceSpans(text).map((s) => {
-    const t = s.text.replace(/\s+/g, ' ');
+    const t = balanceQuotes(s.text.replace(/\s+/g, ' '));
     return { text: t, words: wordCount(t) };
   });
+}
+
+export function balanceQuotes(sentence: string): string {
+  let s = sentence;
+  if ((s.match(/"/g)?.length ?? 0) % 2 === 1) {
+    if (s.startsWith('"')) s = s.slice(1);
+    else if (s.endsWith('"')) s = s.slice(0, -1);
+    else if (/(?:^|\s)"[^"]*$/.test(s)) s = `${s}"`;
+  }
+  const opens = s.match(/“/g)?.length ?? 0;
+  const closes = s.match(/”/g)?.length ?? 0;
+  if (opens > closes && s.startsWith('“')) s = s.slice(1);
+  else if (closes > opens && s.endsWith('”')) s = s.slice(0, -1);
+  else if (opens > closes) s = `${s}”`;
+  return s;
 }
 
 // Headings ("Chapter 12"), list markers and other fragments are not summary material: prose

@@ -7,6 +7,7 @@ export {
   HeuristicDuplicationAnnotator,
 } from './duplication.js';
 export {
+  balanceQuotes,
   isProse,
   leadSummary,
   type Sentence,
