@@ -70,6 +70,14 @@ describe('splitSentences', () => {
     ['', []],
     ['   \n\n  ', []],
     ['No terminal punctuation', ['No terminal punctuation']],
+    ['He got an A. Then he left.', ['He got an A.', 'Then he left.']],
+    ['King George III. The king was mad.', ['King George III.', 'The king was mad.']],
+    ['He arrived at 5 p.m. Then he ate.', ['He arrived at 5 p.m.', 'Then he ate.']],
+    ['He said "Stop." and left.', ['He said "Stop." and left.']],
+    ['"Well..." He paused.', ['"Well..."', 'He paused.']],
+    ['Born in 1990. 2000 was better.', ['Born in 1990.', '2000 was better.']],
+    ['Hello! how are you?', ['Hello! how are you?']],
+    ['She was ill--very ill. Jane stayed.', ['She was ill--very ill.', 'Jane stayed.']],
   ])('%j', (text, expected) => {
     expect(splitSentences(text)).toEqual(expected);
     expectSpansConsistent(text);
