@@ -1,0 +1,157 @@
+// Acceptance: a worker killed with SIGKILL mid-task loses nothing. The task is redelivered after
+// ack-wait to a second worker process, which persists its result exactly once.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createNatsBus, type NatsBus } from '@precis/bus';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import pg from 'pg';
+import { waitFor } from './bus-contract-suite.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '../../../..');
+const fixture = join(here, '../fixtures/kill-worker.mjs');
+const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const prefix = `bus-kill-${process.pid}-${randomBytes(3).toString('hex')}`;
+
+describe('worker killed mid-task (SIGKILL)', () => {
+  let db: ThrowawayDatabase;
+  let client: pg.Client;
+  let bus: NatsBus;
+  let markers: string;
+  const children: ChildProcess[] = [];
+
+  function startWorker(name: string, mode: 'hang' | 'persist-hang' | 'work'): Promise<ChildProcess> {
+    const child = spawn(process.execPath, [fixture], {
+      env: {
+        ...process.env,
+        MODE: mode,
+        BUS_PREFIX: prefix,
+        NATS_URL: natsUrl,
+        DATABASE_URL: db.url,
+        MARKER_DIR: markers,
+        WORKER_NAME: name,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr?.on('data', (b: Buffer) => {
+      stderr += b.toString();
+    });
+    return new Promise((resolveReady, reject) => {
+      child.stdout?.on('data', (b: Buffer) => {
+        if (b.toString().includes('ready')) resolveReady(child);
+      });
+      child.on('exit', (code) => reject(new Error(`worker ${name} exited early (${code}): ${stderr}`)));
+    });
+  }
+
+  function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+    }
+    return new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  }
+
+  beforeAll(async () => {
+    // Worker processes run the built package (cached by turbo when nothing changed).
+    const build = spawnSync(
+      'npx',
+      ['turbo', 'run', 'build', '--filter=@precis/bus', '--output-logs=errors-only'],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+      },
+    );
+    if (build.status !== 0 || !existsSync(join(repoRoot, 'packages/bus/dist/index.js'))) {
+      throw new Error(`building @precis/bus failed: ${build.stdout}${build.stderr}`);
+    }
+    markers = mkdtempSync(join(tmpdir(), 'precis-bus-kill-'));
+    db = await createThrowawayDatabase('bus_worker_kill');
+    client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await client.query(`CREATE TABLE task_results (
+      task_id text PRIMARY KEY, run_id text, worker text NOT NULL, delivery_count int NOT NULL,
+      result jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
+    bus = await createNatsBus({ servers: natsUrl, prefix });
+    await bus.ensureQueue('verify');
+  });
+
+  afterAll(async () => {
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await bus?.deleteStreams().catch(() => undefined);
+    await bus?.close();
+    await client?.end();
+    await db?.drop();
+    if (markers) rmSync(markers, { recursive: true, force: true });
+  });
+
+  it('redelivers the task to a second worker, which persists it exactly once', async () => {
+    const first = await startWorker('first', 'hang');
+    await bus.enqueue('verify', { id: 'task-kill-1', runId: 'run-kill', data: { claim: 'the sky is blue' } });
+    await waitFor('the first worker to start the task', () =>
+      readdirSync(markers).includes('first-started-task-kill-1-1'),
+    );
+    first.kill('SIGKILL');
+    expect(await exited(first)).toEqual({ code: null, signal: 'SIGKILL' });
+    expect((await client.query('SELECT count(*)::int AS n FROM task_results')).rows[0].n).toBe(0);
+
+    const second = await startWorker('second', 'work');
+    await waitFor('the result row', async () => {
+      const res = await client.query('SELECT count(*)::int AS n FROM task_results');
+      return res.rows[0].n > 0;
+    });
+    await waitFor('the ack', async () => (await bus.pending('verify')) === 0);
+
+    const rows = (
+      await client.query(
+        `SELECT task_id, run_id, worker, delivery_count, result FROM task_results WHERE task_id = 'task-kill-1'`,
+      )
+    ).rows;
+    expect(rows).toEqual([
+      {
+        task_id: 'task-kill-1',
+        run_id: 'run-kill',
+        worker: 'second',
+        delivery_count: 2,
+        result: { claim: 'the sky is blue' },
+      },
+    ]);
+    expect(readdirSync(markers).sort()).toEqual([
+      'first-started-task-kill-1-1',
+      'second-started-task-kill-1-2',
+    ]);
+
+    second.kill('SIGTERM');
+    expect(await exited(second)).toEqual({ code: 0, signal: null });
+  });
+
+  it('keeps one result row when the worker dies after persisting but before acking', async () => {
+    const third = await startWorker('third', 'persist-hang');
+    await bus.enqueue('verify', { id: 'task-kill-2', runId: 'run-kill', data: { claim: 'water is wet' } });
+    const countRows = async () =>
+      (await client.query(`SELECT count(*)::int AS n FROM task_results WHERE task_id = 'task-kill-2'`))
+        .rows[0].n;
+    await waitFor('the first result row', async () => (await countRows()) === 1);
+    third.kill('SIGKILL');
+    await exited(third);
+
+    const fourth = await startWorker('fourth', 'work');
+    await waitFor('the redelivery', () => readdirSync(markers).includes('fourth-started-task-kill-2-2'));
+    await waitFor('the ack', async () => (await bus.pending('verify')) === 0);
+    expect(await countRows()).toBe(1);
+    const row = (
+      await client.query(`SELECT worker, delivery_count FROM task_results WHERE task_id = 'task-kill-2'`)
+    ).rows[0];
+    expect(row).toEqual({ worker: 'fourth', delivery_count: 2 });
+
+    fourth.kill('SIGTERM');
+    expect(await exited(fourth)).toEqual({ code: 0, signal: null });
+  });
+});
