@@ -176,15 +176,46 @@ describe('gateway + ingestion services (separate processes)', () => {
     // Health probes (the tests polled /health/ready many times) leave no log lines; only Nest's
     // route table at startup mentions the path.
     const mentions = gateway.logs.filter((l) => JSON.stringify(l).includes('/health'));
-    expect(mentions.every((l) => l.context === 'RouterExplorer' || l.context === 'RoutesResolver')).toBe(true);
+    expect(mentions.every((l) => l.context === 'RouterExplorer' || l.context === 'RoutesResolver')).toBe(
+      true,
+    );
   });
 
-  it('shuts both down gracefully on SIGTERM with exit code 0', async () => {
-    const [gw, ing] = await Promise.all([gateway.stop('SIGTERM'), ingestion.stop('SIGTERM')]);
-    expect(gw).toEqual({ code: 0, signal: null });
-    expect(ing).toEqual({ code: 0, signal: null });
-    expect(ingestion.logs.map((l) => l.msg)).toEqual(
-      expect.arrayContaining(['ingestion shutting down', 'database closed', 'ingestion stopped']),
+  it('lets an in-flight import finish and ack when ingestion gets SIGTERM, then exits 0', async () => {
+    const kgdsPath = resolve(repoRoot, '../shared/datasets/kgds/KGDS.json');
+    const startedBefore = ingestion.logs.filter((l) => l.msg === 'task started').length;
+    const call = unary<ImportDatasetResponse>((md, opts, cb) =>
+      client.importDataset(
+        { kind: 'kgds', path: kgdsPath, datasetName: 'kgds', replace: false },
+        md,
+        opts,
+        cb,
+      ),
+    );
+    for (
+      let i = 0;
+      i < 600 && ingestion.logs.filter((l) => l.msg === 'task started').length === startedBefore;
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const taskId = ingestion.logs.filter((l) => l.msg === 'task started').at(-1)?.taskId;
+    const exit = await ingestion.stop('SIGTERM');
+    expect(exit).toEqual({ code: 0, signal: null });
+    const res = await call;
+    expect(res.status).toBe(ImportStatus.IMPORT_STATUS_IMPORTED);
+    expect(res.dataset?.counts).toMatchObject({ documents: 100, paragraphs: 1437, utterances: 412 });
+    // The task was still running when the shutdown began, and finished before the process ended.
+    const msgs = ingestion.logs.map((l) => `${String(l.msg)}${l.taskId === taskId ? ' <task>' : ''}`);
+    expect(msgs.indexOf('ingestion shutting down')).toBeLessThan(msgs.indexOf('task done <task>'));
+    expect(msgs.indexOf('task done <task>')).toBeLessThan(msgs.indexOf('bus closed'));
+    expect(msgs.at(-1)).toBe('ingestion stopped');
+  }, 120_000);
+
+  it('shuts the gateway down gracefully on SIGTERM with exit code 0', async () => {
+    expect(await gateway.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(gateway.logs.map((l) => l.msg)).toEqual(
+      expect.arrayContaining(['gateway shutting down', 'database closed']),
     );
     expect(gateway.logs.at(-1)?.msg).toBe('gateway stopped');
   }, 60_000);
