@@ -1,5 +1,5 @@
 import { DocumentEntity, JudgmentEntity, MetricValueEntity, SummaryEntity } from '@precis/db';
-import { bootstrapMean } from '@precis/metrics';
+import { booookScoreForSummary, type SummaryBooookScore, systemBooookScore } from '@precis/metrics';
 import { CONFUSION_TYPES } from '@precis/prompts';
 import { countTokens, novelNgramShare, repeatedNgramShare, splitSentences } from '@precis/text';
 import { In } from 'typeorm';
@@ -77,46 +77,45 @@ export async function scoreRun(
     });
     spec.metrics.forEach((metric, metricIndex) => {
       const key = `${metric.name}.${metricIndex}`;
-      const perSummary: number[] = [];
-      const typeCounts: Record<string, number> = Object.fromEntries(CONFUSION_TYPES.map((t) => [t, 0]));
+      const scored: SummaryBooookScore[] = [];
       let incomplete = 0;
-      let sentences = 0;
       let judge = '';
       let judgeTemplate: string | null = null;
-      own.forEach((s) => {
+      for (const s of own) {
         const n = splitSentences(s.text).length;
-        const js = judgments.filter((j) => j.summaryId === s.id && j.metric === key);
+        const js = judgments
+          .filter((j) => j.summaryId === s.id && j.metric === key)
+          .sort((a, b) => a.unit - b.unit);
         if (js.length) {
           judge = js[0]!.judge;
           judgeTemplate = js[0]!.templateVersion;
         }
+        // A failed judgment is an explicit failure: the summary is left out, never counted as clean.
         if (js.length !== n || js.some((j) => j.status !== 'ok')) {
           incomplete++;
-          return;
+          continue;
         }
-        const confusing = js.filter((j) => (j.verdict as { confusing: boolean }).confusing);
-        for (const j of confusing)
-          for (const t of (j.verdict as { types: string[] }).types) typeCounts[t] = (typeCounts[t] ?? 0) + 1;
-        sentences += n;
-        const score = n === 0 ? 1 : 1 - confusing.length / n;
-        perSummary.push(score);
+        const summaryScore = booookScoreForSummary(
+          js.map((j) => j.verdict as { confusing: boolean; types: string[] }),
+        );
+        scored.push(summaryScore);
         values.push({
           id: metricValueId(runId, system.name, s.documentId, key),
           runId,
           system: system.name,
           documentId: s.documentId,
           metric: key,
-          value: score,
-          details: { sentences: n, confusing: confusing.length },
+          value: Number.isNaN(summaryScore.score) ? null : summaryScore.score,
+          details: { sentences: n, confusing: summaryScore.confusingSentences },
           producedBy: judge,
         });
+      }
+      const agg = systemBooookScore(scored, {
+        resamples: spec.bootstrap.resamples,
+        seed: spec.seed,
+        knownTypes: CONFUSION_TYPES,
       });
-      const boot = perSummary.length
-        ? bootstrapMean(perSummary, { resamples: spec.bootstrap.resamples, seed: spec.seed })
-        : null;
-      const errorTypes = Object.fromEntries(
-        Object.entries(typeCounts).map(([t, c]) => [t, sentences ? c / sentences : 0]),
-      );
+      const defined = agg.summaries > 0;
       const row: LeaderboardRow = {
         system: system.name,
         strategy: system.strategy,
@@ -124,13 +123,13 @@ export async function scoreRun(
         metric: 'BooookScore',
         judge: judge.startsWith('engine:') ? `${judge}${HEURISTIC_LABEL}` : judge,
         judgeTemplate,
-        score: boot ? boot.mean : null,
-        bootstrapStd: boot ? boot.std : null,
-        ci95: boot ? [boot.ci[0], boot.ci[1]] : null,
-        summaries: perSummary.length,
+        score: defined ? agg.mean : null,
+        bootstrapStd: defined ? agg.bootstrapStd : null,
+        ci95: defined ? [agg.ci[0], agg.ci[1]] : null,
+        summaries: agg.summaries,
         incomplete,
-        sentences,
-        errorTypes,
+        sentences: scored.reduce((a, x) => a + x.sentences, 0),
+        errorTypes: agg.errorTypeDistribution,
         lengthTokens: mean(stats.map((x) => x.tokens)),
         novelTrigramsPct: mean(stats.map((x) => x.novel)),
         repeatedTrigramsPct: mean(stats.map((x) => x.repeated)),

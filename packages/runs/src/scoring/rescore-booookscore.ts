@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { bootstrapMean } from '@precis/metrics';
+import { booookScoreForSummary, type SentenceVerdict, systemBooookScore } from '@precis/metrics';
 import { CONFUSION_TYPES, normalizeConfusionType } from '@precis/prompts';
 import { splitSentences } from '@precis/text';
 
 export interface RescoreResult {
   systemScore: number;
   bootstrapStd: number;
-  summaries: { id: string; sentences: number; confusing: number; score: number }[];
+  summaries: { id: string; sentences: number; confusing: number; score: number | null }[];
   unannotated: string[];
   errorTypes: Record<string, number>;
   // Annotated sentences that match no sentence of their summary: reported, never ignored.
@@ -82,54 +82,48 @@ export function rescoreBooookScore(
   annotations: Record<string, Record<string, Annotation> | null>,
   opts: { resamples?: number; seed?: number } = {},
 ): RescoreResult {
-  const typeCounts: Record<string, number> = Object.fromEntries(CONFUSION_TYPES.map((t) => [t, 0]));
-  let totalSentences = 0;
-  const rows: RescoreResult['summaries'] = [];
-  const unannotated: string[] = [];
+  const ids = Object.keys(summaries);
+  if (ids.length === 0) throw new RescoreInputError('the summaries file holds no summaries');
   const unmatched: RescoreResult['unmatchedAnnotations'] = [];
-  for (const [id, entry] of Object.entries(summaries)) {
-    const sentences = splitSentences(entry.summary);
-    const confusing = new Set<number>();
-    if (!(id in annotations)) unannotated.push(id);
-    const ann = annotations[id] ?? {};
-    for (const [sentence, a] of Object.entries(ann)) {
+  const perSummary = ids.map((id) => {
+    const sentences = splitSentences(summaries[id]!.summary);
+    const verdicts: SentenceVerdict[] = sentences.map(() => ({ confusing: false }));
+    for (const [sentence, a] of Object.entries(annotations[id] ?? {})) {
       const k = matchSentence(sentence, sentences);
       if (k === -1) {
         unmatched.push({ id, sentence });
         continue;
       }
-      if (confusing.has(k)) continue;
-      confusing.add(k);
-      const types = Array.isArray(a?.types) ? a.types : [];
-      const seen = new Set<string>();
-      for (const t of types) {
+      const types = (Array.isArray(a?.types) ? a.types : []).map((t) => {
         const type = typeof t === 'string' ? normalizeConfusionType(t) : null;
         if (!type)
           throw new RescoreInputError(
             `annotations for ${id}: unknown confusion type ${JSON.stringify(t)} (allowed: ${CONFUSION_TYPES.join(', ')})`,
           );
-        if (seen.has(type)) continue;
-        seen.add(type);
-        typeCounts[type] = (typeCounts[type] ?? 0) + 1;
-      }
+        return type;
+      });
+      // Two annotations matching one sentence still make one confusing sentence.
+      verdicts[k] = { confusing: true, types: [...new Set([...(verdicts[k]!.types ?? []), ...types])] };
     }
-    totalSentences += sentences.length;
-    const n = sentences.length;
-    rows.push({ id, sentences: n, confusing: confusing.size, score: n === 0 ? 1 : (n - confusing.size) / n });
-  }
-  if (rows.length === 0) throw new RescoreInputError('the summaries file holds no summaries');
-  const boot = bootstrapMean(
-    rows.map((r) => r.score),
-    { resamples: opts.resamples ?? 1000, seed: opts.seed ?? 1 },
-  );
+    return booookScoreForSummary(verdicts);
+  });
+  const system = systemBooookScore(perSummary, {
+    resamples: opts.resamples ?? 1000,
+    seed: opts.seed ?? 1,
+    knownTypes: CONFUSION_TYPES,
+  });
   return {
-    systemScore: boot.mean,
-    bootstrapStd: boot.std,
-    summaries: rows,
-    unannotated,
-    errorTypes: Object.fromEntries(
-      Object.entries(typeCounts).map(([t, c]) => [t, totalSentences ? c / totalSentences : 0]),
-    ),
+    systemScore: system.mean,
+    bootstrapStd: system.bootstrapStd,
+    summaries: ids.map((id, i) => ({
+      id,
+      sentences: perSummary[i]!.sentences,
+      confusing: perSummary[i]!.confusingSentences,
+      // null for a summary without sentences: it is left out of the system score.
+      score: perSummary[i]!.sentences === 0 ? null : perSummary[i]!.score,
+    })),
+    unannotated: ids.filter((id) => !(id in annotations)),
+    errorTypes: system.errorTypeDistribution,
     unmatchedAnnotations: unmatched,
     unknownIds: Object.keys(annotations).filter((id) => !(id in summaries)),
     producedBy: 'BooookScore from existing annotations (no judge called)',

@@ -1,0 +1,170 @@
+import { type Bus, createInProcessBus } from '@precis/bus';
+import { createDataSource, createThrowawayDatabase, RunEntity, SummaryEntity } from '@precis/db';
+import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
+import { type FakeReplyContext, startFakeLlmServer } from '@precis/testing';
+import { summaryId, verifyTaskId } from '../ids.js';
+import { specSha256 } from '../planner/create-run.usecase.js';
+import { createRunContext } from '../runtime/run-context-factory.js';
+import { startStageWorker } from '../runtime/stage-workers.js';
+import { validateSpec } from '../spec/load-spec.js';
+import { insertTasks, type NewTask } from '../tasks/task-store.js';
+
+const SUMMARIES = 100;
+const SENTENCES = 40;
+const LATENCY_MS = 200;
+const CAPACITY = 64;
+
+function judgeReply(ctx: FakeReplyContext): string {
+  const numbers = [...ctx.lastUser.matchAll(/^\[(\d+)\]/gm)].map((m) => Number(m[1]));
+  if (numbers.length === 0) return '{"confusing": false}';
+  return JSON.stringify(
+    Object.fromEntries(
+      numbers.map((n) => [
+        n,
+        {
+          confusing: n % 7 === 0,
+          ...(n % 7 === 0 ? { questions: ['Why?'], types: ['causal omission'] } : {}),
+        },
+      ]),
+    ),
+  );
+}
+
+function summaryText(i: number): string {
+  return Array.from(
+    { length: SENTENCES },
+    (_, k) => `Summary ${i} tells event number ${k + 1} of the story in one sentence.`,
+  ).join(' ');
+}
+
+async function measure(mode: 'sentence' | 'batched', bus: Bus, url: string) {
+  const db = await createDataSource({ url });
+  const fake = await startFakeLlmServer({
+    latencyMs: LATENCY_MS,
+    capacity: CAPACITY,
+    rules: [{ reply: judgeReply }],
+  });
+  try {
+    const registry = loadModelRegistry({
+      models: {
+        judge: { baseURL: fake.baseURL, model: 'judge', contextWindow: 32000, maxConcurrency: CAPACITY * 2 },
+      },
+    });
+    const spec = validateSpec({
+      name: `bench-${mode}`,
+      datasets: [{ name: 'none' }],
+      systems: [{ name: 'sys', strategy: 'hierarchical', engine: 'textrank' }],
+      metrics: [{ name: 'booookscore', judge: { model: 'judge' }, mode, batchSize: 10 }],
+      cache: false,
+    });
+    const run = await db.getRepository(RunEntity).save(
+      db.getRepository(RunEntity).create({
+        name: spec.name,
+        status: 'running',
+        spec: spec as never,
+        specSha256: specSha256(spec),
+        costLimitUsd: null,
+        error: null,
+        startedAt: new Date(),
+        finishedAt: null,
+      }),
+    );
+    // Summaries need a document id; these benchmark rows stand alone (no dataset).
+    const docIds = Array.from(
+      { length: SUMMARIES },
+      (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    );
+    await db.getRepository(SummaryEntity).insert(
+      docIds.map((doc, i) => ({
+        id: summaryId(run.id, 'sys', doc),
+        runId: run.id,
+        system: 'sys',
+        documentId: doc,
+        text: summaryText(i),
+        finalStep: 'bench',
+        producer: 'bench',
+      })),
+    );
+    const size = mode === 'sentence' ? 1 : 10;
+    const tasks: NewTask[] = [];
+    docIds.forEach((doc, i) => {
+      const sentences = summaryText(i).split(/(?<=\.) /);
+      for (let start = 0, b = 0; start < sentences.length; start += size, b++) {
+        tasks.push({
+          id: verifyTaskId(run.id, 'sys', doc, 'booookscore.0', b),
+          runId: run.id,
+          stage: 'verify',
+          kind: 'booookscore-batch',
+          payload: {
+            type: 'booookscore-batch',
+            system: 'sys',
+            documentId: doc,
+            summaryId: summaryId(run.id, 'sys', doc),
+            metricIndex: 0,
+            sentences: sentences.slice(start, start + size).map((text, k) => ({ n: start + k + 1, text })),
+          },
+        });
+      }
+    });
+    await insertTasks(db, tasks);
+    let finished = 0;
+    let resolveAll!: () => void;
+    const all = new Promise<void>((r) => {
+      resolveAll = r;
+    });
+    const ctx = createRunContext({
+      db,
+      bus,
+      registry,
+      chat: new LlmClient({ registry, env: {}, store: createTypeOrmLlmStore(db), cacheEnabled: false }),
+    });
+    ctx.events = {
+      async taskFinished() {
+        finished++;
+        if (finished === tasks.length) resolveAll();
+      },
+    };
+    const worker = await startStageWorker(ctx, bus, 'verify', { concurrency: CAPACITY * 2 });
+    const started = performance.now();
+    await bus.enqueueMany(
+      'verify',
+      tasks.map((t) => ({ id: t.id, runId: run.id, data: { taskId: t.id } })),
+    );
+    await all;
+    const wallMs = performance.now() - started;
+    await worker.stop();
+    const calls = fake.stats().completedChats;
+    const idealMs = (calls * LATENCY_MS) / CAPACITY;
+    return { calls, wallMs, idealMs, ratio: wallMs / idealMs, maxActive: fake.stats().maxActive };
+  } finally {
+    await fake.close();
+    await db.destroy();
+  }
+}
+
+export async function run(_args: string[]) {
+  const tdb = await createThrowawayDatabase('bench_annotation');
+  try {
+    const bus = createInProcessBus();
+    const sentence = await measure('sentence', bus, tdb.url);
+    const batched = await measure('batched', bus, tdb.url);
+    await bus.close();
+    return {
+      name: 'annotation-throughput',
+      description: `BooookScore annotation of ${SUMMARIES} summaries x ${SENTENCES} sentences through the verify stage (tasks in PostgreSQL, in-process bus, judge via openai SDK -> fake server latency ${LATENCY_MS} ms, capacity ${CAPACITY}); target wall <= 1.15 x ideal (calls x latency / capacity)`,
+      metrics: {
+        'per-sentence calls': sentence.calls,
+        'per-sentence wall s': sentence.wallMs / 1000,
+        'per-sentence ideal s': sentence.idealMs / 1000,
+        'per-sentence wall/ideal': sentence.ratio,
+        'batched calls': batched.calls,
+        'batched wall s': batched.wallMs / 1000,
+        'batched ideal s': batched.idealMs / 1000,
+        'batched wall/ideal': batched.ratio,
+        'max concurrent at server': Math.max(sentence.maxActive, batched.maxActive),
+      },
+    };
+  } finally {
+    await tdb.drop();
+  }
+}
