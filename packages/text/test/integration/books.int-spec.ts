@@ -2,11 +2,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { chunkBySentences } from './chunks.js';
-import { splitSentenceSpans } from './sentences.js';
-import { countTokens } from './tokens.js';
+import { chunkBySentences, countTokens, splitSentenceSpans } from '@precis/text';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const book = (name: string) => readFileSync(resolve(repoRoot, '../shared/datasets/books', name), 'utf8');
 const squash = (s: string) => s.replace(/\s+/g, '');
 
