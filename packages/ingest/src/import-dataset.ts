@@ -82,55 +82,72 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
   progress.phase = 'insert';
   report();
 
-  const saved = await ds.transaction(async (em) => {
-    // Re-read under a row lock: a concurrent import of the same name waits, then sees our row.
-    const current = await em
-      .getRepository(DatasetEntity)
-      .createQueryBuilder('d')
-      .setLock('pessimistic_write')
-      .where('d.name = :name', { name: opts.name })
-      .getOne();
-    if (current && checkExisting(current, opts, decoded.sha256))
-      return { row: current, status: 'unchanged' as const };
-    const datasetId = current ? await clearDataset(em, current) : randomUUID();
-    const values = {
-      kind: opts.kind,
-      sourcePath,
-      sourceSha256: decoded.sha256,
-      counts: parsed.counts,
-      // Source chunks carry token counts in this encoding.
-      metadata: { ...parsed.metadata, bytes: bytes.length, tokenEncoding: DEFAULT_ENCODING },
-    };
-    if (current) {
-      await em.getRepository(DatasetEntity).update({ id: datasetId }, values);
-    } else {
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(DatasetEntity)
-        .values({ id: datasetId, name: opts.name, ...values })
-        .updateEntity(false)
-        .execute();
-    }
-    await insertDocuments(
-      em,
-      datasetId,
-      parsed,
-      opts.documentsPerBatch ?? 25,
-      opts.batchSize ?? 500,
-      (docs, rows) => {
-        progress.recordsInserted = docs;
-        progress.rowsInserted = rows;
-        report();
-      },
-    );
-    const row = await em.getRepository(DatasetEntity).findOneOrFail({ where: { id: datasetId } });
-    return { row, status: current ? ('replaced' as const) : ('imported' as const) };
-  });
+  const saved = await ds
+    .transaction(async (em) => {
+      // Re-read under a row lock: a concurrent import of the same name waits, then sees our row.
+      const current = await em
+        .getRepository(DatasetEntity)
+        .createQueryBuilder('d')
+        .setLock('pessimistic_write')
+        .where('d.name = :name', { name: opts.name })
+        .getOne();
+      if (current && checkExisting(current, opts, decoded.sha256))
+        return { row: current, status: 'unchanged' as const };
+      const datasetId = current ? await clearDataset(em, current) : randomUUID();
+      const values = {
+        kind: opts.kind,
+        sourcePath,
+        sourceSha256: decoded.sha256,
+        counts: parsed.counts,
+        // Source chunks carry token counts in this encoding.
+        metadata: { ...parsed.metadata, bytes: bytes.length, tokenEncoding: DEFAULT_ENCODING },
+      };
+      if (current) {
+        await em.getRepository(DatasetEntity).update({ id: datasetId }, values);
+      } else {
+        await em
+          .createQueryBuilder()
+          .insert()
+          .into(DatasetEntity)
+          .values({ id: datasetId, name: opts.name, ...values })
+          .updateEntity(false)
+          .execute();
+      }
+      await insertDocuments(
+        em,
+        datasetId,
+        parsed,
+        opts.documentsPerBatch ?? 25,
+        opts.batchSize ?? 500,
+        (docs, rows) => {
+          progress.recordsInserted = docs;
+          progress.rowsInserted = rows;
+          report();
+        },
+      );
+      const row = await em.getRepository(DatasetEntity).findOneOrFail({ where: { id: datasetId } });
+      return { row, status: current ? ('replaced' as const) : ('imported' as const) };
+    })
+    .catch((error: unknown) => {
+      throw explainConcurrentImport(error, opts.name);
+    });
   progress.phase = 'done';
   report();
   const dataset = toDatasetSummary(saved.row);
   return { status: saved.status, dataset, counts: dataset.counts };
+}
+
+// Two first imports of one name race past the row lock (there is no row yet); the unique index
+// stops the second one, which then reports it plainly.
+function explainConcurrentImport(error: unknown, name: string): unknown {
+  const driverError = (error as { driverError?: { code?: string; constraint?: string } }).driverError;
+  if (driverError?.code === '23505' && driverError.constraint === 'uq_datasets_name') {
+    return new Error(
+      `dataset "${name}" was created by another import running at the same time; re-run to see whether it holds the same file`,
+      { cause: error },
+    );
+  }
+  return error;
 }
 
 // True when the stored dataset already holds this file; throws when it holds another one and

@@ -212,6 +212,23 @@ export function describeImportSuite(
       });
     }
 
+    it('lets exactly one of two concurrent first imports of a name win', async () => {
+      const file = join(tmp, 'race.jsonl');
+      await writeFile(file, '{"id":"r1","text":"Race one."}\n{"id":"r2","text":"Race two."}\n');
+      const outcomes = await Promise.allSettled([
+        importDataset(ds, { kind: 'jsonl', path: file, name: 'race' }),
+        importDataset(ds, { kind: 'jsonl', path: file, name: 'race' }),
+      ]);
+      const statuses = outcomes.map((o) => (o.status === 'fulfilled' ? o.value.status : 'rejected'));
+      expect(statuses.filter((s) => s === 'imported')).toHaveLength(1);
+      for (const o of outcomes) {
+        if (o.status === 'rejected')
+          expect(String(o.reason)).toMatch(/another import running at the same time/);
+        else expect(['imported', 'unchanged']).toContain(o.value.status);
+      }
+      expect((await getDatasetSummary(ds, 'race')).stored.documents).toBe(2);
+    });
+
     it('refuses a changed file under an existing name unless replace is set, then replaces atomically', async () => {
       const v1 = join(tmp, 'corpus-v1.jsonl');
       const v2 = join(tmp, 'corpus-v2.jsonl');
