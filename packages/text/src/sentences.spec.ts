@@ -98,6 +98,25 @@ describe('splitSentences', () => {
     expectSpansConsistent(text);
   });
 
+  it('starts a new unit at list items and Markdown headings', () => {
+    const text =
+      '## Plot\n- Elizabeth meets Darcy\n- Jane falls ill\n  and stays at Netherfield\n1. First\n2) Second';
+    expect(splitSentences(text)).toEqual([
+      '## Plot',
+      '- Elizabeth meets Darcy',
+      '- Jane falls ill\n  and stays at Netherfield',
+      '1. First',
+      '2) Second',
+    ]);
+    expectSpansConsistent(text);
+    // A dash inside a wrapped sentence is not a list item.
+    expect(splitSentences('She was ill\n--very ill. He\n- left')).toEqual([
+      'She was ill\n--very ill.',
+      'He',
+      '- left',
+    ]);
+  });
+
   it('keeps dialogue tags with the quoted exclamation or question', () => {
     const text =
       '"Do you not want to know who has taken it?" cried his wife impatiently.\n\n"Oh! Single, my dear!"';
