@@ -234,6 +234,22 @@ describe('configuration errors', () => {
     expect(proc.logs).toEqual([]);
   });
 
+  it('stop a service that cannot reach PostgreSQL in time, with a fatal line saying what and how to fix it', async () => {
+    const port = await freePort();
+    const proc = startService(repoRoot, 'ingestion', {
+      DATABASE_URL: `postgres://postgres:pw@127.0.0.1:${port}/nowhere`,
+      STARTUP_TIMEOUT_MS: '300',
+      HTTP_PORT: String(await freePort()),
+    });
+    expect((await proc.exited).code).toBe(1);
+    const fatal = proc.logs.find((l) => l.level === 'fatal');
+    expect(String(fatal?.msg)).toContain(
+      `gave up on PostgreSQL at postgres://postgres:***@127.0.0.1:${port}/nowhere`,
+    );
+    expect(String(fatal?.msg)).toContain('DATABASE_URL');
+    expect(JSON.stringify(proc.logs)).not.toContain(':pw@');
+  }, 30_000);
+
   it('never print a secret or a URL password', async () => {
     const proc = startService(repoRoot, 'ingestion', { DATABASE_URL: 'mysql://admin:s3cret@db/x' });
     expect((await proc.exited).code).toBe(1);

@@ -21,7 +21,6 @@ export async function connectDatabase(
     () => createDataSource({ url: settings.url, runMigrations: settings.runMigrations }),
     {
       what: `PostgreSQL at ${redactUrl(settings.url)}`,
-      hint: 'Check that the server runs and that DATABASE_URL is right.',
       timeoutMs: settings.startupTimeoutMs,
       logger: log,
     },
@@ -49,7 +48,6 @@ export async function connectBus(settings: BusSettings, logger: ServiceLogger): 
       }),
     {
       what: `NATS at ${settings.servers.map(redactUrl).join(',')}`,
-      hint: 'Check that nats-server runs with JetStream (-js) and that NATS_URL is right.',
       timeoutMs: settings.startupTimeoutMs,
       logger: log,
     },

@@ -43,7 +43,7 @@ describe('retryUntil', () => {
     ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StartupError);
     expect((err as Error).message).toMatch(
-      /^cannot reach PostgreSQL at postgres:\/\/h\/db after \d+ attempt\(s\) in 3000 ms: connect ECONNREFUSED 127.0.0.1:1\. Check DATABASE_URL\.$/,
+      /^gave up on PostgreSQL at postgres:\/\/h\/db after \d+ attempt\(s\) in 3000 ms \(STARTUP_TIMEOUT_MS\): connect ECONNREFUSED 127.0.0.1:1\. Check DATABASE_URL\.$/,
     );
   });
 });

@@ -1,8 +1,8 @@
 import type { ServiceLogger } from '../logging/create-logger.js';
 
 export class StartupError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(message: string) {
+    super(message);
     this.name = 'StartupError';
   }
 }
@@ -10,8 +10,8 @@ export class StartupError extends Error {
 export interface RetryOptions {
   // What is being reached, for messages: "PostgreSQL at postgres://...".
   what: string;
-  // How to fix it, appended to the final error.
-  hint: string;
+  // How to fix it, appended to the final error (leave out when the errors already say it).
+  hint?: string;
   timeoutMs: number;
   logger: ServiceLogger;
   sleep?: (ms: number) => Promise<void>;
@@ -40,9 +40,10 @@ export async function retryUntil<T>(attempt: () => Promise<T>, opts: RetryOption
     } catch (err) {
       const left = deadline - now();
       if (left <= 0) {
+        // The last error is in the message; its stack would only repeat the injector's frames.
         throw new StartupError(
-          `cannot reach ${opts.what} after ${n} attempt(s) in ${opts.timeoutMs} ms: ${describe(err)}. ${opts.hint}`,
-          { cause: err },
+          `gave up on ${opts.what} after ${n} attempt(s) in ${opts.timeoutMs} ms (STARTUP_TIMEOUT_MS): ${describe(err)}` +
+            (opts.hint ? `. ${opts.hint}` : ''),
         );
       }
       opts.logger.warn({ attempt: n, err: describe(err) }, `${opts.what} not reachable yet; retrying`);

@@ -36,7 +36,8 @@ export class PinoNestLogger implements LoggerService {
 
   private write(level: Level, message: unknown, params: unknown[]): void {
     if (!this.logger.isLevelEnabled(level)) return;
-    const rest = [...params];
+    // Nest passes `undefined` for absent stacks/contexts.
+    const rest = params.filter((p) => p !== undefined && p !== null);
     const fields: Record<string, unknown> = {};
     // Nest passes the context (class name) as the last string argument.
     if (rest.length > 0 && typeof rest[rest.length - 1] === 'string') fields.context = rest.pop();
