@@ -1,4 +1,9 @@
-import { type CorrelationMethod, correlation, summaryLevelCorrelation } from '@precis/metrics';
+import {
+  bootstrapStatistic,
+  type CorrelationMethod,
+  correlation,
+  summaryLevelCorrelation,
+} from '@precis/metrics';
 import { OPINION_DIMENSION_IDS, type OpinionDimensionId } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
 import { loadJudgeScores } from './judge-scores.js';
@@ -32,6 +37,13 @@ export interface DimensionCorrelation {
   summaries: number;
   // System level only: number of systems correlated.
   systems?: number;
+  // With bootstrap: 95% percentile intervals, products resampled with replacement.
+  ci95?: Record<CorrelationMethod, [number, number] | null>;
+}
+
+export interface CorrelationBootstrap {
+  resamples?: number;
+  seed?: number;
 }
 
 export interface CorrelationReport {
@@ -53,6 +65,8 @@ export interface CorrelateOptions {
   level?: CorrelationLevel;
   // Porter stemming for ROUGE (default on).
   stem?: boolean;
+  // Bootstrap confidence intervals of the coefficients (off by default).
+  bootstrap?: CorrelationBootstrap;
 }
 
 const METHODS: CorrelationMethod[] = ['spearman', 'kendall', 'pearson'];
@@ -73,7 +87,10 @@ export async function correlateWithHumans(
   } else if ('judgeRun' in opts.metric) {
     scores = await loadJudgeScores(ds, opts.metric.judgeRun, dataset.products);
   } else scores = opts.metric;
-  return { dataset: dataset.name, ...correlateScores(dataset.products, scores, opts.level ?? 'summary') };
+  return {
+    dataset: dataset.name,
+    ...correlateScores(dataset.products, scores, opts.level ?? 'summary', opts.bootstrap),
+  };
 }
 
 export function isRougeMetric(name: string): name is RougeMetricName {
@@ -85,90 +102,126 @@ export function correlateScores(
   products: readonly OpinionProduct[],
   metric: MetricScores,
   level: CorrelationLevel,
+  bootstrap?: CorrelationBootstrap,
 ): Omit<CorrelationReport, 'dataset'> {
   const dimensions = {} as Record<OpinionDimensionId, DimensionCorrelation>;
   for (const dim of OPINION_DIMENSION_IDS) {
-    dimensions[dim] =
-      level === 'summary' ? summaryLevel(products, metric, dim) : systemLevel(products, metric, dim);
+    const groups = products.map((p) => pairs(p, metric, dim));
+    const result = level === 'summary' ? summaryLevel(groups) : systemLevel(groups);
+    if (bootstrap) result.ci95 = confidenceIntervals(groups, level, bootstrap);
+    dimensions[dim] = result;
   }
   const method =
-    level === 'summary'
+    (level === 'summary'
       ? 'summary-level: per product across its summaries, averaged over products; constant vectors skipped'
-      : 'system-level: per-system means over products, correlated across systems';
+      : 'system-level: per-system means over products, correlated across systems') +
+    (bootstrap
+      ? `; 95% percentile bootstrap CIs over products (${bootstrap.resamples ?? 1000} resamples, seed ${bootstrap.seed ?? 1})`
+      : '');
   return { level, producedBy: metric.producedBy, method, dimensions };
 }
 
-function pairs(p: OpinionProduct, metric: MetricScores, dim: OpinionDimensionId) {
-  const m: number[] = [];
-  const h: number[] = [];
-  const systems: string[] = [];
+interface Pairs {
+  m: number[];
+  h: number[];
+  systems: string[];
+}
+
+function pairs(p: OpinionProduct, metric: MetricScores, dim: OpinionDimensionId): Pairs {
+  const out: Pairs = { m: [], h: [], systems: [] };
   for (const s of p.summaries) {
     const mv = scoreFor(metric, summaryKey(p.id, s.system), dim);
     const hv = s.ratings[dim];
     if (mv === undefined || hv === undefined) continue;
-    m.push(mv);
-    h.push(hv);
-    systems.push(s.system);
+    out.m.push(mv);
+    out.h.push(hv);
+    out.systems.push(s.system);
   }
-  return { m, h, systems };
+  return out;
 }
 
-function summaryLevel(
-  products: readonly OpinionProduct[],
-  metric: MetricScores,
-  dim: OpinionDimensionId,
-): DimensionCorrelation {
-  const metricByGroup: number[][] = [];
-  const humanByGroup: number[][] = [];
-  let summaries = 0;
-  for (const p of products) {
-    const { m, h } = pairs(p, metric, dim);
-    summaries += m.length;
-    metricByGroup.push(m);
-    humanByGroup.push(h);
-  }
-  const results = METHODS.map((method) => summaryLevelCorrelation(metricByGroup, humanByGroup, method));
-  const [sp, kd, pe] = results;
+function summaryLevel(groups: readonly Pairs[]): DimensionCorrelation {
+  const metricByGroup = groups.map((g) => g.m);
+  const humanByGroup = groups.map((g) => g.h);
+  const [sp, kd, pe] = METHODS.map((method) => summaryLevelCorrelation(metricByGroup, humanByGroup, method));
   return {
     spearman: finite(sp!.value),
     kendall: finite(kd!.value),
     pearson: finite(pe!.value),
     products: sp!.groupsUsed,
     skipped: sp!.groupsSkipped.length,
-    summaries,
+    summaries: groups.reduce((s, g) => s + g.m.length, 0),
   };
 }
 
-function systemLevel(
-  products: readonly OpinionProduct[],
-  metric: MetricScores,
-  dim: OpinionDimensionId,
-): DimensionCorrelation {
+function systemMeans(groups: readonly Pairs[]): { mm: number[]; hm: number[] } {
   const sums = new Map<string, { m: number; h: number; n: number }>();
-  let summaries = 0;
-  let used = 0;
-  for (const p of products) {
-    const { m, h, systems } = pairs(p, metric, dim);
-    if (m.length > 0) used++;
-    summaries += m.length;
-    systems.forEach((system, i) => {
+  for (const g of groups) {
+    g.systems.forEach((system, i) => {
       const acc = sums.get(system) ?? { m: 0, h: 0, n: 0 };
-      acc.m += m[i]!;
-      acc.h += h[i]!;
+      acc.m += g.m[i]!;
+      acc.h += g.h[i]!;
       acc.n++;
       sums.set(system, acc);
     });
   }
-  const mm = [...sums.values()].map((a) => a.m / a.n);
-  const hm = [...sums.values()].map((a) => a.h / a.n);
+  return {
+    mm: [...sums.values()].map((a) => a.m / a.n),
+    hm: [...sums.values()].map((a) => a.h / a.n),
+  };
+}
+
+function systemLevel(groups: readonly Pairs[]): DimensionCorrelation {
+  const { mm, hm } = systemMeans(groups);
   const [spearman, kendall, pearson] = METHODS.map((method) => finite(correlation(mm, hm, method)));
   return {
     spearman: spearman!,
     kendall: kendall!,
     pearson: pearson!,
-    products: used,
+    products: groups.filter((g) => g.m.length > 0).length,
     skipped: 0,
-    summaries,
+    summaries: groups.reduce((s, g) => s + g.m.length, 0),
     systems: mm.length,
   };
+}
+
+// Products are the resampling unit at both levels (they are the independent draws).
+function confidenceIntervals(
+  groups: readonly Pairs[],
+  level: CorrelationLevel,
+  opts: CorrelationBootstrap,
+): NonNullable<DimensionCorrelation['ci95']> {
+  const out = {} as NonNullable<DimensionCorrelation['ci95']>;
+  for (const method of METHODS) {
+    let r: ReturnType<typeof bootstrapStatistic>;
+    if (level === 'summary') {
+      // The coefficient is the mean of per-product values: resample those directly.
+      const perGroup = summaryLevelCorrelation(
+        groups.map((g) => g.m),
+        groups.map((g) => g.h),
+        method,
+      ).perGroup;
+      r = bootstrapStatistic(perGroup, meanOfFinite, { resamples: opts.resamples, seed: opts.seed });
+    } else {
+      const statistic = (sample: readonly Pairs[]): number => {
+        const { mm, hm } = systemMeans(sample);
+        return correlation(mm, hm, method);
+      };
+      r = bootstrapStatistic(groups, statistic, { resamples: opts.resamples, seed: opts.seed });
+    }
+    out[method] = Number.isFinite(r.ci[0]) ? [r.ci[0], r.ci[1]] : null;
+  }
+  return out;
+}
+
+// Mean over the products whose coefficient is defined (NaN = constant vector, skipped).
+function meanOfFinite(values: readonly number[]): number {
+  let sum = 0;
+  let n = 0;
+  for (const v of values) {
+    if (Number.isNaN(v)) continue;
+    sum += v;
+    n++;
+  }
+  return n > 0 ? sum / n : Number.NaN;
 }

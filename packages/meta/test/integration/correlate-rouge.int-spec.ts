@@ -91,6 +91,26 @@ describe('meta-evaluation on SummEval-OP (PostgreSQL)', () => {
     }
   });
 
+  it('adds reproducible bootstrap confidence intervals over products on request', async () => {
+    const opts = {
+      dataset: 'summeval-op',
+      metric: 'rouge-l' as const,
+      bootstrap: { resamples: 200, seed: 7 },
+    };
+    const a = await correlateWithHumans(ds, opts);
+    const b = await correlateWithHumans(ds, opts);
+    expect(a.method).toContain('200 resamples, seed 7');
+    for (const dim of OPINION_DIMENSION_IDS) {
+      const c = a.dimensions[dim];
+      const [lo, hi] = c.ci95!.spearman!;
+      expect(lo).toBeLessThanOrEqual(c.spearman!);
+      expect(hi).toBeGreaterThanOrEqual(c.spearman!);
+      expect(b.dimensions[dim].ci95).toEqual(c.ci95);
+    }
+    const plain = await correlateWithHumans(ds, { dataset: 'summeval-op', metric: 'rouge-l' });
+    expect(plain.dimensions.fluency.ci95).toBeUndefined();
+  });
+
   it('refuses an unknown reference system or dataset with a clear error', async () => {
     await expect(
       correlateWithHumans(ds, { dataset: 'summeval-op', metric: 'rouge-1', reference: 'gpt-5' }),

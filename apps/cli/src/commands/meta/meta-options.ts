@@ -43,3 +43,18 @@ export function parseFormat(value: string): LeaderboardFormat {
   if ((FORMATS as string[]).includes(value)) return value as LeaderboardFormat;
   throw new Error(`--format "${value}" must be one of ${FORMATS.join(', ')}`);
 }
+
+// `--ci` alone: 1000 resamples; `--ci 200`: 200.
+export function parseBootstrap(
+  ci: boolean | string | undefined,
+  seed: string,
+): { resamples: number; seed: number } | undefined {
+  if (ci === undefined || ci === false) return undefined;
+  const resamples = ci === true ? 1000 : Number(ci);
+  if (!Number.isInteger(resamples) || resamples < 10) {
+    throw new Error(`--ci "${String(ci)}" must be a number of resamples of at least 10`);
+  }
+  const s = Number(seed);
+  if (!Number.isInteger(s)) throw new Error(`--seed "${seed}" must be an integer`);
+  return { resamples, seed: s };
+}

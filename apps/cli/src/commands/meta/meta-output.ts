@@ -3,6 +3,8 @@ import type { AgreementReport, CompareReport, CorrelationReport } from '@precis/
 const f = (v: number | null | undefined, digits = 3): string =>
   v === null || v === undefined ? '-' : v.toFixed(digits);
 
+const ci = (v: [number, number] | null): string => (v ? `[${f(v[0])}, ${f(v[1])}]` : '-');
+
 export function textTable(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
@@ -22,9 +24,11 @@ export function correlationText(r: CorrelationReport): string {
     String(c.products),
     String(c.skipped),
     ...(r.level === 'system' ? [String(c.systems ?? '')] : []),
+    ...(c.ci95 ? [ci(c.ci95.spearman), ci(c.ci95.kendall)] : []),
   ]);
   const headers = ['DIMENSION', 'SPEARMAN', 'KENDALL', 'PEARSON', 'PRODUCTS', 'SKIPPED'];
   if (r.level === 'system') headers.push('SYSTEMS');
+  if (Object.values(r.dimensions).some((c) => c.ci95)) headers.push('SPEARMAN 95% CI', 'KENDALL 95% CI');
   return [
     textTable(headers, rows),
     '',

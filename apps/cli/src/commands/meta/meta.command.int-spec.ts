@@ -85,6 +85,30 @@ describe('precis meta', () => {
     expect(text).toContain('system-level');
   });
 
+  it('correlate --ci adds bootstrap intervals', async () => {
+    const report = JSON.parse(
+      await run(
+        'correlate',
+        '--dataset',
+        'sop',
+        '--metric',
+        'rouge-1',
+        '--ci',
+        '50',
+        '--seed',
+        '3',
+        '--json',
+      ),
+    );
+    expect(report.dimensions.coherence.ci95.spearman).toHaveLength(2);
+    expect(report.method).toContain('50 resamples, seed 3');
+    const text = await run('correlate', '--dataset', 'sop', '--metric', 'rouge-1', '--ci', '50');
+    expect(text.split('\n')[0]).toContain('SPEARMAN 95% CI');
+    await expect(run('correlate', '--dataset', 'sop', '--metric', 'rouge-1', '--ci', 'x')).rejects.toThrow(
+      /--ci "x"/,
+    );
+  });
+
   it('refuses bad metric, level and groups values with a clear message', async () => {
     await expect(run('correlate', '--dataset', 'sop', '--metric', 'bleu')).rejects.toThrow(
       '--metric "bleu" is not a metric: use rouge-1, rouge-2, rouge-l or judge:<run id or name>',

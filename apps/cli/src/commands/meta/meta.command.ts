@@ -12,7 +12,14 @@ import {
 } from '@precis/meta';
 import { Command } from 'commander';
 import type { DataSource } from 'typeorm';
-import { parseFormat, parseGroups, parseLevel, parseMethod, parseMetricArg } from './meta-options.js';
+import {
+  parseBootstrap,
+  parseFormat,
+  parseGroups,
+  parseLevel,
+  parseMethod,
+  parseMetricArg,
+} from './meta-options.js';
 import { agreementText, compareText, correlationText } from './meta-output.js';
 
 export interface MetaCommandDeps {
@@ -49,6 +56,11 @@ export function registerMetaCommands(program: Command, deps: MetaCommandDeps): C
     )
     .option('--level <level>', 'summary (per product, averaged) or system', 'summary')
     .option(
+      '--ci [resamples]',
+      'add 95% bootstrap confidence intervals (products resampled; default 1000 resamples)',
+    )
+    .option('--seed <n>', 'bootstrap seed', '1')
+    .option(
       '--no-stem',
       'ROUGE without Porter stemming (default: stemming on, as rouge-score use_stemmer=True)',
     )
@@ -61,6 +73,8 @@ export function registerMetaCommands(program: Command, deps: MetaCommandDeps): C
           reference?: string;
           level: string;
           stem: boolean;
+          ci?: boolean | string;
+          seed: string;
           json?: boolean;
         },
         command: Command,
@@ -77,6 +91,7 @@ export function registerMetaCommands(program: Command, deps: MetaCommandDeps): C
             reference: opts.reference,
             level,
             stem: opts.stem,
+            bootstrap: parseBootstrap(opts.ci, opts.seed),
           }),
         );
         write(deps, opts.json ? JSON.stringify(report, null, 2) : correlationText(report));
