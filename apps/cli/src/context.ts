@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { DataSource } from 'typeorm';
 import type { Output } from './output.js';
 import { openRuntime, type PrecisRuntime } from './runtime/runtime.js';
 
@@ -30,4 +31,20 @@ export async function withRuntime<T>(
   } finally {
     await runtime.close();
   }
+}
+
+// For commands that work on the database directly (no gRPC equivalent yet).
+export async function withDataSource<T>(
+  ctx: CliContext,
+  command: Command,
+  fn: (ds: DataSource) => Promise<T>,
+): Promise<T> {
+  return withRuntime(ctx, command, async (runtime) => {
+    if (!runtime.dataSource) {
+      throw new Error(
+        `\`precis ${command.name()}\` needs a database: drop --remote (use --database-url or the embedded one)`,
+      );
+    }
+    return fn(runtime.dataSource);
+  });
 }

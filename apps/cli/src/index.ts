@@ -1,4 +1,5 @@
 export type { CliContext, GlobalOptions } from './context.js';
+export { withDataSource, withRuntime } from './context.js';
 export { buildProgram, CLI_VERSION, runCli } from './program.js';
 export type { DatasetView, ImportOutcome, ImportRequest, IngestionPort } from './runtime/ingestion-port.js';
 export {

@@ -1,7 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { datasetsCommand } from './commands/datasets.command.js';
 import { ingestCommand } from './commands/ingest.command.js';
-import type { CliContext } from './context.js';
+import { registerMetaCommands } from './commands/meta/index.js';
+import { type CliContext, withDataSource } from './context.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -23,6 +24,10 @@ export function buildProgram(ctx: CliContext): Command {
     });
   program.addCommand(ingestCommand(ctx));
   program.addCommand(datasetsCommand(ctx));
+  registerMetaCommands(program, {
+    stdout: ctx.stdout,
+    withDataSource: (command, fn) => withDataSource(ctx, command, fn),
+  });
   // Every (sub)command reports usage errors through runCli instead of calling process.exit.
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();

@@ -22,6 +22,8 @@ export interface PrecisRuntime {
   // Human-readable target, e.g. "embedded database in /home/me/.precis/db".
   target: string;
   ingestion: IngestionPort;
+  // The database of local modes (embedded PGlite or PostgreSQL); null with --remote.
+  dataSource: DataSource | null;
   // The in-process bus the embedded services share; null with --remote (the gateway runs them).
   bus: Bus | null;
   close(): Promise<void>;
@@ -45,6 +47,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<PrecisRuntime> 
       mode: 'remote',
       target: `gateway at ${opts.remote}`,
       ingestion,
+      dataSource: null,
       bus: null,
       async close() {
         ingestion.close();
@@ -67,6 +70,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<PrecisRuntime> 
     mode: url ? 'postgres' : 'embedded',
     target,
     ingestion: new LocalIngestion(ds),
+    dataSource: ds,
     bus,
     async close() {
       await bus.close();
