@@ -41,7 +41,8 @@ export async function loadJudgeScores(
     `SELECT id FROM runs WHERE id::text = $1 OR name = $1 ORDER BY created_at DESC LIMIT 1`,
     [run],
   )) as { id: string }[];
-  if (runs.length === 0) throw new MetaInputError(`no run with id or name "${run}"`, { field: 'metric' });
+  if (runs.length === 0)
+    throw new MetaInputError(`no run with id or name "${run}" (judge:<run> takes a run id or name)`);
   const runId = runs[0]!.id;
   const rows = (await ds.query(
     `SELECT system, document_id, metric, value, produced_by FROM metric_values
