@@ -9,6 +9,7 @@ import type { LlmCallRecord, LlmStore } from '../store/llm-store.js';
 import { MemoryLlmStore } from '../store/memory-llm-store.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { executeWithRetries } from './execute-with-retries.js';
+import { createNodeHttpFetch } from './node-http-fetch.js';
 import { parseChatBody, parseEmbeddingBody } from './parse-response.js';
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types.js';
 import { validateChatRequest, validateEmbedRequest } from './validate-request.js';
@@ -25,6 +26,9 @@ export interface LlmClientOptions {
   limiters?: LimiterRegistry;
   // Randomness for backoff jitter (tests).
   random?: () => number;
+  // HTTP transport: 'node-http' (default; keep-alive node:http agents, about half the CPU per
+  // call of the built-in fetch) or 'fetch' (Node's fetch, as the SDK uses by default).
+  transport?: 'node-http' | 'fetch';
 }
 
 interface Sdk {
@@ -44,6 +48,7 @@ export class LlmClient {
   private readonly limiters: LimiterRegistry;
   private readonly sdks = new Map<string, Sdk>();
   private readonly used = new Set<string>();
+  private readonly fetchImpl: typeof fetch | undefined;
 
   constructor(private readonly opts: LlmClientOptions) {
     this.registry = opts.registry;
@@ -51,6 +56,7 @@ export class LlmClient {
     this.env = opts.env ?? process.env;
     this.cacheEnabled = opts.cacheEnabled ?? true;
     this.limiters = opts.limiters ?? processLimiters();
+    this.fetchImpl = (opts.transport ?? 'node-http') === 'node-http' ? createNodeHttpFetch() : undefined;
   }
 
   async chat(req: ChatRequest): Promise<ChatResult> {
@@ -245,6 +251,7 @@ export class LlmClient {
         baseURL: spec.baseURL,
         maxRetries: 0,
         timeout: spec.timeoutMs + 5_000,
+        fetch: this.fetchImpl,
       });
       sdk = { openai, secrets: apiKey ? [apiKey] : [] };
       this.sdks.set(key, sdk);
