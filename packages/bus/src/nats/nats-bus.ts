@@ -55,7 +55,7 @@ import {
   watchMaxDeliveries,
 } from './nats-dead-letters.js';
 import { ensureStageStreams, ensureWorkersConsumer, NatsNames } from './nats-queues.js';
-import { openNatsSource } from './nats-source.js';
+import { type NatsSourceHooks, openNatsSource } from './nats-source.js';
 
 export interface NatsBusOptions {
   servers?: string | string[];
@@ -182,6 +182,25 @@ export class NatsBus implements Bus {
     };
   }
 
+  private sourceHooks(stage: Stage): NatsSourceHooks {
+    return {
+      onError: this.onError,
+      onUndecodable: async (m, err) => {
+        const h = headers();
+        for (const [k, v] of m.headers ?? []) for (const value of v) h.append(k, value);
+        h.set(HEADER_ENCODING, 'bin');
+        h.set(HEADER_ERROR, `undecodable payload: ${errorMessage(err)}`);
+        h.set(HEADER_DELIVERY_COUNT, String(m.info.deliveryCount));
+        h.set(HEADER_FAILED_AT, new Date().toISOString());
+        await this.js.publish(this.names.deadLetterSubject(stage), m.data, { headers: h });
+        m.ack();
+        this.onError(
+          new Error(`${stage} message ${m.seq} had an undecodable payload; moved to dead letters`),
+        );
+      },
+    };
+  }
+
   private async prepareConsumer(stage: Stage, opts: ConsumeOptions | ConsumeBatchOptions): Promise<void> {
     this.assertOpen(`consume ${stage}`);
     const resolved = resolveConsumeOptions(opts);
@@ -222,6 +241,7 @@ export class NatsBus implements Bus {
       this.names.taskStream(stage),
       stage,
       pullLimit(opts, false),
+      this.sourceHooks(stage),
     );
     return this.register(startWorkerPool(source, handler as WorkHandler, opts, this.deadLetterSink(stage)));
   }
@@ -238,6 +258,7 @@ export class NatsBus implements Bus {
       this.names.taskStream(stage),
       stage,
       pullLimit(opts, true),
+      this.sourceHooks(stage),
     );
     return this.register(
       startBatchWorkerPool(source, handler as BatchHandler, opts, this.deadLetterSink(stage)),

@@ -1,7 +1,8 @@
-import type { JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { MsgHdrs, NatsConnection } from '@nats-io/transport-node';
 import { HEADER_RUN_ID, HEADER_TASK_ID, type Stage } from '@precis/contracts';
 import { decodeData, HEADER_ENCODING } from '../codec.js';
+import { errorMessage } from '../errors.js';
 import type { DeliverySource, RawDelivery } from '../worker-pool.js';
 import { WORKERS_DURABLE } from './nats-queues.js';
 
@@ -26,11 +27,20 @@ export function deliveryFromJsMsg(stage: Stage, m: JsMsg): RawDelivery {
   };
 }
 
+export interface NatsSourceHooks {
+  /** A message whose payload cannot be decoded: store it as a dead letter, then ack it. */
+  onUndecodable(m: JsMsg, err: unknown): Promise<void>;
+  onError(err: unknown): void;
+}
+
+const REOPEN_DELAY_MS = 1_000;
+
 /**
  * Pulls from the stage's durable consumer with `consume()` (continuous pull requests, the fast
  * path). The library issues its refill pulls only as its iterator is advanced, so the pool
  * advancing it only when a handler slot is free keeps the process from pulling more than
- * `maxMessages` ahead of what it runs.
+ * `maxMessages` ahead of what it runs. A pull that fails (consumer deleted, connection trouble)
+ * is reported and reopened, so one incident does not silently end a worker.
  */
 export async function openNatsSource(
   nc: NatsConnection,
@@ -38,40 +48,73 @@ export async function openNatsSource(
   stream: string,
   stage: Stage,
   maxMessages: number,
+  hooks: NatsSourceHooks,
 ): Promise<DeliverySource> {
   const consumer = await js.consumers.get(stream, WORKERS_DURABLE);
-  const messages = await consumer.consume({ max_messages: maxMessages });
-  const iterator = messages[Symbol.asyncIterator]();
+  let messages: ConsumerMessages = await consumer.consume({ max_messages: maxMessages });
+  let iterator = messages[Symbol.asyncIterator]();
   // An iterator step still running after a timed-out next(); the following next() reuses it.
   let step: Promise<IteratorResult<JsMsg>> | undefined;
+  let stopping = false;
   let ended = false;
 
-  const take = async (timeoutMs?: number): Promise<RawDelivery | null | undefined> => {
-    if (ended) return null;
-    step ??= iterator.next();
-    let timer: NodeJS.Timeout | undefined;
-    const res =
-      timeoutMs === undefined
-        ? await step
-        : await Promise.race([
-            step,
-            new Promise<undefined>((resolve) => {
-              timer = setTimeout(() => resolve(undefined), timeoutMs);
-            }),
-          ]);
-    clearTimeout(timer);
-    if (res === undefined) return undefined;
-    step = undefined;
-    if (res.done) {
-      ended = true;
-      return null;
+  const reopen = async (reason: unknown) => {
+    hooks.onError(
+      new Error(`pulling from ${stream} failed (${errorMessage(reason)}); retrying in ${REOPEN_DELAY_MS} ms`),
+    );
+    await new Promise((r) => setTimeout(r, REOPEN_DELAY_MS));
+    if (stopping) return;
+    try {
+      messages = await consumer.consume({ max_messages: maxMessages });
+      iterator = messages[Symbol.asyncIterator]();
+    } catch (err) {
+      hooks.onError(err);
     }
-    return deliveryFromJsMsg(stage, res.value);
+  };
+
+  const take = async (timeoutMs?: number): Promise<RawDelivery | null | undefined> => {
+    for (;;) {
+      if (ended) return null;
+      step ??= iterator.next();
+      let timer: NodeJS.Timeout | undefined;
+      let res: IteratorResult<JsMsg> | undefined;
+      try {
+        res =
+          timeoutMs === undefined
+            ? await step
+            : await Promise.race([
+                step,
+                new Promise<undefined>((resolve) => {
+                  timer = setTimeout(() => resolve(undefined), timeoutMs);
+                }),
+              ]);
+      } catch (err) {
+        step = undefined;
+        if (stopping) ended = true;
+        else await reopen(err);
+        continue;
+      } finally {
+        clearTimeout(timer);
+      }
+      if (res === undefined) return undefined;
+      step = undefined;
+      if (res.done) {
+        if (stopping) ended = true;
+        else await reopen('the pull subscription ended');
+        continue;
+      }
+      try {
+        return deliveryFromJsMsg(stage, res.value);
+      } catch (err) {
+        await hooks.onUndecodable(res.value, err).catch(hooks.onError);
+      }
+    }
   };
 
   return {
-    next: (timeoutMs) => take(timeoutMs).catch(() => null),
+    next: take,
     async stopPulling() {
+      stopping = true;
       // Not awaited: close() settles only once the iterator has been read to its end.
       void messages.close();
     },
