@@ -1,0 +1,156 @@
+import { DocumentEntity, MetricValueEntity, RunEntity, TaskEntity, toNumber } from '@precis/db';
+import type { DataSource } from 'typeorm';
+import type { RunReport } from '../report/render-leaderboard.js';
+import type { TraceStep } from '../report/render-trace.js';
+import type { LeaderboardRow } from '../scoring/leaderboard-row.js';
+import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+import type { SummarizeStepPayload, SummarizeStepResult } from '../tasks/task-payloads.js';
+
+export class RunNotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunNotFoundError';
+  }
+}
+
+// Accepts a full run id or an unambiguous prefix (as printed by `runs ls`).
+export async function findRun(db: DataSource, ref: string): Promise<RunEntity> {
+  const trimmed = ref.trim().toLowerCase();
+  if (!/^[0-9a-f-]{4,36}$/.test(trimmed))
+    throw new RunNotFoundError(
+      `"${ref}" is not a run id (expected a UUID or its first characters; see \`precis runs ls\`)`,
+    );
+  const rows = await db.query('SELECT id FROM runs WHERE id::text LIKE $1 ORDER BY created_at DESC LIMIT 2', [
+    `${trimmed}%`,
+  ]);
+  if (rows.length === 0) throw new RunNotFoundError(`no run ${ref} (see \`precis runs ls\`)`);
+  if (rows.length > 1) throw new RunNotFoundError(`run id prefix ${ref} is ambiguous: give more characters`);
+  return db.getRepository(RunEntity).findOneByOrFail({ id: rows[0].id });
+}
+
+export interface StageCounts {
+  total: number;
+  done: number;
+  failed: number;
+  running: number;
+  queued: number;
+}
+
+export interface UsageSoFar {
+  calls: number;
+  cacheHits: number;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+}
+
+export async function stageCounts(db: DataSource, runId: string): Promise<Record<string, StageCounts>> {
+  const rows: { stage: string; status: string; n: unknown }[] = await db.query(
+    'SELECT stage, status, COUNT(*) AS n FROM tasks WHERE run_id = $1 GROUP BY stage, status',
+    [runId],
+  );
+  const out: Record<string, StageCounts> = {};
+  for (const r of rows) {
+    const c = out[r.stage] ?? { total: 0, done: 0, failed: 0, running: 0, queued: 0 };
+    out[r.stage] = c;
+    const n = toNumber(r.n as string | number);
+    c.total += n;
+    if (r.status === 'done') c.done += n;
+    else if (r.status === 'failed' || r.status === 'dead') c.failed += n;
+    else if (r.status === 'running') c.running += n;
+    else c.queued += n;
+  }
+  return out;
+}
+
+export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSoFar> {
+  const rows = await db.query(
+    `SELECT COUNT(*) AS calls, COALESCE(SUM(CASE WHEN cache_hit THEN 1 ELSE 0 END), 0) AS hits,
+            COALESCE(SUM(tokens_in), 0) AS tin, COALESCE(SUM(tokens_out), 0) AS tout, COALESCE(SUM(cost_usd), 0) AS cost
+     FROM llm_calls WHERE run_id = $1`,
+    [runId],
+  );
+  const r = rows[0];
+  return {
+    calls: toNumber(r.calls),
+    cacheHits: toNumber(r.hits),
+    tokensIn: toNumber(r.tin),
+    tokensOut: toNumber(r.tout),
+    costUsd: Number(r.cost),
+  };
+}
+
+export async function listRuns(db: DataSource, limit = 50): Promise<RunEntity[]> {
+  return db.getRepository(RunEntity).find({ order: { createdAt: 'DESC' }, take: limit });
+}
+
+// The leaderboard as the scoring stage stored it (system-level metric values).
+export async function loadRunReport(db: DataSource, run: RunEntity): Promise<RunReport> {
+  const rows = await db
+    .getRepository(MetricValueEntity)
+    .find({ where: { runId: run.id }, order: { id: 'ASC' } });
+  const leaderboard = rows
+    .filter((r) => r.documentId === null)
+    .map((r) => r.details as unknown as LeaderboardRow);
+  const spec = run.spec as unknown as BenchmarkSpec;
+  return {
+    run: {
+      id: run.id,
+      name: run.name,
+      status: run.status,
+      createdAt: run.createdAt.toISOString(),
+      finishedAt: run.finishedAt ? run.finishedAt.toISOString() : null,
+      error: run.error,
+    },
+    leaderboard,
+    bootstrapResamples: spec.bootstrap?.resamples ?? 1000,
+  };
+}
+
+// Every stored step of each system for one document (by external id or document id).
+export async function loadTraces(
+  db: DataSource,
+  run: RunEntity,
+  documentRef: string,
+): Promise<{
+  document: DocumentEntity;
+  systems: { system: string; strategy: string; steps: TraceStep[] }[];
+}> {
+  const spec = run.spec as unknown as BenchmarkSpec;
+  const names = spec.datasets.map((d) => d.name);
+  const docs = await db
+    .getRepository(DocumentEntity)
+    .createQueryBuilder('d')
+    .innerJoin('datasets', 'ds', 'ds.id = d.dataset_id')
+    .where('ds.name IN (:...names)', { names })
+    .andWhere('(d.external_id = :ref OR d.id::text = :ref)', { ref: documentRef })
+    .getMany();
+  if (docs.length === 0)
+    throw new RunNotFoundError(
+      `run ${run.id} has no document "${documentRef}" (give its external id, e.g. as listed by \`precis datasets show\`)`,
+    );
+  const document = docs[0]!;
+  const tasks = await db
+    .getRepository(TaskEntity)
+    .createQueryBuilder('t')
+    .where('t.run_id = :runId', { runId: run.id })
+    .andWhere('t.stage = :stage', { stage: 'summarize' })
+    .andWhere('t.id LIKE :pattern', { pattern: `${run.id}:summarize:%:${document.id}:%` })
+    .getMany();
+  return {
+    document,
+    systems: spec.systems.map((s) => ({
+      system: s.name,
+      strategy: s.strategy,
+      steps: tasks
+        .filter((t) => (t.payload as unknown as SummarizeStepPayload).system === s.name)
+        .map((t) => ({
+          taskId: t.id,
+          status: t.status,
+          payload: t.payload as unknown as SummarizeStepPayload,
+          result: t.result as SummarizeStepResult | null,
+          error: t.error,
+        })),
+    })),
+  };
+}
