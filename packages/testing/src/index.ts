@@ -2,7 +2,7 @@ export { fakeEmbedding } from './fake-llm/embeddings.js';
 export { parseFaultSpec } from './fake-llm/fault-spec.js';
 export { loadRulesFile, parseRules } from './fake-llm/rules-file.js';
 export { type FakeLlmServer, startFakeLlmServer } from './fake-llm/server.js';
-export { countChatPromptTokens, countTokens as countFakeTokens } from './fake-llm/tokens.js';
+export { countChatPromptTokens } from './fake-llm/tokens.js';
 export type {
   FakeChatMessage,
   FakeFault,

@@ -42,9 +42,9 @@ describe.each(['node-http', 'fetch'] as const)(
       });
       expect(r.choices).toEqual(['echo: hello world', 'echo: hello world #1']);
       expect(r.text).toBe('echo: hello world');
-      expect(r.usage).toEqual({ promptTokens: 10, completionTokens: 13 });
-      // 10 * 0.15 / 1e6 + 13 * 0.6 / 1e6
-      expect(r.costUsd).toBe('0.0000093000');
+      expect(r.usage).toEqual({ promptTokens: 8, completionTokens: 10 });
+      // 8 * 0.15 / 1e6 + 10 * 0.6 / 1e6
+      expect(r.costUsd).toBe('0.0000072000');
       expect(r.cached).toBe(false);
       expect(r.logprobs?.[0]?.top).toHaveLength(2);
       expect(server.requests()[0]?.authorization).toBe(`Bearer ${API_KEY}`);
@@ -61,9 +61,9 @@ describe.each(['node-http', 'fetch'] as const)(
         model: 'chat',
         modelId: 'fake-chat-1',
         kind: 'chat',
-        tokensIn: 10,
-        tokensOut: 13,
-        costUsd: '0.0000093000',
+        tokensIn: 8,
+        tokensOut: 10,
+        costUsd: '0.0000072000',
         attempts: 1,
         error: null,
         cacheHit: false,
@@ -228,13 +228,13 @@ describe.each(['node-http', 'fetch'] as const)(
       const a = await client.embed({ model: 'embed', input: ['alpha beta', 'gamma'] });
       expect(a.vectors).toHaveLength(2);
       expect(a.vectors[0]).toHaveLength(12);
-      expect(a.usage.promptTokens).toBe(5);
-      expect(a.costUsd).toBe('0.0000001000');
+      expect(a.usage.promptTokens).toBe(3);
+      expect(a.costUsd).toBe('0.0000000600');
       const b = await client.embed({ model: 'embed', input: ['alpha beta', 'gamma'] });
       expect(b.cached).toBe(true);
       expect(b.vectors).toEqual(a.vectors);
       expect(server.stats().byPath['/v1/embeddings']).toBe(1);
-      expect(await store.totals()).toMatchObject({ calls: 2, cacheHits: 1, costUsd: '0.0000001000' });
+      expect(await store.totals()).toMatchObject({ calls: 2, cacheHits: 1, costUsd: '0.0000000600' });
     });
 
     it('shares a 429 pause across callers of the same endpoint', async () => {

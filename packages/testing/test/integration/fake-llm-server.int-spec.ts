@@ -30,8 +30,9 @@ describe('fake OpenAI-compatible server, through the openai SDK', () => {
       ],
     });
     expect(r.choices.map((c) => c.message.content)).toEqual(['echo: hello world', 'echo: hello world #1']);
-    // 3 + (3 + 3 "be|brie|f") + (3 + 4 "hell|o|worl|d") = 16; replies 6 + 7 tokens.
-    expect(r.usage).toEqual({ prompt_tokens: 16, completion_tokens: 13, total_tokens: 29 });
+    // cl100k: "be| brief" 2, "hello| world" 2, "echo|:| hello| world" 4, "... #|1" 6.
+    // Prompt = 3 priming + 3 per message + content tokens = 3 + (3 + 2) + (3 + 2).
+    expect(r.usage).toEqual({ prompt_tokens: 13, completion_tokens: 10, total_tokens: 23 });
     const st = server.stats();
     expect(st.total).toBe(1);
     expect(st.byModel).toEqual({ m1: 1 });
@@ -112,7 +113,7 @@ describe('fake OpenAI-compatible server, through the openai SDK', () => {
       encoding_format: 'float',
     });
     expect(b.data[0]?.embedding).toHaveLength(8);
-    expect(a.usage.prompt_tokens).toBe(11);
+    expect(a.usage.prompt_tokens).toBe(9);
   });
 
   it('lists models and requires the configured API key', async () => {
