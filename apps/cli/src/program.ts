@@ -2,6 +2,10 @@ import { Command, CommanderError } from 'commander';
 import { datasetsCommand } from './commands/datasets.command.js';
 import { ingestCommand } from './commands/ingest.command.js';
 import { registerMetaCommands } from './commands/meta/index.js';
+import { reportCommand } from './commands/report.command.js';
+import { rescoreCommand } from './commands/rescore.command.js';
+import { runCommand } from './commands/run.command.js';
+import { runsCommand } from './commands/runs.command.js';
 import { type CliContext, withDataSource } from './context.js';
 
 export const CLI_VERSION = '0.1.0';
@@ -24,6 +28,10 @@ export function buildProgram(ctx: CliContext): Command {
     });
   program.addCommand(ingestCommand(ctx));
   program.addCommand(datasetsCommand(ctx));
+  program.addCommand(runCommand(ctx));
+  program.addCommand(runsCommand(ctx));
+  program.addCommand(reportCommand(ctx));
+  program.addCommand(rescoreCommand(ctx));
   registerMetaCommands(program, {
     stdout: ctx.stdout,
     withDataSource: (command, fn) => withDataSource(ctx, command, fn),

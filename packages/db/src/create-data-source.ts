@@ -16,6 +16,8 @@ export interface CreateDataSourceOptions {
   runMigrations?: boolean;
   // Environment for PRECIS_HOME (default process.env).
   env?: Env;
+  // PostgreSQL only: connections in the pool (default DEFAULT_POOL_SIZE).
+  poolSize?: number;
   // PGlite only: how long a query runner waits for the single session before failing.
   pgliteLeaseTimeoutMs?: number;
 }
@@ -59,7 +61,7 @@ export async function createDataSource(opts: CreateDataSourceOptions = {}): Prom
   let pgliteDir: string | undefined;
   let releasePglite = () => {};
   if (opts.url) {
-    ds = new DataSource(postgresDataSourceOptions(opts.url, logging));
+    ds = new DataSource(postgresDataSourceOptions(opts.url, logging, opts.poolSize));
   } else {
     pgliteDir = opts.inMemory ? undefined : pgliteLocation(opts.pgliteDir ?? resolvePgliteDir(opts.env));
     const handle = createPgliteDriver({ dir: pgliteDir, leaseTimeoutMs: opts.pgliteLeaseTimeoutMs });

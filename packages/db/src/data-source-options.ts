@@ -23,10 +23,19 @@ export function commonDataSourceOptions(logging: LoggerOptions = false) {
   } satisfies DataSourceOptions;
 }
 
-export function postgresDataSourceOptions(url: string, logging?: LoggerOptions): DataSourceOptions {
+// Connections per DataSource. pg's default of 10 starves workers that run many handlers at once
+// (each handler holds a connection only per query, but dozens of them queue behind 10).
+export const DEFAULT_POOL_SIZE = 20;
+
+export function postgresDataSourceOptions(
+  url: string,
+  logging?: LoggerOptions,
+  poolSize = DEFAULT_POOL_SIZE,
+): DataSourceOptions {
   return {
     ...commonDataSourceOptions(logging),
     url,
     applicationName: 'precis',
+    poolSize,
   };
 }

@@ -6,6 +6,7 @@ export {
 } from './create-data-source.js';
 export {
   commonDataSourceOptions,
+  DEFAULT_POOL_SIZE,
   MIGRATIONS_TABLE,
   postgresDataSourceOptions,
 } from './data-source-options.js';

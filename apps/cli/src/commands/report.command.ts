@@ -1,0 +1,36 @@
+import { writeFileSync } from 'node:fs';
+import { findRun, loadRunReport, type ReportFormat, renderReport } from '@precis/runs';
+import { Command, Option } from 'commander';
+import { type CliContext, withDataSource } from '../context.js';
+
+export function reportCommand(ctx: CliContext): Command {
+  return new Command('report')
+    .description(
+      "render a run's leaderboard (scores with 95% CI, lengths, novel/repeated trigrams, tokens and cost, error types)",
+    )
+    .argument('<run>', 'run id (or its first characters)')
+    .addOption(
+      new Option('--format <format>', 'output format')
+        .choices(['md', 'csv', 'json', 'html', 'text'])
+        .default('md'),
+    )
+    .option('--out <file>', 'write to this file instead of stdout')
+    .action(async (ref: string, opts: { format: ReportFormat; out?: string }, command: Command) => {
+      await withDataSource(ctx, command, async (db) => {
+        const run = await findRun(db, ref);
+        const report = await loadRunReport(db, run);
+        if (report.leaderboard.length === 0) {
+          throw new Error(
+            `run ${run.id} has no leaderboard yet (status ${run.status}${run.error ? `: ${run.error}` : ''})`,
+          );
+        }
+        const text = renderReport(report, opts.format);
+        if (opts.out) {
+          writeFileSync(opts.out, text);
+          ctx.stderr.write(`wrote ${opts.out}\n`);
+        } else {
+          ctx.stdout.write(text);
+        }
+      });
+    });
+}

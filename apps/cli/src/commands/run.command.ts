@@ -1,0 +1,124 @@
+import { createTypeOrmLlmStore, LlmClient } from '@precis/llm';
+import {
+  createRun,
+  createRunContext,
+  executeRun,
+  findRun,
+  loadRunReport,
+  loadSpecFile,
+  type RunLogger,
+  renderReport,
+  SpecError,
+} from '@precis/runs';
+import { Command } from 'commander';
+import { type CliContext, withRuntime } from '../context.js';
+import { printJson } from '../output.js';
+import { resolveModelRegistry } from '../runtime/model-registry.js';
+import { describeOutcome, runProgressView } from '../runtime/run-progress.js';
+
+interface RunOptions {
+  systems?: string;
+  fresh?: boolean;
+  cache?: boolean;
+  concurrency?: string;
+  json?: boolean;
+}
+
+function stderrLogger(stream: NodeJS.WriteStream): RunLogger {
+  const write = (level: string) => (msg: string, fields?: Record<string, unknown>) => {
+    stream.write(`${level}: ${msg}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
+  };
+  return { info() {}, warn: write('warning'), error: write('error') };
+}
+
+export function runCommand(ctx: CliContext): Command {
+  return new Command('run')
+    .description(
+      'run a benchmark spec (YAML or JSON) to completion and print its leaderboard; re-running an unfinished spec resumes it',
+    )
+    .argument('<spec>', 'benchmark spec file, e.g. examples/books.yaml')
+    .option('--systems <names>', 'only these systems of the spec (comma-separated)')
+    .option('--fresh', 'start a new run even when an unfinished run of the same spec exists')
+    .option('--no-cache', 'do not use cached model responses for this run')
+    .option('--concurrency <n>', "tasks per stage at once (default: the spec's limits.concurrency)")
+    .option('--json', 'print the final report as JSON')
+    .action(async (specPath: string, opts: RunOptions, command: Command) => {
+      const loaded = loadSpecFile(specPath);
+      if (opts.systems) {
+        const wanted = opts.systems
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        const unknown = wanted.filter((w) => !loaded.spec.systems.some((s) => s.name === w));
+        if (unknown.length) {
+          throw new SpecError(loaded.file, [
+            `--systems: no system named ${unknown.join(', ')} (the spec has ${loaded.spec.systems.map((s) => s.name).join(', ')})`,
+          ]);
+        }
+        loaded.spec.systems = loaded.spec.systems.filter((s) => wanted.includes(s.name));
+      }
+      if (opts.cache === false) loaded.spec.cache = false;
+      const concurrency =
+        opts.concurrency === undefined ? loaded.spec.limits.concurrency : Number(opts.concurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1)
+        throw new Error(`--concurrency: expected a positive integer, got "${opts.concurrency}"`);
+
+      await withRuntime(ctx, command, async (runtime) => {
+        if (!runtime.dataSource || !runtime.bus) {
+          throw new Error(
+            '`precis run --remote` is not available yet: run embedded (default) or with --database-url',
+          );
+        }
+        const db = runtime.dataSource;
+        const bus = runtime.bus;
+        const registry = resolveModelRegistry(loaded.spec.models, ctx.env, ctx.cwd);
+        const chat = registry
+          ? new LlmClient({ registry, store: createTypeOrmLlmStore(db), cacheEnabled: loaded.spec.cache })
+          : undefined;
+        const runCtx = createRunContext({ db, bus, chat, registry, logger: stderrLogger(ctx.stderr) });
+        const { run, resumed } = await createRun(runCtx, loaded, { fresh: opts.fresh });
+        ctx.stderr.write(
+          `${resumed ? 'resuming' : 'started'} run ${run.id} (${run.name}) — ${runtime.target}\n`,
+        );
+
+        const view = runProgressView(ctx.stderr, db, run.id);
+        let refreshing = false;
+        const refresh = () => {
+          if (refreshing) return;
+          refreshing = true;
+          void view.refresh().finally(() => {
+            refreshing = false;
+          });
+        };
+        const timer = setInterval(refresh, 1000);
+        const abort = new AbortController();
+        const onSignal = () => {
+          ctx.stderr.write('\nstopping: finishing the tasks in flight (Ctrl-C again to force)...\n');
+          abort.abort();
+          process.once('SIGINT', () => process.exit(130));
+        };
+        process.once('SIGINT', onSignal);
+        let outcome: Awaited<ReturnType<typeof executeRun>>;
+        try {
+          outcome = await executeRun(runCtx, bus, run.id, { concurrency, signal: abort.signal });
+        } finally {
+          clearInterval(timer);
+          process.removeListener('SIGINT', onSignal);
+          await view.refresh().catch(() => {});
+          view.stop();
+        }
+        if (outcome.interrupted) {
+          ctx.stderr.write(
+            `interrupted: run ${run.id} keeps its finished tasks; \`precis run ${specPath}\` resumes it\n`,
+          );
+          process.exitCode = 130;
+          return;
+        }
+        ctx.stderr.write(`${describeOutcome(outcome.progress)}\n`);
+        const report = await loadRunReport(db, await findRun(db, run.id));
+        if (opts.json) printJson(ctx, report);
+        else if (report.leaderboard.length) ctx.stdout.write(renderReport(report, 'text'));
+        if (outcome.progress.status !== 'completed') process.exitCode = 1;
+      });
+    });
+}
