@@ -157,10 +157,10 @@ export function runBusContractSuite(name: string, factory: () => Promise<BusUnde
           'retrieve',
           async (d) => {
             counts.push(d.deliveryCount);
-            await new Promise((r) => setTimeout(r, 1_600)); // > 3 x ack-wait
+            await new Promise((r) => setTimeout(r, 2_000)); // > 2 x ack-wait
             done = true;
           },
-          { ackWaitMs: 500, maxInFlight: 2 },
+          { ackWaitMs: 800, maxInFlight: 2 },
         ),
       );
       await waitFor('handler done', () => done);
@@ -253,6 +253,25 @@ export function runBusContractSuite(name: string, factory: () => Promise<BusUnde
       );
       await waitFor('rest processed', () => later.length === 7);
       expect(new Set([...started, ...later]).size).toBe(10);
+    });
+
+    it('close() lets in-flight handlers finish first, then refuses further use', async () => {
+      await bus.enqueue('score', { id: 'c1', data: 1 });
+      const gate = deferred();
+      const events: string[] = [];
+      await bus.consume('score', async () => {
+        events.push('started');
+        await gate.promise;
+        events.push('finished');
+      });
+      await waitFor('the handler to start', () => events.length === 1);
+      const closing = bus.close().then(() => events.push('closed'));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(events).toEqual(['started']);
+      gate.resolve();
+      await closing;
+      expect(events).toEqual(['started', 'finished', 'closed']);
+      await expect(bus.enqueue('score', { id: 'c2', data: 2 })).rejects.toThrow(/bus is closed: cannot enqueue/);
     });
 
     it('consumeBatch hands over bounded batches, acks them, and retries only failed ids', async () => {
