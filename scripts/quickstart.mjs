@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run quickstart`: builds Precis, then uses the `precis` command in embedded mode (PGlite
-// under .precis/, no servers needed) to import the example data written for the project and list it.
+// under .precis/, no servers needed): imports the example data written for the project, lists
+// it, and runs a small offline book benchmark end to end (summaries, BooookScore, leaderboard).
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,3 +32,5 @@ sh(node, [
 sh(node, ['ingest', 'jsonl', 'examples/data/field-notes.jsonl', '--dataset', 'example-notes']);
 sh(node, ['datasets', 'ls']);
 sh(node, ['datasets', 'show', 'example-kgds']);
+sh(node, ['run', 'examples/quickstart.yaml']);
+sh(node, ['runs', 'ls']);
