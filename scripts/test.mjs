@@ -47,25 +47,29 @@ mkdirSync(resultsDir, { recursive: true });
 const jestJson = join(resultsDir, 'jest.json');
 rmSync(jestJson, { force: true });
 
-const ok =
-  step('build', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], env) &&
-  step('generated code is fresh', 'node', ['scripts/proto.mjs', 'check'], env) &&
-  step('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], env) &&
-  step('lint', 'npx', ['biome', 'check', '.'], env) &&
-  step('proto lint', 'node', ['scripts/proto.mjs', 'lint'], env) &&
-  step(
-    'jest',
-    'node',
-    [
-      '--experimental-vm-modules',
-      'node_modules/jest/bin/jest.js',
-      '--ci',
-      '--json',
-      `--outputFile=${jestJson}`,
-      ...extraJestArgs,
-    ],
-    env,
-  );
+// Every step runs even when an earlier one failed (except that nothing runs without a build),
+// so one CI pass reports every problem; the exit code is non-zero if any step failed.
+const results = [];
+const run = (name, cmd, args) => {
+  const passed = step(name, cmd, args, env);
+  results.push({ name, passed });
+  return passed;
+};
+if (run('build', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only'])) {
+  run('generated code is fresh', 'node', ['scripts/proto.mjs', 'check']);
+  run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+  run('lint', 'npx', ['biome', 'check', '.']);
+  run('proto lint', 'node', ['scripts/proto.mjs', 'lint']);
+  run('jest', 'node', [
+    '--experimental-vm-modules',
+    'node_modules/jest/bin/jest.js',
+    '--ci',
+    '--json',
+    `--outputFile=${jestJson}`,
+    ...extraJestArgs,
+  ]);
+}
+const ok = results.every((r) => r.passed);
 
 stopProvisioned();
 let passed = 0;
@@ -79,5 +83,6 @@ try {
 }
 const minutes = ((Date.now() - started) / 60000).toFixed(1);
 console.log(`\nnpm test finished in ${minutes} min`);
+for (const r of results) console.log(`  ${r.passed ? 'ok    ' : 'FAILED'} ${r.name}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok && failed === 0 ? 0 : 1);

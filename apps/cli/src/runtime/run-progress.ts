@@ -20,7 +20,7 @@ export function runProgressView(stream: NodeJS.WriteStream, db: DataSource, runI
         hideCursor: true,
         clearOnComplete: false,
         format:
-          '{stage} [{bar}] {value}/{total} | ETA {eta_formatted} | {calls} calls, {tokens} tokens, ${cost}',
+          '{stage} [{bar}] {value}/{total} | ETA {eta_formatted} | {calls} calls, {tokens} tokens, USD {cost}',
       },
       Presets.shades_classic,
     );
