@@ -1,10 +1,10 @@
-import { JudgmentEntity, RunEntity, SummaryEntity } from '@precis/db';
+import { JudgmentEntity, SummaryEntity } from '@precis/db';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { judgmentId } from '../ids.js';
 import type { RunContext } from '../planner/run-context.js';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
 import type { AnnotateCoherencePayload, SummarizeStepPayload, TaskPayload } from '../tasks/task-payloads.js';
-import { claimTask, finishTask } from '../tasks/task-store.js';
+import { claimTask, finishTask, runSpec } from '../tasks/task-store.js';
 import { annotateCoherence, JudgeOutputError } from './annotate-coherence.handler.js';
 import { scoreRun } from './score-run.handler.js';
 import { ConfigurationError, summarizeStep } from './summarize-step.handler.js';
@@ -21,12 +21,10 @@ function isPermanent(err: unknown): boolean {
 // persists the result and its side rows in one transaction, then reports the completion.
 // Transient errors are rethrown so the bus redelivers; the caller acks only after this resolves.
 export async function handleTask(ctx: RunContext, taskId: string): Promise<TaskOutcome> {
-  const runId = taskId.slice(0, taskId.indexOf(':'));
-  const run = await ctx.db.getRepository(RunEntity).findOneBy({ id: runId });
-  if (!run || (run.status !== 'running' && run.status !== 'pending')) return 'skipped';
   const task = await claimTask(ctx.db, taskId);
   if (!task) return 'skipped';
-  const spec = run.spec as unknown as BenchmarkSpec;
+  const runId = task.runId;
+  const spec = (await runSpec(ctx.db, runId)) as unknown as BenchmarkSpec;
   const payload = task.payload as unknown as TaskPayload;
   const ref = { id: task.id, runId };
   let outcome: TaskOutcome;

@@ -45,16 +45,61 @@ export async function loadRunTasks(db: DataSource, runId: string): Promise<TaskE
   return db.getRepository(TaskEntity).find({ where: { runId }, order: { id: 'ASC' } });
 }
 
-// Marks a task as being worked on; null when it has already finished (a redelivery).
-export async function claimTask(db: DataSource, id: string): Promise<TaskEntity | null> {
+export interface ClaimedTask {
+  id: string;
+  runId: string;
+  stage: string;
+  kind: string;
+  attempts: number;
+  payload: Record<string, unknown>;
+}
+
+// Marks a task as being worked on, in one round trip; null when it has already finished (a
+// redelivery) or its run is no longer running (completed, failed, stopped or cancelled).
+export async function claimTask(db: DataSource, id: string): Promise<ClaimedTask | null> {
   const res = await db.query(
-    `UPDATE tasks SET status = 'running', attempts = attempts + 1, updated_at = now()
-     WHERE id = $1 AND status NOT IN ('done', 'failed', 'dead') RETURNING id`,
+    `UPDATE tasks AS t SET status = 'running', attempts = t.attempts + 1, updated_at = now()
+     FROM runs AS r
+     WHERE t.id = $1 AND r.id = t.run_id AND r.status IN ('pending', 'running')
+       AND t.status NOT IN ('done', 'failed', 'dead')
+     RETURNING t.id, t.run_id, t.stage, t.kind, t.attempts, t.payload`,
     [id],
   );
-  const rows = Array.isArray(res[0]) ? res[0] : res;
-  if (!rows.length) return null;
-  return db.getRepository(TaskEntity).findOneBy({ id });
+  const rows: {
+    id: string;
+    run_id: string;
+    stage: string;
+    kind: string;
+    attempts: number;
+    payload: Record<string, unknown>;
+  }[] = Array.isArray(res[0]) ? res[0] : res;
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    runId: row.run_id,
+    stage: row.stage,
+    kind: row.kind,
+    attempts: Number(row.attempts),
+    payload: row.payload,
+  };
+}
+
+// A run's spec never changes once stored, so workers keep it instead of reading it per task.
+const specCache = new Map<string, Record<string, unknown>>();
+
+export async function runSpec(db: DataSource, runId: string): Promise<Record<string, unknown>> {
+  let spec = specCache.get(runId);
+  if (!spec) {
+    const rows: { spec: Record<string, unknown> }[] = await db.query('SELECT spec FROM runs WHERE id = $1', [
+      runId,
+    ]);
+    if (!rows[0]) throw new Error(`run ${runId} does not exist`);
+    spec = rows[0].spec;
+    if (specCache.size >= 64) specCache.delete(specCache.keys().next().value!);
+    specCache.set(runId, spec);
+  }
+  return spec;
 }
 
 // Records a final state once: a second completion of the same task changes nothing.
