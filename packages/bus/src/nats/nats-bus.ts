@@ -182,9 +182,13 @@ export class NatsBus implements Bus {
     };
   }
 
-  private sourceHooks(stage: Stage): NatsSourceHooks {
+  private sourceHooks(stage: Stage, opts: ConsumeOptions | ConsumeBatchOptions): NatsSourceHooks {
     return {
       onError: this.onError,
+      redeclare: async () => {
+        this.ensured.delete(stage);
+        await this.prepareConsumer(stage, opts);
+      },
       onUndecodable: async (m, err) => {
         const h = headers();
         for (const [k, v] of m.headers ?? []) for (const value of v) h.append(k, value);
@@ -241,7 +245,7 @@ export class NatsBus implements Bus {
       this.names.taskStream(stage),
       stage,
       pullLimit(opts, false),
-      this.sourceHooks(stage),
+      this.sourceHooks(stage, opts),
     );
     return this.register(startWorkerPool(source, handler as WorkHandler, opts, this.deadLetterSink(stage)));
   }
@@ -258,7 +262,7 @@ export class NatsBus implements Bus {
       this.names.taskStream(stage),
       stage,
       pullLimit(opts, true),
-      this.sourceHooks(stage),
+      this.sourceHooks(stage, opts),
     );
     return this.register(
       startBatchWorkerPool(source, handler as BatchHandler, opts, this.deadLetterSink(stage)),

@@ -31,6 +31,8 @@ export interface NatsSourceHooks {
   /** A message whose payload cannot be decoded: store it as a dead letter, then ack it. */
   onUndecodable(m: JsMsg, err: unknown): Promise<void>;
   onError(err: unknown): void;
+  /** The stream or durable consumer vanished (deleted by an operator): declare them again. */
+  redeclare(): Promise<void>;
 }
 
 const REOPEN_DELAY_MS = 1_000;
@@ -51,7 +53,35 @@ export async function openNatsSource(
   hooks: NatsSourceHooks,
 ): Promise<DeliverySource> {
   const consumer = await js.consumers.get(stream, WORKERS_DURABLE);
+  let redeclaring: Promise<void> | undefined;
+  // The library keeps waiting on a vanished consumer; recreate it and reopen the subscription.
+  const watch = (m: ConsumerMessages) => {
+    void (async () => {
+      for await (const status of m.status()) {
+        if (
+          !stopping &&
+          !redeclaring &&
+          (status.type === 'consumer_deleted' ||
+            status.type === 'consumer_not_found' ||
+            status.type === 'stream_not_found')
+        ) {
+          hooks.onError(new Error(`${stream}: ${status.type.replace(/_/g, ' ')}; declaring it again`));
+          // Then restart the pull subscription: this one would only notice after missed heartbeats.
+          redeclaring = hooks
+            .redeclare()
+            .then(() => {
+              void m.close();
+            })
+            .catch(hooks.onError)
+            .finally(() => {
+              redeclaring = undefined;
+            });
+        }
+      }
+    })().catch(hooks.onError);
+  };
   let messages: ConsumerMessages = await consumer.consume({ max_messages: maxMessages });
+  watch(messages);
   let iterator = messages[Symbol.asyncIterator]();
   // An iterator step still running after a timed-out next(); the following next() reuses it.
   let step: Promise<IteratorResult<JsMsg>> | undefined;
@@ -66,6 +96,7 @@ export async function openNatsSource(
     if (stopping) return;
     try {
       messages = await consumer.consume({ max_messages: maxMessages });
+      watch(messages);
       iterator = messages[Symbol.asyncIterator]();
     } catch (err) {
       hooks.onError(err);

@@ -271,7 +271,9 @@ export function runBusContractSuite(name: string, factory: () => Promise<BusUnde
       gate.resolve();
       await closing;
       expect(events).toEqual(['started', 'finished', 'closed']);
-      await expect(bus.enqueue('score', { id: 'c2', data: 2 })).rejects.toThrow(/bus is closed: cannot enqueue/);
+      await expect(bus.enqueue('score', { id: 'c2', data: 2 })).rejects.toThrow(
+        /bus is closed: cannot enqueue/,
+      );
     });
 
     it('consumeBatch hands over bounded batches, acks them, and retries only failed ids', async () => {

@@ -60,6 +60,21 @@ describe('NATS bus specifics', () => {
     await second.stop();
   });
 
+  it('declares a deleted durable consumer again and keeps consuming', async () => {
+    const bus = await open();
+    const got: string[] = [];
+    await bus.consume('verify', async (d) => {
+      got.push(d.id);
+    });
+    await bus.enqueue('verify', { id: 'before', data: 1 });
+    await waitFor('the first task', () => got.length === 1);
+    const jsm = await jetstreamManager(bus.connection);
+    await jsm.consumers.delete(bus.names.taskStream('verify'), 'workers');
+    await bus.enqueue('verify', { id: 'after', data: 2 });
+    await waitFor('the task sent after the deletion', () => got.length === 2, 30_000);
+    expect(got).toEqual(['before', 'after']);
+  });
+
   it('isolates buses with different prefixes', async () => {
     const a = await open();
     const b = await open();
