@@ -186,6 +186,7 @@ export class NatsBus implements Bus {
     return {
       onError: this.onError,
       redeclare: async () => {
+        if (this.closed) return;
         this.ensured.delete(stage);
         await this.prepareConsumer(stage, opts);
       },
@@ -364,10 +365,15 @@ export class NatsBus implements Bus {
     return handle;
   }
 
-  /** Deletes every stream under this bus's prefix (tests and benchmarks clean up with it). */
+  /**
+   * Stops this bus's consumers (they would declare their queues again), then deletes every stream
+   * under its prefix. Tests and benchmarks clean up with it.
+   */
   async deleteStreams(): Promise<void> {
-    if (!this.opts.prefix)
+    if (!this.opts.prefix) {
       throw new Error('deleteStreams() needs a prefixed bus: refusing to delete shared streams');
+    }
+    await Promise.all([...this.handles].map((h) => h.stop()));
     const jsm = await this.jsm();
     for (const name of this.names.allStreams(STAGES)) {
       await jsm.streams.delete(name).catch((err: unknown) => {
