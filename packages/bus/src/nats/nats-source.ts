@@ -36,6 +36,9 @@ export interface NatsSourceHooks {
 }
 
 const REOPEN_DELAY_MS = 1_000;
+// Pull requests are renewed this often; a deleted consumer is noticed (and declared again) on
+// the next renewal, so this bounds recovery time (the library default is 30 s).
+const PULL_EXPIRES_MS = 10_000;
 
 /**
  * Pulls from the stage's durable consumer with `consume()` (continuous pull requests, the fast
@@ -80,7 +83,10 @@ export async function openNatsSource(
       }
     })().catch(hooks.onError);
   };
-  let messages: ConsumerMessages = await consumer.consume({ max_messages: maxMessages });
+  let messages: ConsumerMessages = await consumer.consume({
+    max_messages: maxMessages,
+    expires: PULL_EXPIRES_MS,
+  });
   watch(messages);
   let iterator = messages[Symbol.asyncIterator]();
   // An iterator step still running after a timed-out next(); the following next() reuses it.
@@ -95,7 +101,7 @@ export async function openNatsSource(
     await new Promise((r) => setTimeout(r, REOPEN_DELAY_MS));
     if (stopping) return;
     try {
-      messages = await consumer.consume({ max_messages: maxMessages });
+      messages = await consumer.consume({ max_messages: maxMessages, expires: PULL_EXPIRES_MS });
       watch(messages);
       iterator = messages[Symbol.asyncIterator]();
     } catch (err) {

@@ -71,7 +71,7 @@ describe('NATS bus specifics', () => {
     const jsm = await jetstreamManager(bus.connection);
     await jsm.consumers.delete(bus.names.taskStream('verify'), 'workers');
     await bus.enqueue('verify', { id: 'after', data: 2 });
-    await waitFor('the task sent after the deletion', () => got.length === 2, 30_000);
+    await waitFor('the task sent after the deletion', () => got.length === 2, 45_000);
     expect(got).toEqual(['before', 'after']);
   });
 
