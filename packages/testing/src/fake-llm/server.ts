@@ -79,8 +79,11 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
     book.slotAcquired(slots);
     const started = Date.now();
     try {
-      await hold(latencyMs + extraMs);
-      return fn();
+      // The answer is built first and its cost counted in the latency, so a slot is busy for
+      // the configured latency, not latency + build time.
+      const out = fn();
+      await hold(latencyMs + extraMs - (Date.now() - started));
+      return out;
     } finally {
       book.slotReleased(Date.now() - started);
       slots.release();
