@@ -1,11 +1,13 @@
 import { JudgmentEntity, SummaryEntity } from '@precis/db';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { judgmentId } from '../ids.js';
+import { summarizeOpinion } from '../opinion/opinion-summary.js';
 import type { RunContext } from '../planner/run-context.js';
-import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+import { type BenchmarkSpec, isBooookScoreMetric, isGeneratedSystem } from '../spec/benchmark-spec.schema.js';
 import type { AnnotateCoherencePayload, SummarizeStepPayload, TaskPayload } from '../tasks/task-payloads.js';
 import { claimTask, finishTask, runSpec } from '../tasks/task-store.js';
 import { annotateCoherence, JudgeOutputError } from './annotate-coherence.handler.js';
+import { generateGevalSteps, judgeDimension } from './judge-dimension.handler.js';
 import { scoreRun } from './score-run.handler.js';
 import { ConfigurationError, summarizeStep } from './summarize-step.handler.js';
 import { TemplateMismatchError } from './templates.js';
@@ -47,7 +49,9 @@ async function runPayload(
 ): Promise<TaskOutcome> {
   switch (payload.type) {
     case 'summary-step': {
-      const system = spec.systems.find((s) => s.name === (payload as SummarizeStepPayload).system);
+      const system = spec.systems
+        .filter(isGeneratedSystem)
+        .find((s) => s.name === (payload as SummarizeStepPayload).system);
       if (!system)
         throw new ConfigurationError(`task ${ref.id}: system ${payload.system} is not in the run's spec`);
       const result = await summarizeStep(ctx, ref, payload, system, spec.cache);
@@ -61,6 +65,18 @@ async function runPayload(
       await ctx.db.transaction((m) => finishTask(m, ref.id, 'done', result, null));
       return 'done';
     }
+    case 'opinion-summary': {
+      const system = spec.systems.filter(isGeneratedSystem).find((s) => s.name === payload.system);
+      if (!system)
+        throw new ConfigurationError(`task ${ref.id}: system ${payload.system} is not in the run's spec`);
+      const result = await summarizeOpinion(ctx, ref, payload, system, spec.cache);
+      await ctx.db.transaction((m) => finishTask(m, ref.id, 'done', result, null));
+      return 'done';
+    }
+    case 'geval-steps':
+      return generateGevalSteps(ctx, ref, payload, spec);
+    case 'judge-dimension':
+      return judgeDimension(ctx, ref, payload, spec);
   }
 }
 
@@ -71,7 +87,7 @@ async function annotate(
   spec: BenchmarkSpec,
 ): Promise<TaskOutcome> {
   const metric = spec.metrics[payload.metricIndex];
-  if (!metric)
+  if (!metric || !isBooookScoreMetric(metric))
     throw new ConfigurationError(`task ${ref.id}: metric #${payload.metricIndex} is not in the run's spec`);
   const summary = await ctx.db.getRepository(SummaryEntity).findOneBy({ id: payload.summaryId });
   if (!summary) throw new ConfigurationError(`task ${ref.id}: summary ${payload.summaryId} does not exist`);

@@ -6,8 +6,9 @@ import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { metricValueId } from '../ids.js';
 import type { RunContext } from '../planner/run-context.js';
+import { type DimensionLeaderboard, scoreDimensionMetrics } from '../scoring/dimension-scores.js';
 import type { LeaderboardRow, UsageTotals } from '../scoring/leaderboard-row.js';
-import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+import { type BenchmarkSpec, isBooookScoreMetric, isGeneratedSystem } from '../spec/benchmark-spec.schema.js';
 
 const HEURISTIC_LABEL = ' (heuristic)';
 
@@ -49,7 +50,7 @@ export async function scoreRun(
   ctx: RunContext,
   runId: string,
   spec: BenchmarkSpec,
-): Promise<{ leaderboard: LeaderboardRow[] }> {
+): Promise<{ leaderboard: LeaderboardRow[]; dimensions?: DimensionLeaderboard[] }> {
   const summaries = await ctx.db
     .getRepository(SummaryEntity)
     .find({ where: { runId }, order: { id: 'ASC' } });
@@ -64,7 +65,7 @@ export async function scoreRun(
   const leaderboard: LeaderboardRow[] = [];
   const values: Partial<MetricValueEntity>[] = [];
 
-  for (const system of spec.systems) {
+  for (const system of spec.systems.filter(isGeneratedSystem)) {
     const own = summaries.filter((s) => s.system === system.name);
     const encoding = system.params.encoding;
     const stats = own.map((s) => {
@@ -76,6 +77,7 @@ export async function scoreRun(
       };
     });
     spec.metrics.forEach((metric, metricIndex) => {
+      if (!isBooookScoreMetric(metric)) return;
       const key = `${metric.name}.${metricIndex}`;
       const scored: SummaryBooookScore[] = [];
       let incomplete = 0;
@@ -160,5 +162,8 @@ export async function scoreRun(
         .execute();
     }
   });
-  return { leaderboard };
+  // Dimension judges (opinion summaries): their own leaderboard, one per dimensions metric.
+  const summarizers = new Map(summaries.map((s) => [s.system, s.producer]));
+  const dimensions = await scoreDimensionMetrics(ctx, runId, spec, summarizers);
+  return dimensions.length ? { leaderboard, dimensions } : { leaderboard };
 }

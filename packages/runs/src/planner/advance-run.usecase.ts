@@ -2,7 +2,9 @@ import { DocumentEntity, RunEntity, SummaryEntity, type TaskEntity } from '@prec
 import { DEFAULT_TEMPLATES, planStrategy, StrategyError } from '@precis/strategies';
 import { splitSentences } from '@precis/text';
 import { scoreTaskId, summarizeTaskId, summaryId, verifyTaskId } from '../ids.js';
-import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+import { DimensionPlanner, planDatasetSystems } from '../opinion/dimension-planner.js';
+import { OPINION_STEP_KEY, opinionSummaryTask } from '../opinion/opinion-summary.js';
+import { type BenchmarkSpec, isBooookScoreMetric, isGeneratedSystem } from '../spec/benchmark-spec.schema.js';
 import type { SummarizeStepResult } from '../tasks/task-payloads.js';
 import { FINISHED, insertTasks, loadRunTasks, type NewTask } from '../tasks/task-store.js';
 import { documentChunks } from './document-chunks.js';
@@ -92,9 +94,11 @@ export async function advanceRun(
       (s) => s.id,
     ),
   );
-  counts.expected = spec.systems.length * docs.length;
+  const generated = spec.systems.filter(isGeneratedSystem);
+  counts.expected = generated.length * docs.length;
+  const dimensions = new DimensionPlanner(runId, spec, byId);
 
-  for (const system of spec.systems) {
+  for (const system of generated) {
     let params: ReturnType<typeof strategyParams>;
     try {
       params = strategyParams(system, ctx.modelInfo);
@@ -116,10 +120,20 @@ export async function advanceRun(
         counts.failed++;
         continue;
       }
-      const chunks = documentChunks(doc.id, doc.text, system.params.chunkSize, system.params.encoding);
       let plan: ReturnType<typeof planStrategy>;
       try {
-        plan = planStrategy(system.strategy, { chunks, results, params, templates: DEFAULT_TEMPLATES });
+        if (system.strategy === 'opinion') {
+          const text = results.get(OPINION_STEP_KEY);
+          if (text === undefined) {
+            const t = opinionSummaryTask(runId, system, doc.id);
+            if (!byId.has(t.id)) newTasks.push(t);
+            continue;
+          }
+          plan = { status: 'done', summary: text, finalKey: OPINION_STEP_KEY };
+        } else {
+          const chunks = documentChunks(doc.id, doc.text, system.params.chunkSize, system.params.encoding);
+          plan = planStrategy(system.strategy, { chunks, results, params, templates: DEFAULT_TEMPLATES });
+        }
       } catch (err) {
         if (!(err instanceof StrategyError)) throw err;
         await setRunStatus(
@@ -180,7 +194,9 @@ export async function advanceRun(
           .execute();
       }
       const sentences = splitSentences(plan.summary);
+      newTasks.push(...dimensions.tasksFor(system.name, doc.id, sid));
       spec.metrics.forEach((metric, metricIndex) => {
+        if (!isBooookScoreMetric(metric)) return;
         const size = metric.mode === 'sentence' ? 1 : metric.batchSize;
         for (let start = 0, batch = 0; start < sentences.length; start += size, batch++) {
           const id = verifyTaskId(runId, system.name, doc.id, `${metric.name}.${metricIndex}`, batch);
@@ -203,6 +219,15 @@ export async function advanceRun(
       });
     }
   }
+
+  const fromDataset = await planDatasetSystems(ctx, runId, spec, docs, existingSummaries, dimensions);
+  if (fromDataset.error !== null) {
+    await setRunStatus(ctx, run, 'failed', fromDataset.error);
+    return progress(0);
+  }
+  counts.expected += fromDataset.expected;
+  counts.done += fromDataset.done;
+  newTasks.push(...fromDataset.tasks);
 
   const allSummariesSettled = counts.done + counts.failed === counts.expected;
   const verifyOpen =

@@ -1,3 +1,4 @@
+import { OPINION_DIMENSION_IDS } from '@precis/prompts';
 import { z } from 'zod';
 
 function received(input: unknown): string {
@@ -50,13 +51,16 @@ export const strategyParamsSpec = z
     artifactRemoval: z.boolean().default(false),
     encoding: z.enum(['cl100k_base', 'o200k_base']).default('cl100k_base'),
     maxTokens: int().positive().optional(),
+    // Strategy 'opinion': words of the one-paragraph summary (default 80; engines cut to it).
+    budgetWords: int().positive().optional(),
   })
   .strict();
 
 const systemSpec = z
   .object({
     name,
-    strategy: z.enum(['hierarchical', 'incremental', 'full-context']),
+    source: z.undefined().optional(),
+    strategy: z.enum(['hierarchical', 'incremental', 'full-context', 'opinion']),
     // Exactly one of: a model from the registry, or an offline engine.
     model: z.string().min(1).optional(),
     engine: z.enum(['textrank', 'lead']).optional(),
@@ -66,6 +70,20 @@ const systemSpec = z
   .refine((s) => (s.model === undefined) !== (s.engine === undefined), {
     message: 'give exactly one of "model" (a registry model) or "engine" (textrank or lead)',
   });
+
+// Summaries already in the dataset (SummEval-OP's rated candidates): expands to one system per
+// candidate system in the data, named as in the dataset (e.g. gpt-4, human-summaries).
+const datasetSystemSpec = z
+  .object({
+    name,
+    source: z.literal('dataset'),
+    // Only these dataset systems (default: every system found in the data).
+    only: z.array(z.string().min(1)).min(1).optional(),
+    strategy: z.literal('dataset').default('dataset'),
+    model: z.undefined().optional(),
+    engine: z.undefined().optional(),
+  })
+  .strict();
 
 const judgeSpec = z
   .object({
@@ -80,10 +98,30 @@ const judgeSpec = z
 
 const metricSpec = z
   .object({
-    name: z.enum(['booookscore']),
+    name: z.literal('booookscore'),
     judge: judgeSpec,
     mode: z.enum(['batched', 'sentence']).default('batched'),
     batchSize: int().min(1).max(100).default(10),
+    maxAttempts: int().min(1).max(10).default(3),
+  })
+  .strict();
+
+// LLM judges of the seven opinion-summary dimensions (METHODS.md §4.2), n-sample scoring.
+const dimensionsMetricSpec = z
+  .object({
+    name: z.literal('dimensions'),
+    family: z.enum(['op-i', 'op', 'g-eval']),
+    dimensions: z
+      .array(z.enum(OPINION_DIMENSION_IDS))
+      .min(1)
+      .default([...OPINION_DIMENSION_IDS]),
+    judge: z.object({ model: z.string().min(1) }).strict(),
+    samples: int().min(1).max(100).default(1),
+    // Default 0 for one sample, 0.7 for several (judgeTemperature()).
+    temperature: z.number().min(0).max(2).optional(),
+    // Logprob-weighted score at the score token (the endpoint must return logprobs).
+    logprobs: z.boolean().default(false),
+    // Attempts for G-Eval's evaluation steps; score samples are never re-asked (they are counted).
     maxAttempts: int().min(1).max(10).default(3),
   })
   .strict();
@@ -96,8 +134,8 @@ export const benchmarkSpecSchema = z
     // Model registry file (relative to the spec); else PRECIS_MODELS or ./precis.models.yaml.
     models: z.string().min(1).optional(),
     datasets: z.array(datasetSpec).min(1),
-    systems: z.array(systemSpec).min(1),
-    metrics: z.array(metricSpec).min(1),
+    systems: z.array(z.discriminatedUnion('source', [systemSpec, datasetSystemSpec])).min(1),
+    metrics: z.array(z.discriminatedUnion('name', [metricSpec, dimensionsMetricSpec])).min(1),
     limits: z
       .object({
         concurrency: int().min(1).max(1024).default(16),
@@ -125,9 +163,27 @@ export const benchmarkSpecSchema = z
       }
       seen.set(s.name, i);
     });
+    // Judge rows are keyed 'dimension:<id>' per run (what `meta correlate judge:<run>` reads).
+    const dims = spec.metrics.flatMap((m, i) => (m.name === 'dimensions' ? [i] : []));
+    for (const i of dims.slice(1)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metrics', i, 'name'],
+        message: `only one "dimensions" metric per run (also metrics[${dims[0]}]); compare judges with one run each`,
+      });
+    }
   });
 
 export type BenchmarkSpec = z.output<typeof benchmarkSpecSchema>;
-export type SystemSpec = BenchmarkSpec['systems'][number];
-export type MetricSpec = BenchmarkSpec['metrics'][number];
+export type SystemSpec = z.output<typeof systemSpec>;
+export type DatasetSystemSpec = z.output<typeof datasetSystemSpec>;
+export type AnySystemSpec = BenchmarkSpec['systems'][number];
+export type MetricSpec = z.output<typeof metricSpec>;
+export type DimensionsMetricSpec = z.output<typeof dimensionsMetricSpec>;
+export type AnyMetricSpec = BenchmarkSpec['metrics'][number];
+
+export const isGeneratedSystem = (s: AnySystemSpec): s is SystemSpec => s.source === undefined;
+export const isBooookScoreMetric = (m: AnyMetricSpec): m is MetricSpec => m.name === 'booookscore';
+export const judgeTemperature = (m: DimensionsMetricSpec): number =>
+  m.temperature ?? (m.samples === 1 ? 0 : 0.7);
 export type DatasetSpec = BenchmarkSpec['datasets'][number];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import type { MetricSpec, SystemSpec } from './benchmark-spec.schema.js';
 import { SpecError, validateSpec } from './load-spec.js';
 
 const valid = {
@@ -29,9 +30,9 @@ function problems(raw: unknown): string[] {
 describe('benchmark spec validation', () => {
   it('fills defaults', () => {
     const spec = validateSpec(valid);
-    expect(spec.systems[0]!.params.chunkSize).toBe(2048);
-    expect(spec.systems[1]!.params.levelBudgets).toEqual([500]);
-    expect(spec.metrics[0]!.batchSize).toBe(10);
+    expect((spec.systems[0] as SystemSpec).params.chunkSize).toBe(2048);
+    expect((spec.systems[1] as SystemSpec).params.levelBudgets).toEqual([500]);
+    expect((spec.metrics[0] as MetricSpec).batchSize).toBe(10);
     expect(spec.limits.concurrency).toBe(16);
   });
 

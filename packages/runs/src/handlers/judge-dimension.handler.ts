@@ -1,0 +1,209 @@
+import { JudgmentEntity, MetricValueEntity, SummaryEntity } from '@precis/db';
+import {
+  OutputParseError,
+  parseEvaluationSteps,
+  renderGevalStepsPrompt,
+  type TokenWithTopLogprobs,
+} from '@precis/prompts';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import { judgmentId, metricValueId } from '../ids.js';
+import { dimensionMetricKey } from '../opinion/dimension-planner.js';
+import {
+  asDimension,
+  checkTemplate,
+  gevalStepsTemplate,
+  judgeProducer,
+  judgeTemplate,
+  renderJudgePrompt,
+  templateRef,
+} from '../opinion/judge-templates.js';
+import { documentReviews } from '../opinion/reviews.js';
+import { type JudgeSample, scoreJudgeSamples } from '../opinion/sample-scoring.js';
+import type { RunContext } from '../planner/run-context.js';
+import type { ChatReply, ChatRequest } from '../ports.js';
+import {
+  type BenchmarkSpec,
+  type DimensionsMetricSpec,
+  judgeTemperature,
+} from '../spec/benchmark-spec.schema.js';
+import type { GevalStepsPayload, GevalStepsResult, JudgeDimensionPayload } from '../tasks/task-payloads.js';
+import { finishTask } from '../tasks/task-store.js';
+import { ConfigurationError } from './summarize-step.handler.js';
+
+// The run's ChatModel is @precis/llm's LlmClient, which also takes and returns logprobs.
+interface LogprobChatModel {
+  chat(
+    req: ChatRequest & { logprobs?: boolean; topLogprobs?: number },
+  ): Promise<ChatReply & { logprobs?: TokenWithTopLogprobs[] }>;
+}
+
+const TOP_LOGPROBS = 5;
+
+function dimensionMetric(spec: BenchmarkSpec, index: number, taskId: string): DimensionsMetricSpec {
+  const m = spec.metrics[index];
+  if (m?.name !== 'dimensions')
+    throw new ConfigurationError(
+      `task ${taskId}: metric #${index} is not a "dimensions" metric of the run's spec`,
+    );
+  return m;
+}
+
+function judgeChat(ctx: RunContext, metric: DimensionsMetricSpec): LogprobChatModel {
+  if (!ctx.chat)
+    throw new ConfigurationError(
+      `the dimension judge needs model ${metric.judge.model}, but no model registry is configured`,
+    );
+  return ctx.chat as unknown as LogprobChatModel;
+}
+
+// G-Eval: asks the judge for its evaluation steps of one dimension (re-asked up to maxAttempts
+// when they do not parse). The steps are the task's result, reused by every scoring task.
+export async function generateGevalSteps(
+  ctx: RunContext,
+  ref: { id: string; runId: string },
+  payload: GevalStepsPayload,
+  spec: BenchmarkSpec,
+): Promise<'done' | 'failed'> {
+  const metric = dimensionMetric(spec, payload.metricIndex, ref.id);
+  const dimension = asDimension(payload.dimension, `task ${ref.id}`);
+  const template = gevalStepsTemplate(dimension);
+  checkTemplate(template, payload.templateId, payload.templateVersion, `task ${ref.id}`);
+  const chat = judgeChat(ctx, metric);
+  const outputs: string[] = [];
+  for (let attempt = 0; attempt < metric.maxAttempts; attempt++) {
+    const reply = await chat.chat({
+      model: metric.judge.model,
+      messages: renderGevalStepsPrompt(dimension, template),
+      temperature: 0,
+      runId: ref.runId,
+      taskId: ref.id,
+      templateVersion: attempt === 0 ? template.version : `${template.version}#reask-${attempt}`,
+      cache: spec.cache,
+    });
+    outputs.push(reply.text);
+    try {
+      const steps = parseEvaluationSteps(reply.text, template.id);
+      const result: GevalStepsResult = {
+        judge: `model:${metric.judge.model}`,
+        template: templateRef(template),
+        steps,
+        attempts: attempt + 1,
+      };
+      await ctx.db.transaction((m) => finishTask(m, ref.id, 'done', result, null));
+      return 'done';
+    } catch (err) {
+      if (!(err instanceof OutputParseError)) throw err;
+      ctx.logger.warn('unparseable G-Eval steps', { taskId: ref.id, attempt, error: err.message });
+    }
+  }
+  const message = `judge ${metric.judge.model} wrote no parseable evaluation steps for ${dimension} in ${metric.maxAttempts} attempt(s)`;
+  await ctx.db.transaction((m) =>
+    finishTask(
+      m,
+      ref.id,
+      'failed',
+      { judge: `model:${metric.judge.model}`, template: templateRef(template), outputs },
+      message,
+    ),
+  );
+  return 'failed';
+}
+
+// One (summary, dimension) judgment: the metric's n samples, each its own call with its own
+// cache-key suffix (a re-run hits the cache sample by sample), issued concurrently. Persists
+// the judgment and the metric_values row packages/meta reads, in one transaction with the task.
+export async function judgeDimension(
+  ctx: RunContext,
+  ref: { id: string; runId: string },
+  payload: JudgeDimensionPayload,
+  spec: BenchmarkSpec,
+): Promise<'done' | 'failed'> {
+  const metric = dimensionMetric(spec, payload.metricIndex, ref.id);
+  const dimension = asDimension(payload.dimension, `task ${ref.id}`);
+  const template = judgeTemplate(metric.family, dimension);
+  checkTemplate(template, payload.templateId, payload.templateVersion, `task ${ref.id}`);
+  const chat = judgeChat(ctx, metric);
+  const summary = await ctx.db.getRepository(SummaryEntity).findOneBy({ id: payload.summaryId });
+  if (!summary) throw new ConfigurationError(`task ${ref.id}: summary ${payload.summaryId} does not exist`);
+  const reviews = await documentReviews(ctx.db, payload.documentId);
+  const messages = renderJudgePrompt(
+    metric.family,
+    dimension,
+    { reviews, summary: summary.text },
+    payload.steps,
+  );
+  const temperature = judgeTemperature(metric);
+  const samples: JudgeSample[] = await Promise.all(
+    Array.from({ length: metric.samples }, async (_, k) => {
+      const reply = await chat.chat({
+        model: metric.judge.model,
+        messages,
+        temperature,
+        runId: ref.runId,
+        taskId: ref.id,
+        templateVersion: `${template.version}#sample-${k}`,
+        cache: spec.cache,
+        ...(metric.logprobs ? { logprobs: true, topLogprobs: TOP_LOGPROBS } : {}),
+      });
+      return { text: reply.text, ...(reply.logprobs ? { logprobs: reply.logprobs } : {}) };
+    }),
+  );
+  const score = scoreJudgeSamples(samples, { templateId: template.id, logprobs: metric.logprobs });
+  const producedBy = judgeProducer(metric.judge.model, template);
+  const key = dimensionMetricKey(payload.metricIndex);
+  const details = {
+    n: score.n,
+    parsed: score.parsed,
+    unparsed: score.unparsed,
+    distribution: score.distribution,
+    family: metric.family,
+    method: score.method,
+    sampleMean: score.sampleMean,
+    temperature,
+    judge: `model:${metric.judge.model}`,
+    template: templateRef(template),
+    ...(score.logprob ? { logprob: score.logprob } : {}),
+    ...(score.failure ? { failure: score.failure } : {}),
+  };
+  const status = score.value === null ? 'failed' : 'done';
+  const result = { ...details, dimension, score: score.value, errors: score.errors };
+  await ctx.db.transaction(async (m) => {
+    if (!(await finishTask(m, ref.id, status, result, score.failure))) return;
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(JudgmentEntity)
+      .values({
+        id: judgmentId(summary.id, `${key}:${dimension}`, 0),
+        runId: ref.runId,
+        summaryId: summary.id,
+        system: payload.system,
+        metric: `dimension:${dimension}`,
+        unit: 0,
+        status: status === 'done' ? 'ok' : 'failed',
+        verdict: { ...result },
+        judge: `model:${metric.judge.model}`,
+        templateVersion: templateRef(template),
+        taskId: ref.id,
+      } as QueryDeepPartialEntity<JudgmentEntity>)
+      .orIgnore()
+      .execute();
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(MetricValueEntity)
+      .values({
+        id: metricValueId(ref.runId, payload.system, payload.documentId, `dimension:${dimension}`),
+        runId: ref.runId,
+        system: payload.system,
+        documentId: payload.documentId,
+        metric: `dimension:${dimension}`,
+        value: score.value,
+        details,
+        producedBy,
+      } as QueryDeepPartialEntity<MetricValueEntity>)
+      .orUpdate(['value', 'details', 'produced_by'], ['id'])
+      .execute();
+  });
+  return status;
+}

@@ -1,0 +1,69 @@
+import {
+  type ChatMessage,
+  GEVAL_SCORE_TEMPLATES,
+  GEVAL_STEPS_TEMPLATES,
+  isOpinionDimensionId,
+  OP_I_TEMPLATE,
+  OP_TEMPLATES,
+  type OpinionDimensionId,
+  type PromptTemplate,
+  renderGevalScorePrompt,
+  renderOpIPrompt,
+  renderOpPrompt,
+} from '@precis/prompts';
+import { TemplateMismatchError } from '../handlers/templates.js';
+import type { DimensionsMetricSpec } from '../spec/benchmark-spec.schema.js';
+
+export type JudgeFamily = DimensionsMetricSpec['family'];
+
+// The scoring template of a family and dimension (Op-I: one template for every dimension).
+export function judgeTemplate(family: JudgeFamily, dimension: OpinionDimensionId): PromptTemplate {
+  switch (family) {
+    case 'op-i':
+      return OP_I_TEMPLATE;
+    case 'op':
+      return OP_TEMPLATES[dimension];
+    case 'g-eval':
+      return GEVAL_SCORE_TEMPLATES[dimension];
+  }
+}
+
+export const gevalStepsTemplate = (dimension: OpinionDimensionId): PromptTemplate =>
+  GEVAL_STEPS_TEMPLATES[dimension];
+
+export const templateRef = (t: PromptTemplate) => `${t.id}@${t.version}`;
+
+// What every judge number names: the judge model and the template version.
+export const judgeProducer = (model: string, t: PromptTemplate) => `model:${model} ${templateRef(t)}`;
+
+export function asDimension(value: string, where: string): OpinionDimensionId {
+  if (!isOpinionDimensionId(value)) throw new TemplateMismatchError(`${where}: unknown dimension "${value}"`);
+  return value;
+}
+
+// A task names the template it was planned with; a worker with other prompts refuses it.
+export function checkTemplate(t: PromptTemplate, id: string, version: string, where: string): void {
+  if (t.id !== id || t.version !== version) {
+    throw new TemplateMismatchError(
+      `${where}: planned with template ${id}@${version}, but this worker has ${templateRef(t)}`,
+    );
+  }
+}
+
+export function renderJudgePrompt(
+  family: JudgeFamily,
+  dimension: OpinionDimensionId,
+  input: { reviews: readonly string[]; summary: string },
+  steps: readonly string[] | undefined,
+): ChatMessage[] {
+  switch (family) {
+    case 'op-i':
+      return renderOpIPrompt(dimension, input);
+    case 'op':
+      return renderOpPrompt(dimension, input);
+    case 'g-eval':
+      if (!steps?.length)
+        throw new TemplateMismatchError(`G-Eval ${dimension}: the task carries no evaluation steps`);
+      return renderGevalScorePrompt(dimension, steps, input);
+  }
+}

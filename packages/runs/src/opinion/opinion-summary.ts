@@ -1,0 +1,69 @@
+import { createLeadEngine, createTextRankEngine } from '@precis/engines';
+import { formatReviews, OPINION_SUMMARY_TEMPLATE, renderTemplate } from '@precis/prompts';
+import { ConfigurationError } from '../handlers/summarize-step.handler.js';
+import { summarizeTaskId } from '../ids.js';
+import type { RunContext } from '../planner/run-context.js';
+import type { SystemSpec } from '../spec/benchmark-spec.schema.js';
+import type { OpinionSummaryPayload, SummarizeStepResult } from '../tasks/task-payloads.js';
+import type { NewTask } from '../tasks/task-store.js';
+import { checkTemplate } from './judge-templates.js';
+import { documentReviews } from './reviews.js';
+
+// Strategy 'opinion' has one step per product: reviews -> one paragraph.
+export const OPINION_STEP_KEY = 'opinion';
+export const DEFAULT_OPINION_BUDGET_WORDS = 80;
+
+export function opinionSummaryTask(runId: string, system: SystemSpec, documentId: string): NewTask {
+  return {
+    id: summarizeTaskId(runId, system.name, documentId, OPINION_STEP_KEY),
+    runId,
+    stage: 'summarize',
+    kind: 'opinion-summary',
+    payload: {
+      type: 'opinion-summary',
+      system: system.name,
+      documentId,
+      templateId: OPINION_SUMMARY_TEMPLATE.id,
+      templateVersion: OPINION_SUMMARY_TEMPLATE.version,
+    },
+  };
+}
+
+// The offline baseline is extractive over the concatenated reviews; a model gets the template.
+export async function summarizeOpinion(
+  ctx: RunContext,
+  task: { id: string; runId: string },
+  payload: OpinionSummaryPayload,
+  system: SystemSpec,
+  cache: boolean,
+): Promise<SummarizeStepResult> {
+  checkTemplate(OPINION_SUMMARY_TEMPLATE, payload.templateId, payload.templateVersion, `task ${task.id}`);
+  const reviews = await documentReviews(ctx.db, payload.documentId);
+  const budgetWords = system.params.budgetWords ?? DEFAULT_OPINION_BUDGET_WORDS;
+  if (system.engine !== undefined) {
+    const engine = system.engine === 'textrank' ? createTextRankEngine() : createLeadEngine();
+    const out = await engine.summarizeChunk({ text: reviews.join('\n\n'), budgetWords });
+    // One paragraph: the extracted sentences joined by spaces.
+    const text = out.text.replace(/\s*\n+\s*/g, ' ').trim();
+    return { text, generations: 1, cut: false, producer: `engine:${out.engine}` };
+  }
+  if (!ctx.chat)
+    throw new ConfigurationError(
+      `system ${system.name} needs model ${system.model}, but no model registry is configured`,
+    );
+  const p = system.params;
+  const reply = await ctx.chat.chat({
+    model: system.model!,
+    messages: renderTemplate(OPINION_SUMMARY_TEMPLATE, { reviews: formatReviews(reviews) }),
+    temperature: p.temperature,
+    topP: p.topP,
+    maxTokens: p.maxTokens,
+    runId: task.runId,
+    taskId: task.id,
+    templateVersion: OPINION_SUMMARY_TEMPLATE.version,
+    cache,
+  });
+  const text = reply.text.replace(/\s*\n+\s*/g, ' ').trim();
+  if (text === '') throw new Error(`model ${system.model} returned an empty opinion summary`);
+  return { text, generations: 1, cut: false, producer: `model:${system.model}` };
+}

@@ -1,0 +1,54 @@
+import { ChunkEntity, DocumentEntity } from '@precis/db';
+import type { DataSource } from 'typeorm';
+
+// A product's reviews never change once imported: memoized per document (bounded).
+const cache = new Map<string, Promise<string[]>>();
+const MAX_ENTRIES = 1024;
+
+// The reviews of an opinion dataset document (chunks kind 'review', scheme 'source', in order);
+// a document without review chunks is its own single "review".
+export function documentReviews(db: DataSource, documentId: string): Promise<string[]> {
+  let hit = cache.get(documentId);
+  if (!hit) {
+    hit = load(db, documentId);
+    hit.catch(() => cache.delete(documentId));
+    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(documentId, hit);
+  }
+  return hit;
+}
+
+async function load(db: DataSource, documentId: string): Promise<string[]> {
+  const chunks = await db.getRepository(ChunkEntity).find({
+    where: { documentId, scheme: 'source', kind: 'review' },
+    order: { ordinal: 'ASC' },
+  });
+  if (chunks.length) return chunks.map((c) => c.text);
+  const doc = await db.getRepository(DocumentEntity).findOneBy({ id: documentId });
+  if (!doc) throw new Error(`document ${documentId} does not exist`);
+  return [doc.text];
+}
+
+export interface DatasetSummary {
+  system: string;
+  summary: string;
+  ratings: Record<string, number>;
+}
+
+// Rated candidate summaries stored by the SummEval-OP importer in documents.data.summaries.
+export function datasetSummaries(doc: DocumentEntity): DatasetSummary[] {
+  const raw = (doc.data as { summaries?: unknown } | null)?.summaries;
+  if (!Array.isArray(raw)) return [];
+  const out: DatasetSummary[] = [];
+  for (const entry of raw) {
+    const e = entry as { system?: unknown; summary?: unknown; ratings?: unknown };
+    if (typeof e.system !== 'string' || typeof e.summary !== 'string') continue;
+    const ratings: Record<string, number> = {};
+    if (e.ratings && typeof e.ratings === 'object') {
+      for (const [k, v] of Object.entries(e.ratings as Record<string, unknown>))
+        if (typeof v === 'number' && Number.isFinite(v)) ratings[k] = v;
+    }
+    out.push({ system: e.system, summary: e.summary, ratings });
+  }
+  return out;
+}
