@@ -1,22 +1,69 @@
-import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { type StageWorker, StageWorkerFactory } from '@precis/service';
-import { SUMMARIZATION_STAGES, SUMMARIZATION_TASK_HANDLERS } from './summarization.handlers.js';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { Bus, ConsumerHandle } from '@precis/bus';
+import {
+  BUS,
+  MetricsRegistry,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+  type ServiceLogger,
+  StageWorkerFactory,
+} from '@precis/service';
+import { DataSource } from 'typeorm';
+import type { SummarizationConfig } from '../config/summarization.env.js';
+import { buildRunContext, startRunStageWorker } from './run-stage-worker.js';
+import { SUMMARIZATION_STAGES } from './summarization.handlers.js';
 
-// Pulls this service's stage queue(s). On shutdown it stops pulling, lets in-flight tasks finish
-// and ack, then the connections close.
+// Pulls this service's run stage queue(s). On shutdown it stops pulling, lets in-flight tasks
+// finish, persist and ack, then the connections close (ServiceCoreModule closes them last).
 @Injectable()
 export class SummarizationConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly workers: StageWorker[];
+  private handles: ConsumerHandle[] = [];
+  private readonly log: ServiceLogger;
 
-  constructor(factory: StageWorkerFactory) {
-    this.workers = SUMMARIZATION_STAGES.map((stage) => factory.create(stage, SUMMARIZATION_TASK_HANDLERS));
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    private readonly dataSource: DataSource,
+    @Inject(SERVICE_CONFIG) private readonly config: SummarizationConfig,
+    @Inject(SERVICE_LOGGER) logger: ServiceLogger,
+    private readonly metrics: MetricsRegistry,
+    private readonly factory: StageWorkerFactory,
+  ) {
+    this.log = logger.child({ component: 'run-worker' });
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    for (const worker of this.workers) await worker.start();
+    const ctx = buildRunContext({
+      dataSource: this.dataSource,
+      bus: this.bus,
+      modelsFile: this.config.PRECIS_MODELS,
+      logger: this.log,
+      metrics: this.metrics,
+    });
+    for (const stage of SUMMARIZATION_STAGES) {
+      this.handles.push(
+        await startRunStageWorker(ctx, this.bus, stage, this.factory.create(stage, []), {
+          concurrency: this.config.WORKER_CONCURRENCY,
+          ackWaitMs: this.config.TASK_ACK_WAIT_MS,
+          maxDeliver: this.config.TASK_MAX_DELIVER,
+          backoffMs: this.config.TASK_RETRY_DELAYS_MS,
+        }),
+      );
+    }
+    this.log.info(
+      {
+        stages: SUMMARIZATION_STAGES,
+        concurrency: this.config.WORKER_CONCURRENCY,
+        models: this.config.PRECIS_MODELS ?? null,
+      },
+      'consuming run stage queue(s)',
+    );
   }
 
   async onModuleDestroy(): Promise<void> {
-    await Promise.all(this.workers.map((worker) => worker.stop()));
+    const handles = this.handles;
+    this.handles = [];
+    this.log.info('stopping: no new tasks, finishing in-flight ones');
+    await Promise.all(handles.map((h) => h.stop()));
+    this.log.info('stopped');
   }
 }

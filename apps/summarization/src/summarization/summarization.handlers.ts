@@ -1,10 +1,5 @@
-import type { Stage } from '@precis/contracts';
-import type { TaskHandler } from '@precis/service';
+import type { RunStage } from '@precis/runs';
 
-// The stage queue(s) this service owns.
-export const SUMMARIZATION_STAGES: Stage[] = ['summarize'];
-
-// Task kinds this service can run (summarization strategy steps). None exist yet: every task received is recorded as
-// failed with an 'unknown task kind' error and dead-lettered, so a producer ahead of this
-// service is visible instead of silently dropped.
-export const SUMMARIZATION_TASK_HANDLERS: readonly TaskHandler[] = [];
+// The run stage queue(s) this service owns: strategy steps (chunk summaries, merges, updates,
+// compressions) of every summarization system.
+export const SUMMARIZATION_STAGES: RunStage[] = ['summarize'];

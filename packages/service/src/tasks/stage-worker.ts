@@ -110,6 +110,13 @@ export class StageWorker {
     this.log.info('stopped');
   }
 
+  // For a host that pulls the stage queue itself (a queue shared with the run runtime's JSON
+  // tasks) and routes precis.v1.Task envelopes here: the same lifecycle as a delivery pulled by
+  // start(). Throws when the bus should redeliver (or dead-letter) the message.
+  handleDelivery(delivery: Delivery): Promise<void> {
+    return this.process(delivery);
+  }
+
   private counter(outcome: string, kind: string): void {
     this.deps.metrics
       .counter('precis_tasks_total', 'tasks handled, by stage, kind and outcome')

@@ -21,6 +21,9 @@ export class TaskCompletionWatcher {
 
   async start(): Promise<void> {
     this.sub ??= await this.bus.subscribe(TASK_COMPLETED_SUBJECT, (data) => {
+      // The run runtime announces its tasks on the same subject as JSON ({ runId, taskId });
+      // those are not ours to wait for, so only an undecodable binary event is worth a warning.
+      if (!(data instanceof Uint8Array)) return;
       const event = decodeTaskCompleted(data);
       if (!event) {
         this.logger.warn({ subject: TASK_COMPLETED_SUBJECT }, 'ignored an undecodable task-completed event');
