@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { type GrpcOptions, Transport } from '@nestjs/microservices';
-import { IngestionServiceService } from '@precis/contracts';
+import { IngestionServiceService, RunServiceService } from '@precis/contracts';
 import type { ServiceLogger } from '@precis/service';
 import type { GatewayConfig } from '../config/gateway.env.js';
 
@@ -8,6 +8,7 @@ import type { GatewayConfig } from '../config/gateway.env.js';
 // (de)serializers the clients use), so no .proto file is read at runtime.
 export const GRPC_PACKAGE_DEFINITION = {
   'precis.v1.IngestionService': IngestionServiceService,
+  'precis.v1.RunService': RunServiceService,
 };
 
 export function connectGrpcServer(app: INestApplication, config: GatewayConfig, logger: ServiceLogger): void {

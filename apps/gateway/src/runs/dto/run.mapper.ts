@@ -1,0 +1,58 @@
+import { type Run, RunStatus } from '@precis/contracts';
+import type { RunEntity } from '@precis/db';
+import type { StageCounts } from '@precis/runs';
+
+const STATUS: Record<RunEntity['status'], RunStatus> = {
+  pending: RunStatus.RUN_STATUS_PENDING,
+  running: RunStatus.RUN_STATUS_RUNNING,
+  completed: RunStatus.RUN_STATUS_COMPLETED,
+  failed: RunStatus.RUN_STATUS_FAILED,
+  stopped: RunStatus.RUN_STATUS_STOPPED,
+};
+
+export function toProtoRunStatus(status: RunEntity['status']): RunStatus {
+  return STATUS[status] ?? RunStatus.RUN_STATUS_UNSPECIFIED;
+}
+
+export function fromProtoRunStatus(status: RunStatus | undefined): RunEntity['status'] | null {
+  for (const [name, value] of Object.entries(STATUS))
+    if (value === status) return name as RunEntity['status'];
+  return null;
+}
+
+const COUNTED = ['done', 'failed', 'running', 'queued'] as const;
+
+// task_counts holds the totals by status name ("done", "failed" (failed + dead), "running",
+// "queued") and the same per stage as "<stage>.<status>" plus "<stage>.total".
+export function taskCountsMap(counts: Record<string, StageCounts>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [stage, c] of Object.entries(counts)) {
+    out[`${stage}.total`] = c.total;
+    for (const k of COUNTED) {
+      out[`${stage}.${k}`] = c[k];
+      out[k] = (out[k] ?? 0) + c[k];
+    }
+  }
+  return out;
+}
+
+export function toProtoRun(
+  run: RunEntity,
+  extra: { taskCounts?: Record<string, number>; costUsd?: number } = {},
+): Run {
+  return {
+    id: run.id,
+    name: run.name,
+    status: toProtoRunStatus(run.status),
+    specJson: JSON.stringify(run.spec),
+    specSha256: run.specSha256,
+    costLimitUsd: run.costLimitUsd === null ? undefined : Number(run.costLimitUsd),
+    error: run.error ?? '',
+    createTime: run.createdAt,
+    updateTime: run.updatedAt,
+    startTime: run.startedAt ?? undefined,
+    finishTime: run.finishedAt ?? undefined,
+    taskCounts: extra.taskCounts ?? {},
+    costUsd: extra.costUsd ?? 0,
+  };
+}
