@@ -1,0 +1,183 @@
+import { credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
+import { type CreateRunRequest, type Run, RunServiceClient, RunStatus } from '@precis/contracts';
+import type { BenchmarkSpec } from '@precis/runs';
+
+// gRPC metadata key the gateway resolves relative spec paths against (see the gateway's
+// CreateRunUseCase); the CLI sends absolute paths anyway, this covers hand-written JSON.
+const SPEC_DIR_METADATA = 'precis-spec-dir';
+const DEADLINE_MS = 60_000;
+
+export type RemoteRunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped' | 'unknown';
+
+const STATUS_NAMES: Record<number, RemoteRunStatus> = {
+  [RunStatus.RUN_STATUS_PENDING]: 'pending',
+  [RunStatus.RUN_STATUS_RUNNING]: 'running',
+  [RunStatus.RUN_STATUS_COMPLETED]: 'completed',
+  [RunStatus.RUN_STATUS_FAILED]: 'failed',
+  [RunStatus.RUN_STATUS_STOPPED]: 'stopped',
+};
+
+export function remoteRunStatus(run: Run): RemoteRunStatus {
+  return STATUS_NAMES[run.status] ?? 'unknown';
+}
+
+export function isFinished(run: Run): boolean {
+  const s = remoteRunStatus(run);
+  return s === 'completed' || s === 'failed' || s === 'stopped';
+}
+
+// gRPC client of precis.v1.RunService on a gateway (--remote host:port).
+export class RemoteRuns {
+  private readonly client: RunServiceClient;
+
+  constructor(readonly address: string) {
+    this.client = new RunServiceClient(address, credentials.createInsecure());
+  }
+
+  // The spec goes as JSON with dataset paths already absolute (loadSpecFile resolves them):
+  // the gateway reads the files itself, so it must see the same paths (same machine or volume).
+  async createRun(spec: BenchmarkSpec, opts: { fresh?: boolean; specDir?: string } = {}) {
+    const md = new Metadata();
+    if (opts.specDir) md.set(SPEC_DIR_METADATA, opts.specDir);
+    const request: CreateRunRequest = { specJson: JSON.stringify(spec), fresh: opts.fresh === true };
+    const res = await this.call<{ run?: Run; resumed: boolean }>((o, cb) =>
+      this.client.createRun(request, md, o, cb),
+    );
+    if (!res.run) throw new Error(`gateway ${this.address} answered CreateRun without a run`);
+    return { run: res.run, resumed: res.resumed };
+  }
+
+  async getRun(runId: string): Promise<Run> {
+    const res = await this.call<{ run?: Run }>((o, cb) =>
+      this.client.getRun({ runId }, new Metadata(), o, cb),
+    );
+    if (!res.run) throw new Error(`gateway ${this.address} answered GetRun without a run`);
+    return res.run;
+  }
+
+  async cancelRun(runId: string, reason: string): Promise<Run> {
+    const res = await this.call<{ run?: Run }>((o, cb) =>
+      this.client.cancelRun({ runId, reason }, new Metadata(), o, cb),
+    );
+    if (!res.run) throw new Error(`gateway ${this.address} answered CancelRun without a run`);
+    return res.run;
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  private call<T>(
+    invoke: (
+      options: { deadline: Date },
+      callback: (error: ServiceError | null, response: T) => void,
+    ) => unknown,
+  ): Promise<T> {
+    return new Promise((resolve, reject) => {
+      invoke({ deadline: new Date(Date.now() + DEADLINE_MS) }, (error, response) => {
+        if (error) reject(this.explain(error));
+        else resolve(response);
+      });
+    });
+  }
+
+  private explain(error: ServiceError): Error {
+    if (error.code === status.UNAVAILABLE)
+      return new Error(
+        `cannot reach the gateway at ${this.address} (${error.details || 'unavailable'}); ` +
+          'check --remote host:port and that the gateway is running',
+      );
+    if (error.code === status.DEADLINE_EXCEEDED)
+      return new Error(`the gateway at ${this.address} did not answer in time`);
+    // The gateway's own message (spec problems name their path in the spec).
+    return new Error(error.details || error.message);
+  }
+}
+
+// One progress line: "running — summarize 3/10, verify 0/4 (1 failed), score 0/1 — $0.0123".
+export function describeRemoteProgress(run: Run): string {
+  const stages = new Map<string, { total: number; done: number; failed: number }>();
+  for (const [key, n] of Object.entries(run.taskCounts)) {
+    const dot = key.indexOf('.');
+    if (dot < 0) continue;
+    const stage = key.slice(0, dot);
+    const s = stages.get(stage) ?? { total: 0, done: 0, failed: 0 };
+    const field = key.slice(dot + 1);
+    if (field === 'total' || field === 'done' || field === 'failed') s[field] = Number(n);
+    stages.set(stage, s);
+  }
+  const order = ['summarize', 'verify', 'score'];
+  const parts = [...stages.entries()]
+    .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
+    .map(([stage, s]) => `${stage} ${s.done}/${s.total}${s.failed ? ` (${s.failed} failed)` : ''}`);
+  return `${remoteRunStatus(run)} — ${parts.length ? parts.join(', ') : 'planning'} — $${run.costUsd.toFixed(4)}`;
+}
+
+export interface FollowOptions {
+  pollMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (line: string, run: Run) => void;
+}
+
+// Polls GetRun until the run finishes (or `signal` aborts: the run keeps going in the cluster).
+// Prints a line only when the progress changed.
+export async function followRemoteRun(
+  runs: RemoteRuns,
+  runId: string,
+  opts: FollowOptions = {},
+): Promise<{ run: Run; interrupted: boolean }> {
+  const pollMs = opts.pollMs ?? 1000;
+  let last = '';
+  for (;;) {
+    const run = await runs.getRun(runId);
+    const line = describeRemoteProgress(run);
+    if (line !== last) opts.onProgress?.(line, run);
+    last = line;
+    if (isFinished(run)) return { run, interrupted: false };
+    if (opts.signal?.aborted) return { run, interrupted: true };
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, pollMs);
+      opts.signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  }
+}
+
+// `precis run <spec> --remote host:port`: submit, follow, report the outcome. Returns the exit code.
+export async function runRemote(
+  out: { stderr: NodeJS.WritableStream },
+  address: string,
+  spec: BenchmarkSpec,
+  opts: { fresh?: boolean; specDir?: string; signal?: AbortSignal; pollMs?: number },
+): Promise<{ exitCode: number; run: Run }> {
+  const runs = new RemoteRuns(address);
+  try {
+    const { run, resumed } = await runs.createRun(spec, { fresh: opts.fresh, specDir: opts.specDir });
+    out.stderr.write(
+      `${resumed ? 'resuming' : 'started'} run ${run.id} (${run.name}) — gateway at ${address}\n`,
+    );
+    const followed = await followRemoteRun(runs, run.id, {
+      pollMs: opts.pollMs,
+      signal: opts.signal,
+      onProgress: (line) => out.stderr.write(`${line}\n`),
+    });
+    if (followed.interrupted) {
+      out.stderr.write(
+        `stopped following run ${run.id}; it keeps running in the cluster (\`precis run\` of the same spec follows it again)\n`,
+      );
+      return { exitCode: 130, run: followed.run };
+    }
+    const final = followed.run;
+    const state = remoteRunStatus(final);
+    out.stderr.write(`run ${final.id} ${state}${final.error ? `: ${final.error}` : ''}\n`);
+    return { exitCode: state === 'completed' ? 0 : 1, run: final };
+  } finally {
+    runs.close();
+  }
+}
