@@ -1,0 +1,318 @@
+// Shared pieces of the run end-to-end tests (runs-*.e2e-spec.ts): the fake LLM server as its own
+// process, scripted judge rules, a model registry file, the book spec, the cluster of services,
+// and the embedded baseline the cluster's results are compared with.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInProcessBus, createNatsBus } from '@precis/bus';
+import { createDataSource, createThrowawayDatabase, RunEntity } from '@precis/db';
+import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
+import {
+  type BenchmarkSpec,
+  createRun,
+  createRunContext,
+  executeRun,
+  type LeaderboardRow,
+  loadRunReport,
+  validateSpec,
+} from '@precis/runs';
+import { parseRules, startFakeLlmServer } from '@precis/testing';
+import type { DataSource } from 'typeorm';
+import {
+  freePort,
+  type ServiceName,
+  type ServiceProcess,
+  startService,
+  waitReady,
+} from '../../packages/service/test/support/service-process.js';
+
+export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+export const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const story = resolve(repoRoot, 'examples/data/the-lighthouse-keeper.md');
+
+// The fixed summary every summarization call gets: 4 sentences, well under every budget.
+export const FIXED_SUMMARY =
+  'Mara keeps the lighthouse on the cliff. A storm comes in the night. She rows out and saves a fishing boat. The Board lets her stay.';
+
+const TARGET = 'Target sentences \\(numbered as in the summary\\):\\n';
+
+function verdict(n: number): Record<string, unknown> {
+  // Every third sentence is confusing, so scores are neither 0 nor 1 and CIs are not degenerate.
+  return n % 3 === 2
+    ? { confusing: true, questions: [`Who is meant in sentence ${n}?`], types: ['entity omission'] }
+    : { confusing: false };
+}
+
+// Rules for the judge in batched mode with batches of 2: a reply keyed by exactly the numbers of
+// the batch (the strict parser rejects extra or missing keys), then the fixed summary for the rest.
+export function judgeRules(maxSentences = 80): unknown[] {
+  const rules: unknown[] = [];
+  for (let k = 1; k <= maxSentences; k += 2) {
+    rules.push({
+      match: `${TARGET}\\[${k}\\] [^\\n]*\\n\\[${k + 1}\\] `,
+      reply: JSON.stringify({ [k]: verdict(k), [k + 1]: verdict(k + 1) }),
+    });
+    rules.push({ match: `${TARGET}\\[${k}\\] `, reply: JSON.stringify({ [k]: verdict(k) }) });
+  }
+  rules.push({ match: '.', reply: FIXED_SUMMARY });
+  return rules;
+}
+
+export function bookSpec(): BenchmarkSpec {
+  return validateSpec({
+    name: 'lighthouse-cluster',
+    datasets: [{ name: 'lighthouse', kind: 'text', path: story }],
+    systems: [
+      {
+        name: 'hier-fake',
+        strategy: 'hierarchical',
+        model: 'fake-model',
+        params: { chunkSize: 200, levelBudgets: [60, 120] },
+      },
+      {
+        name: 'inc-fake',
+        strategy: 'incremental',
+        model: 'fake-model',
+        params: { chunkSize: 200, runningBudget: 120 },
+      },
+      { name: 'hier-textrank', strategy: 'hierarchical', engine: 'textrank', params: { chunkSize: 200 } },
+    ],
+    metrics: [{ name: 'booookscore', judge: { model: 'fake-model' }, mode: 'batched', batchSize: 2 }],
+    seed: 7,
+  });
+}
+
+export function registryObject(baseURL: string) {
+  return {
+    models: {
+      'fake-model': {
+        baseURL,
+        model: 'fake-model',
+        contextWindow: 4096,
+        maxConcurrency: 16,
+        pricePer1MInput: 1,
+        pricePer1MOutput: 2,
+      },
+    },
+  };
+}
+
+export function tempDir(prefix: string): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface FakeProcess {
+  baseURL: string;
+  url: string;
+  child: ChildProcess;
+  stats(): Promise<{
+    completedChats: number;
+    inFlight: number;
+    total: number;
+    byStatus: Record<string, number>;
+  }>;
+  stop(): Promise<void>;
+}
+
+// The fake OpenAI-compatible server as its own process (the CLI in packages/testing/dist).
+export async function startFakeProcess(rulesFile: string, latencyMs: number): Promise<FakeProcess> {
+  const cli = join(repoRoot, 'packages/testing/dist/fake-llm-cli.js');
+  const child = spawn(
+    process.execPath,
+    [cli, '--port', '0', '--latency', String(latencyMs), '--capacity', '64', '--rules', rulesFile],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let err = '';
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => {
+    err += c;
+  });
+  const first = await new Promise<{ url: string; baseURL: string }>((ok, fail) => {
+    let buf = '';
+    const timer = setTimeout(() => fail(new Error(`fake-llm did not start: ${err}`)), 15_000);
+    child.stdout?.setEncoding('utf8').on('data', (c: string) => {
+      buf += c;
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(timer);
+        ok(JSON.parse(buf.slice(0, nl)));
+      }
+    });
+    child.once('exit', (code) => fail(new Error(`fake-llm exited (${code}): ${err}`)));
+  });
+  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  return {
+    ...first,
+    child,
+    async stats() {
+      const res = await fetch(`${first.url}/_fake/stats`);
+      return (await res.json()) as Awaited<ReturnType<FakeProcess['stats']>>;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export interface Cluster {
+  gateway: ServiceProcess;
+  grpcAddress: string;
+  procs: Map<string, ServiceProcess>;
+  start(id: string, name: ServiceName): Promise<ServiceProcess>;
+  stopAll(): Promise<void>;
+}
+
+// Gateway, summarization, scoring and the given verifier replicas, as separate processes over
+// one throwaway database and a NATS prefix of their own.
+export async function startCluster(opts: {
+  databaseUrl: string;
+  prefix: string;
+  modelsFile: string;
+  verifiers: number;
+  concurrency?: number;
+}): Promise<Cluster> {
+  const common = {
+    DATABASE_URL: opts.databaseUrl,
+    DATABASE_RUN_MIGRATIONS: 'false',
+    NATS_URL: natsUrl,
+    PRECIS_BUS_PREFIX: opts.prefix,
+    HTTP_HOST: '127.0.0.1',
+    PRECIS_MODELS: opts.modelsFile,
+    LOG_LEVEL: 'info',
+    SHUTDOWN_TIMEOUT_MS: '10000',
+    TASK_RETRY_DELAYS_MS: '200',
+    WORKER_CONCURRENCY: String(opts.concurrency ?? 4),
+  };
+  const procs = new Map<string, ServiceProcess>();
+  const start = async (id: string, name: ServiceName, extra: Record<string, string> = {}) => {
+    const proc = startService(repoRoot, name, { ...common, HTTP_PORT: String(await freePort()), ...extra });
+    procs.set(id, proc);
+    await waitReady(proc);
+    return proc;
+  };
+  const grpcPort = await freePort();
+  const gateway = await start('gateway', 'gateway', {
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: String(grpcPort),
+    RUN_TICK_MS: '500',
+  });
+  await Promise.all([
+    start('summarization', 'summarization'),
+    start('scoring', 'scoring'),
+    ...Array.from({ length: opts.verifiers }, (_, i) => start(`verifier-${i + 1}`, 'verifier')),
+  ]);
+  return {
+    gateway,
+    grpcAddress: `127.0.0.1:${grpcPort}`,
+    procs,
+    start: (id, name) => start(id, name),
+    async stopAll() {
+      await Promise.all([...procs.values()].map((p) => p.stop('SIGKILL')));
+    },
+  };
+}
+
+export async function deleteBusStreams(prefix: string): Promise<void> {
+  const admin = await createNatsBus({ servers: natsUrl, prefix });
+  try {
+    await admin.deleteStreams();
+  } finally {
+    await admin.close();
+  }
+}
+
+// precis_run_tasks_finished_total{stage="..."} of one service process.
+export async function finishedTasks(proc: ServiceProcess, stage: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${proc.httpPort}/metrics`)).text();
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`precis_run_tasks_finished_total{stage="${stage}"}`));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+export interface RunCounts {
+  tasks: number;
+  tasksDone: number;
+  summaries: number;
+  judgments: number;
+  metricValues: number;
+  modelCalls: number;
+  cacheHits: number;
+}
+
+export async function runCounts(db: DataSource, runId: string): Promise<RunCounts> {
+  const one = async (sql: string) => Number((await db.query(sql, [runId]))[0].n);
+  return {
+    tasks: await one('SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1'),
+    tasksDone: await one(`SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND status = 'done'`),
+    summaries: await one('SELECT COUNT(*) AS n FROM summaries WHERE run_id = $1'),
+    judgments: await one('SELECT COUNT(*) AS n FROM judgments WHERE run_id = $1'),
+    metricValues: await one('SELECT COUNT(*) AS n FROM metric_values WHERE run_id = $1'),
+    modelCalls: await one('SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = $1 AND NOT cache_hit'),
+    cacheHits: await one('SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = $1 AND cache_hit'),
+  };
+}
+
+export async function leaderboardOf(db: DataSource, runId: string): Promise<LeaderboardRow[]> {
+  const run = await db.getRepository(RunEntity).findOneByOrFail({ id: runId });
+  const report = await loadRunReport(db, run);
+  return [...report.leaderboard].sort((a, b) => a.system.localeCompare(b.system));
+}
+
+export interface Baseline {
+  leaderboard: LeaderboardRow[];
+  counts: RunCounts;
+  completedChats: number;
+}
+
+// The same spec run embedded (in-process bus, planner and workers) against a second throwaway
+// database and an in-process fake server with the same rules: the reference results.
+export async function embeddedBaseline(spec: BenchmarkSpec, rules: unknown[]): Promise<Baseline> {
+  const tdb = await createThrowawayDatabase(`e2e_runs_embedded_${randomBytes(3).toString('hex')}`);
+  const fake = await startFakeLlmServer({ latencyMs: 1, capacity: 64, rules: parseRules(rules) });
+  const db = await createDataSource({ url: tdb.url });
+  const bus = createInProcessBus();
+  try {
+    const registry = loadModelRegistry(registryObject(fake.baseURL));
+    const chat = new LlmClient({ registry, env: {}, store: createTypeOrmLlmStore(db) });
+    const ctx = createRunContext({ db, bus, chat, registry });
+    const { run } = await createRun(ctx, { spec, file: 'spec', text: '' }, { fresh: true });
+    const outcome = await executeRun(ctx, bus, run.id, { concurrency: 4 });
+    if (outcome.interrupted || outcome.progress.status !== 'completed')
+      throw new Error(`embedded baseline did not complete: ${JSON.stringify(outcome)}`);
+    return {
+      leaderboard: await leaderboardOf(db, run.id),
+      counts: await runCounts(db, run.id),
+      completedChats: fake.stats().completedChats,
+    };
+  } finally {
+    await bus.close();
+    await db.destroy();
+    await fake.close();
+    await tdb.drop();
+  }
+}
+
+export function writeJson(file: string, data: unknown): string {
+  writeFileSync(file, JSON.stringify(data, null, 2));
+  return file;
+}
+
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs: number,
+  everyMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
