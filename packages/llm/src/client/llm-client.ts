@@ -7,6 +7,7 @@ import { type LimiterRegistry, processLimiters } from '../limits/limiter-registr
 import type { ModelKind, ModelRegistry, ModelSpec } from '../registry/model-spec.js';
 import type { LlmCallRecord, LlmStore } from '../store/llm-store.js';
 import { MemoryLlmStore } from '../store/memory-llm-store.js';
+import { checkContextWindow } from './context-window.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { executeWithRetries } from './execute-with-retries.js';
 import { createNodeHttpFetch } from './node-http-fetch.js';
@@ -67,7 +68,8 @@ export class LlmClient {
       temperature: req.temperature,
       top_p: req.topP,
       max_tokens: req.maxTokens,
-      n: req.n,
+      // n = 1 is the default: leaving it out keeps the cache key the same either way.
+      n: n > 1 ? n : undefined,
       seed: req.seed,
       stop: req.stop,
       logprobs: req.logprobs,
@@ -116,8 +118,10 @@ export class LlmClient {
         return result;
       }
     }
+    const promptText = messages.map((m) => m.content).join('\n');
+    checkContextWindow(spec, promptText, req.maxTokens);
     const sdk = this.sdk(spec);
-    const estimate = estimateTokens(messages.map((m) => m.content).join('\n')) + (req.maxTokens ?? 0) * n;
+    const estimate = estimateTokens(promptText) + (req.maxTokens ?? 0) * n;
     const outcome = await this.run(spec, sdk, estimate, started, base, req.signal, async (signal) => {
       const raw: unknown = await sdk.openai.chat.completions.create(
         body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,

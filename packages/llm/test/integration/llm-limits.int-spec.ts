@@ -70,3 +70,20 @@ describe('limits shared by every client of the process', () => {
     expect(client.stats().m?.inFlight).toBe(0);
   });
 });
+
+describe('context window', () => {
+  it('refuses a prompt that cannot fit, without an HTTP request', async () => {
+    const { server, registry } = await serverAndRegistry({ contextWindow: 50 });
+    const client = new LlmClient({ registry, limiters: new LimiterRegistry() });
+    await expect(client.chat({ model: 'm', messages: user('word '.repeat(60)) })).rejects.toThrow(
+      /has ~\d+ tokens, more than its context window of 50/,
+    );
+    await expect(client.chat({ model: 'm', messages: user('short'), maxTokens: 60 })).rejects.toThrow(
+      /maxTokens 60/,
+    );
+    expect(server.stats().total).toBe(0);
+    expect((await client.chat({ model: 'm', messages: user('short'), maxTokens: 20 })).text).toBe(
+      'echo: short',
+    );
+  });
+});
