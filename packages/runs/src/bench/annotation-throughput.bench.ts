@@ -1,7 +1,9 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { type Bus, createInProcessBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, RunEntity, SummaryEntity } from '@precis/db';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
-import { type FakeReplyContext, startFakeLlmServer } from '@precis/testing';
+import type { FakeLlmStats } from '@precis/testing';
 import { summaryId, verifyTaskId } from '../ids.js';
 import { specSha256 } from '../planner/create-run.usecase.js';
 import { createRunContext } from '../runtime/run-context-factory.js';
@@ -14,20 +16,25 @@ const SENTENCES = 40;
 const LATENCY_MS = 200;
 const CAPACITY = 64;
 
-function judgeReply(ctx: FakeReplyContext): string {
-  const numbers = [...ctx.lastUser.matchAll(/^\[(\d+)\]/gm)].map((m) => Number(m[1]));
-  if (numbers.length === 0) return '{"confusing": false}';
-  return JSON.stringify(
-    Object.fromEntries(
-      numbers.map((n) => [
-        n,
-        {
-          confusing: n % 7 === 0,
-          ...(n % 7 === 0 ? { questions: ['Why?'], types: ['causal omission'] } : {}),
-        },
-      ]),
-    ),
-  );
+// Starts the fake judge in a worker thread (see fake-judge.worker.ts).
+async function startJudgeServer() {
+  const worker = new Worker(new URL('./fake-judge.worker.js', import.meta.url), {
+    workerData: { latencyMs: LATENCY_MS, capacity: CAPACITY },
+  });
+  const [ready] = (await once(worker, 'message')) as [{ baseURL: string }];
+  const ask = async <T>(type: string): Promise<T> => {
+    worker.postMessage({ type });
+    const [msg] = (await once(worker, 'message')) as [T];
+    return msg;
+  };
+  return {
+    baseURL: ready.baseURL,
+    stats: async () => (await ask<{ stats: FakeLlmStats }>('stats')).stats,
+    close: async () => {
+      await ask('close');
+      await worker.terminate();
+    },
+  };
 }
 
 function summaryText(i: number): string {
@@ -39,11 +46,7 @@ function summaryText(i: number): string {
 
 async function measure(mode: 'sentence' | 'batched', bus: Bus, url: string) {
   const db = await createDataSource({ url });
-  const fake = await startFakeLlmServer({
-    latencyMs: LATENCY_MS,
-    capacity: CAPACITY,
-    rules: [{ reply: judgeReply }],
-  });
+  const fake = await startJudgeServer();
   try {
     const registry = loadModelRegistry({
       models: {
@@ -133,9 +136,10 @@ async function measure(mode: 'sentence' | 'batched', bus: Bus, url: string) {
     await all;
     const wallMs = performance.now() - started;
     await worker.stop();
-    const calls = fake.stats().completedChats;
+    const stats = await fake.stats();
+    const calls = stats.completedChats;
     const idealMs = (calls * LATENCY_MS) / CAPACITY;
-    return { calls, wallMs, idealMs, ratio: wallMs / idealMs, maxActive: fake.stats().maxActive };
+    return { calls, wallMs, idealMs, ratio: wallMs / idealMs, maxActive: stats.maxActive };
   } finally {
     await fake.close();
     await db.destroy();
@@ -151,7 +155,7 @@ export async function run(_args: string[]) {
     await bus.close();
     return {
       name: 'annotation-throughput',
-      description: `BooookScore annotation of ${SUMMARIES} summaries x ${SENTENCES} sentences through the verify stage (tasks in PostgreSQL, in-process bus, judge via openai SDK -> fake server latency ${LATENCY_MS} ms, capacity ${CAPACITY}); target wall <= 1.15 x ideal (calls x latency / capacity)`,
+      description: `BooookScore annotation of ${SUMMARIES} summaries x ${SENTENCES} sentences through the verify stage (tasks in PostgreSQL, in-process bus, judge via openai SDK -> fake server in a worker thread, latency ${LATENCY_MS} ms, capacity ${CAPACITY}); target wall <= 1.15 x ideal (calls x latency / capacity)`,
       metrics: {
         'per-sentence calls': sentence.calls,
         'per-sentence wall s': sentence.wallMs / 1000,

@@ -1,11 +1,16 @@
-import { JudgmentEntity, SummaryEntity } from '@precis/db';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import { SummaryEntity } from '@precis/db';
 import { judgmentId } from '../ids.js';
 import { summarizeOpinion } from '../opinion/opinion-summary.js';
 import type { RunContext } from '../planner/run-context.js';
 import { type BenchmarkSpec, isBooookScoreMetric, isGeneratedSystem } from '../spec/benchmark-spec.schema.js';
 import type { AnnotateCoherencePayload, SummarizeStepPayload, TaskPayload } from '../tasks/task-payloads.js';
-import { claimTask, finishTask, runSpec } from '../tasks/task-store.js';
+import {
+  claimTask,
+  finishTask,
+  finishTaskWithJudgments,
+  type JudgmentRow,
+  runSpec,
+} from '../tasks/task-store.js';
 import { annotateCoherence, JudgeOutputError } from './annotate-coherence.handler.js';
 import { generateGevalSteps, judgeDimension } from './judge-dimension.handler.js';
 import { scoreRun } from './score-run.handler.js';
@@ -34,7 +39,7 @@ export async function handleTask(ctx: RunContext, taskId: string): Promise<TaskO
     outcome = await runPayload(ctx, ref, payload, spec);
   } catch (err) {
     if (!isPermanent(err)) throw err;
-    await ctx.db.transaction((m) => finishTask(m, task.id, 'failed', null, (err as Error).message));
+    await finishTask(ctx.db.manager, task.id, 'failed', null, (err as Error).message);
     outcome = 'failed';
   }
   await ctx.events.taskFinished(runId, task.id);
@@ -55,14 +60,14 @@ async function runPayload(
       if (!system)
         throw new ConfigurationError(`task ${ref.id}: system ${payload.system} is not in the run's spec`);
       const result = await summarizeStep(ctx, ref, payload, system, spec.cache);
-      await ctx.db.transaction((m) => finishTask(m, ref.id, 'done', result, null));
+      await finishTask(ctx.db.manager, ref.id, 'done', result, null);
       return 'done';
     }
     case 'booookscore-batch':
       return annotate(ctx, ref, payload, spec);
     case 'score-run': {
       const result = await scoreRun(ctx, ref.runId, spec);
-      await ctx.db.transaction((m) => finishTask(m, ref.id, 'done', result, null));
+      await finishTask(ctx.db.manager, ref.id, 'done', result, null);
       return 'done';
     }
     case 'opinion-summary': {
@@ -70,7 +75,7 @@ async function runPayload(
       if (!system)
         throw new ConfigurationError(`task ${ref.id}: system ${payload.system} is not in the run's spec`);
       const result = await summarizeOpinion(ctx, ref, payload, system, spec.cache);
-      await ctx.db.transaction((m) => finishTask(m, ref.id, 'done', result, null));
+      await finishTask(ctx.db.manager, ref.id, 'done', result, null);
       return 'done';
     }
     case 'geval-steps':
@@ -89,14 +94,14 @@ async function annotate(
   const metric = spec.metrics[payload.metricIndex];
   if (!metric || !isBooookScoreMetric(metric))
     throw new ConfigurationError(`task ${ref.id}: metric #${payload.metricIndex} is not in the run's spec`);
-  const summary = await ctx.db.getRepository(SummaryEntity).findOneBy({ id: payload.summaryId });
+  const summary = await summaryById(ctx, payload.summaryId);
   if (!summary) throw new ConfigurationError(`task ${ref.id}: summary ${payload.summaryId} does not exist`);
   const metricKey = `${metric.name}.${payload.metricIndex}`;
   const rows = (
     judge: string,
     templateVersion: string | null,
     verdicts: { n: number; status: string; verdict: Record<string, unknown> }[],
-  ) =>
+  ): JudgmentRow[] =>
     verdicts.map((v) => ({
       id: judgmentId(summary.id, metricKey, v.n),
       runId: ref.runId,
@@ -109,56 +114,55 @@ async function annotate(
       judge,
       templateVersion,
       taskId: ref.id,
-    })) as QueryDeepPartialEntity<JudgmentEntity>[];
+    }));
   try {
     const result = await annotateCoherence(ctx, ref, payload, summary.text, metric, spec.cache);
-    await ctx.db.transaction(async (m) => {
-      if (!(await finishTask(m, ref.id, 'done', result, null))) return;
-      await m
-        .createQueryBuilder()
-        .insert()
-        .into(JudgmentEntity)
-        .values(
-          rows(
-            result.judge,
-            result.templateVersion,
-            result.verdicts.map((v) => ({ n: v.n, status: 'ok', verdict: { ...v } })),
-          ),
-        )
-        .orIgnore()
-        .execute();
-    });
+    const verdicts = result.verdicts.map((v) => ({ n: v.n, status: 'ok', verdict: { ...v } }));
+    await finishTaskWithJudgments(
+      ctx.db,
+      ref.id,
+      'done',
+      result,
+      null,
+      rows(result.judge, result.templateVersion, verdicts),
+    );
     return 'done';
   } catch (err) {
     if (!(err instanceof JudgeOutputError)) throw err;
-    await ctx.db.transaction(async (m) => {
-      if (!(await finishTask(m, ref.id, 'failed', { judge: err.judge, outputs: err.outputs }, err.message)))
-        return;
-      await m
-        .createQueryBuilder()
-        .insert()
-        .into(JudgmentEntity)
-        .values(
-          rows(
-            err.judge,
-            err.templateVersion,
-            payload.sentences.map((s) => ({
-              n: s.n,
-              status: 'failed',
-              verdict: { error: err.message, outputs: err.outputs },
-            })),
-          ),
-        )
-        .orIgnore()
-        .execute();
-    });
+    const failed = payload.sentences.map((s) => ({
+      n: s.n,
+      status: 'failed',
+      verdict: { error: err.message, outputs: err.outputs },
+    }));
+    await finishTaskWithJudgments(
+      ctx.db,
+      ref.id,
+      'failed',
+      { judge: err.judge, outputs: err.outputs },
+      err.message,
+      rows(err.judge, err.templateVersion, failed),
+    );
     return 'failed';
   }
+}
+
+// Final summaries never change, so a worker annotating many batches of one summary reads it once.
+const summaryCache = new Map<string, SummaryEntity>();
+
+async function summaryById(ctx: RunContext, id: string): Promise<SummaryEntity | null> {
+  const cached = summaryCache.get(id);
+  if (cached) return cached;
+  const summary = await ctx.db.getRepository(SummaryEntity).findOneBy({ id });
+  if (summary) {
+    if (summaryCache.size >= 1024) summaryCache.delete(summaryCache.keys().next().value!);
+    summaryCache.set(id, summary);
+  }
+  return summary;
 }
 
 // Called by the bus when a task exhausted its deliveries.
 export async function markTaskDead(ctx: RunContext, taskId: string, error: string): Promise<void> {
   const runId = taskId.slice(0, taskId.indexOf(':'));
-  const changed = await ctx.db.transaction((m) => finishTask(m, taskId, 'dead', null, error));
+  const changed = await finishTask(ctx.db.manager, taskId, 'dead', null, error);
   if (changed) await ctx.events.taskFinished(runId, taskId);
 }

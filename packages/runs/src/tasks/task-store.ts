@@ -118,3 +118,66 @@ export async function finishTask(
   const rows = Array.isArray(res[0]) ? res[0] : res;
   return rows.length > 0;
 }
+
+export interface JudgmentRow {
+  id: string;
+  runId: string;
+  summaryId: string;
+  system: string;
+  metric: string;
+  unit: number;
+  status: string;
+  verdict: Record<string, unknown>;
+  judge: string;
+  templateVersion: string | null;
+  taskId: string;
+}
+
+// Finishes a task and stores its judgments in ONE statement (atomic, one round trip): the rows
+// are written only when this call is the one that finished the task.
+export async function finishTaskWithJudgments(
+  db: DataSource | EntityManager,
+  id: string,
+  status: 'done' | 'failed',
+  result: Record<string, unknown> | null,
+  error: string | null,
+  rows: JudgmentRow[],
+): Promise<boolean> {
+  const res: { finished: boolean }[] = await db.query(
+    `WITH done AS (
+       UPDATE tasks SET status = $2, result = $3, error = $4, finished_at = now(), updated_at = now()
+       WHERE id = $1 AND status NOT IN ('done', 'failed', 'dead') RETURNING id
+     ), written AS (
+       INSERT INTO judgments (id, run_id, summary_id, system, metric, unit, status, verdict, judge, template_version, task_id)
+       SELECT j.id, j.run_id, j.summary_id, j.system, j.metric, j.unit, j.status, j.verdict, j.judge, j.template_version, j.task_id
+       FROM jsonb_to_recordset($5::jsonb) AS j(id text, run_id uuid, summary_id text, system text, metric text, unit integer,
+                                               status text, verdict jsonb, judge text, template_version text, task_id text)
+       WHERE EXISTS (SELECT 1 FROM done)
+       ON CONFLICT (id) DO NOTHING
+       RETURNING 1
+     )
+     SELECT EXISTS (SELECT 1 FROM done) AS finished, (SELECT COUNT(*) FROM written) AS written`,
+    [
+      id,
+      status,
+      result === null ? null : JSON.stringify(result),
+      error,
+      JSON.stringify(
+        rows.map((r) => ({
+          id: r.id,
+          run_id: r.runId,
+          summary_id: r.summaryId,
+          system: r.system,
+          metric: r.metric,
+          unit: r.unit,
+          status: r.status,
+          verdict: r.verdict,
+          judge: r.judge,
+          template_version: r.templateVersion,
+          task_id: r.taskId,
+        })),
+      ),
+    ],
+  );
+  return res[0]?.finished === true;
+}
