@@ -67,8 +67,11 @@ export async function run(args: string[]) {
     transport,
     ideal_calls_per_s: ideal,
   };
+  metrics.target_utilization = 0.95;
   for (const kind of stores) {
     const v = await runVariant(kind, { calls, capacity, latencyMs, clients, ideal, serverMode, transport });
+    // Headline: the first store measured (memory by default), then every store in detail.
+    metrics.utilization ??= v.utilization;
     for (const [k, x] of Object.entries(v)) metrics[`${kind}.${k}`] = x;
   }
   return {
