@@ -35,6 +35,15 @@ describe('a book benchmark run through the planner, the bus and the stage handle
       latencyMs: 5,
       capacity: 8,
       rules: [
+        // A judge that never follows the answer format: prose, truncated JSON, a verdict
+        // without types, in turn.
+        {
+          model: 'bad-judge',
+          reply: (ctx) =>
+            ['Looks fine to me.', '{"confusing": fal', '{"confusing": true, "questions": ["Why?"]}'][
+              ctx.requestIndex % 3
+            ]!,
+        },
         // The judge: every batch is answered, sentence 2 of each batch is confusing.
         {
           match: /Target sentences/,
@@ -72,6 +81,14 @@ describe('a book benchmark run through the planner, the bus and the stage handle
         'fake-model': {
           baseURL: fake.baseURL,
           model: 'fake-model',
+          contextWindow: 4096,
+          maxConcurrency: 4,
+          pricePer1MInput: 1,
+          pricePer1MOutput: 2,
+        },
+        'bad-judge': {
+          baseURL: fake.baseURL,
+          model: 'bad-judge',
           contextWindow: 4096,
           maxConcurrency: 4,
           pricePer1MInput: 1,
@@ -175,5 +192,39 @@ describe('a book benchmark run through the planner, the bus and the stage handle
     expect(row.summarizerUsage.calls).toBeGreaterThan(0);
     expect(row.judgeUsage.calls).toBe(2);
     expect(fake.stats().completedChats - before).toBe(row.summarizerUsage.calls + row.judgeUsage.calls);
+  });
+
+  it('records unparseable judge replies as explicit failures, never as "no confusion"', async () => {
+    const spec = validateSpec({
+      name: 'malformed-judge',
+      datasets: [{ name: 'story', kind: 'text', path: story }],
+      systems: [
+        {
+          name: 'hier',
+          strategy: 'hierarchical',
+          engine: 'textrank',
+          params: { chunkSize: 200, levelBudgets: [50, 100] },
+        },
+      ],
+      metrics: [{ name: 'booookscore', judge: { model: 'bad-judge' }, mode: 'sentence', maxAttempts: 3 }],
+    });
+    const before = fake.stats().byModel['bad-judge'] ?? 0;
+    const { run, progress } = await execute(spec, true);
+    expect(progress.status).toBe('completed');
+    const judgments = await db.getRepository(JudgmentEntity).find({ where: { runId: run.id } });
+    expect(judgments.length).toBeGreaterThan(0);
+    expect(judgments.every((j) => j.status === 'failed')).toBe(true);
+    const tasks: { status: string; n: string }[] = await db.query(
+      `SELECT status, COUNT(*) AS n FROM tasks WHERE run_id = $1 AND stage = 'verify' GROUP BY status`,
+      [run.id],
+    );
+    expect(tasks.map((t) => t.status)).toEqual(['failed']);
+    // Every sentence was asked maxAttempts times (re-asks are distinct calls, not cache hits).
+    expect((fake.stats().byModel['bad-judge'] ?? 0) - before).toBe(3 * judgments.length);
+    const score = await db.query(`SELECT result FROM tasks WHERE id = $1`, [`${run.id}:score`]);
+    const row = (score[0].result.leaderboard as LeaderboardRow[])[0]!;
+    expect(row.score).toBeNull();
+    expect(row.summaries).toBe(0);
+    expect(row.incomplete).toBe(1);
   });
 });
