@@ -23,6 +23,7 @@ import {
   startCluster,
   startFakeProcess,
   tempDir,
+  waitFor,
   writeJson,
 } from './runs-support.js';
 
@@ -125,6 +126,13 @@ describe('a book benchmark across the services matches the embedded run', () => 
     await expect(runs.createRun(missing as never)).rejects.toThrow(/no\/such\/file\.md/);
 
     const { run } = await runs.createRun({ ...bookSpec(), name: 'to-cancel', seed: 99 }, { fresh: true });
+    // Cancel once the planner has started the run: a cancel racing the run's first planning pass
+    // is overwritten by its pending -> running update (a known gap in @precis/runs' advanceRun).
+    await waitFor(
+      'the run to be running',
+      async () => remoteRunStatus(await runs.getRun(run.id)) !== 'pending',
+      30_000,
+    );
     const cancelled = await runs.cancelRun(run.id, 'changed my mind');
     expect(remoteRunStatus(cancelled)).toBe('stopped');
     expect(cancelled.error).toBe('changed my mind');

@@ -37,6 +37,11 @@ const story = resolve(repoRoot, 'examples/data/the-lighthouse-keeper.md');
 export const FIXED_SUMMARY =
   'Mara keeps the lighthouse on the cliff. A storm comes in the night. She rows out and saves a fishing boat. The Board lets her stay.';
 
+// The incremental system's summary differs, so no two systems send the judge the same prompt: a
+// cache hit across tasks would then depend on timing, and so would the servers' call counts.
+export const INCREMENTAL_SUMMARY =
+  'Mara tends the light alone. One night a gale rises over the bay. She takes the small boat out to a trawler in trouble. The crew is saved. The Board allows her to keep the post.';
+
 const TARGET = 'Target sentences \\(numbered as in the summary\\):\\n';
 
 function verdict(n: number): Record<string, unknown> {
@@ -46,22 +51,26 @@ function verdict(n: number): Record<string, unknown> {
     : { confusing: false };
 }
 
-// Rules for the judge in batched mode with batches of 2: a reply keyed by exactly the numbers of
-// the batch (the strict parser rejects extra or missing keys), then the fixed summary for the rest.
+// Rules for the judge in batched mode with batches of 1 or 2: a reply keyed by exactly the numbers
+// of the batch (the strict parser rejects extra or missing keys), then the fixed summary for the rest.
 export function judgeRules(maxSentences = 80): unknown[] {
   const rules: unknown[] = [];
-  for (let k = 1; k <= maxSentences; k += 2) {
+  for (let k = 1; k <= maxSentences; k++) {
     rules.push({
       match: `${TARGET}\\[${k}\\] [^\\n]*\\n\\[${k + 1}\\] `,
       reply: JSON.stringify({ [k]: verdict(k), [k + 1]: verdict(k + 1) }),
     });
     rules.push({ match: `${TARGET}\\[${k}\\] `, reply: JSON.stringify({ [k]: verdict(k) }) });
   }
+  rules.push({
+    match: 'Below is the beginning of a story|Here is a summary of a story so far',
+    reply: INCREMENTAL_SUMMARY,
+  });
   rules.push({ match: '.', reply: FIXED_SUMMARY });
   return rules;
 }
 
-export function bookSpec(): BenchmarkSpec {
+export function bookSpec(opts: { batchSize?: number } = {}): BenchmarkSpec {
   return validateSpec({
     name: 'lighthouse-cluster',
     datasets: [{ name: 'lighthouse', kind: 'text', path: story }],
@@ -80,7 +89,14 @@ export function bookSpec(): BenchmarkSpec {
       },
       { name: 'hier-textrank', strategy: 'hierarchical', engine: 'textrank', params: { chunkSize: 200 } },
     ],
-    metrics: [{ name: 'booookscore', judge: { model: 'fake-model' }, mode: 'batched', batchSize: 2 }],
+    metrics: [
+      {
+        name: 'booookscore',
+        judge: { model: 'fake-model' },
+        mode: 'batched',
+        batchSize: opts.batchSize ?? 2,
+      },
+    ],
     seed: 7,
   });
 }
@@ -174,6 +190,8 @@ export async function startCluster(opts: {
   modelsFile: string;
   verifiers: number;
   concurrency?: number;
+  // Extra environment per process id ('summarization', 'verifier-1', ...), e.g. its own PRECIS_MODELS.
+  env?: Record<string, Record<string, string>>;
 }): Promise<Cluster> {
   const common = {
     DATABASE_URL: opts.databaseUrl,
@@ -185,11 +203,18 @@ export async function startCluster(opts: {
     LOG_LEVEL: 'info',
     SHUTDOWN_TIMEOUT_MS: '10000',
     TASK_RETRY_DELAYS_MS: '200',
+    // A killed worker's tasks come back after this long (heartbeats keep live ones claimed).
+    TASK_ACK_WAIT_MS: '3000',
     WORKER_CONCURRENCY: String(opts.concurrency ?? 4),
   };
   const procs = new Map<string, ServiceProcess>();
   const start = async (id: string, name: ServiceName, extra: Record<string, string> = {}) => {
-    const proc = startService(repoRoot, name, { ...common, HTTP_PORT: String(await freePort()), ...extra });
+    const proc = startService(repoRoot, name, {
+      ...common,
+      HTTP_PORT: String(await freePort()),
+      ...opts.env?.[id],
+      ...extra,
+    });
     procs.set(id, proc);
     await waitReady(proc);
     return proc;
@@ -237,6 +262,8 @@ export async function finishedTasks(proc: ServiceProcess, stage: string): Promis
 export interface RunCounts {
   tasks: number;
   tasksDone: number;
+  summarizeTasks: number;
+  verifyTasks: number;
   summaries: number;
   judgments: number;
   metricValues: number;
@@ -249,6 +276,8 @@ export async function runCounts(db: DataSource, runId: string): Promise<RunCount
   return {
     tasks: await one('SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1'),
     tasksDone: await one(`SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND status = 'done'`),
+    summarizeTasks: await one(`SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND stage = 'summarize'`),
+    verifyTasks: await one(`SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND stage = 'verify'`),
     summaries: await one('SELECT COUNT(*) AS n FROM summaries WHERE run_id = $1'),
     judgments: await one('SELECT COUNT(*) AS n FROM judgments WHERE run_id = $1'),
     metricValues: await one('SELECT COUNT(*) AS n FROM metric_values WHERE run_id = $1'),

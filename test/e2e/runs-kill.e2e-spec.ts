@@ -1,0 +1,215 @@
+// Kill -9 the summarization process, later a verifier replica, in the middle of a run and start
+// them again: the run completes with exactly the results of an uninterrupted (embedded) run, every
+// task is done once, and no model call is asked twice — calls that completed before a kill are
+// served from the llm_calls cache when the redelivered task runs again.
+//
+// How "nothing re-asked" is made exact: each model-calling process talks to its own fake server
+// process (same rules, same model id, so the cache is shared). A process is killed at a quiet
+// moment right after a completion: it is frozen with SIGSTOP, and SIGKILLed only when its fake
+// server has no request in flight and every completed call is in llm_calls; otherwise it is
+// resumed (SIGCONT) and tried again a little later. A request in flight at the kill would be
+// re-sent after the restart and counted twice by the server; the quiet kill rules that out.
+// Needs the build: `npx turbo run build`.
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import type { LeaderboardRow } from '@precis/runs';
+import type { DataSource } from 'typeorm';
+import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
+import type { ServiceProcess } from '../../packages/service/test/support/service-process.js';
+import {
+  type Baseline,
+  bookSpec,
+  type Cluster,
+  deleteBusStreams,
+  embeddedBaseline,
+  type FakeProcess,
+  judgeRules,
+  leaderboardOf,
+  registryObject,
+  runCounts,
+  startCluster,
+  startFakeProcess,
+  tempDir,
+  waitFor,
+  writeJson,
+} from './runs-support.js';
+
+const LATENCY_MS = 300;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// Everything but the usage columns, whose call counts include the cache hits of replayed tasks.
+function withoutUsage(rows: LeaderboardRow[]) {
+  return rows.map(({ summarizerUsage: _s, judgeUsage: _j, ...rest }) => rest);
+}
+
+describe('kill -9 of a stage service in the middle of a run', () => {
+  const prefix = `e2e_kill_${randomBytes(4).toString('hex')}`;
+  const tmp = tempDir('precis-runs-kill-');
+  const rules = judgeRules();
+  const spec = bookSpec({ batchSize: 1 });
+  const fakes: Record<'summarization' | 'verifier-1' | 'verifier-2', FakeProcess | undefined> = {
+    summarization: undefined,
+    'verifier-1': undefined,
+    'verifier-2': undefined,
+  };
+  let tdb: ThrowawayDatabase;
+  let db: DataSource;
+  let cluster: Cluster;
+  let runs: RemoteRuns;
+  let baseline: Baseline;
+
+  beforeAll(async () => {
+    baseline = await embeddedBaseline(spec, rules);
+    tdb = await createThrowawayDatabase('e2e_runs_kill');
+    db = await createDataSource({ url: tdb.url, runMigrations: true });
+    const rulesFile = writeJson(join(tmp.dir, 'rules.json'), rules);
+    const env: Record<string, Record<string, string>> = {};
+    for (const id of Object.keys(fakes) as (keyof typeof fakes)[]) {
+      const fake = await startFakeProcess(rulesFile, LATENCY_MS);
+      fakes[id] = fake;
+      const models = writeJson(join(tmp.dir, `models-${id}.json`), registryObject(fake.baseURL));
+      // One task at a time per verifier keeps the verify phase long enough to kill one mid-way.
+      env[id] = { PRECIS_MODELS: models, WORKER_CONCURRENCY: id === 'summarization' ? '2' : '1' };
+    }
+    const modelsFile = join(tmp.dir, 'models-summarization.json');
+    cluster = await startCluster({ databaseUrl: tdb.url, prefix, modelsFile, verifiers: 2, env });
+    runs = new RemoteRuns(cluster.grpcAddress);
+  }, 150_000);
+
+  afterAll(async () => {
+    runs?.close();
+    await cluster?.stopAll();
+    for (const fake of Object.values(fakes)) await fake?.stop();
+    await db?.destroy();
+    await tdb?.drop();
+    await deleteBusStreams(prefix).catch(() => {});
+    tmp.remove();
+  }, 60_000);
+
+  const stageDone = async (runId: string, stage: string) =>
+    Number(
+      (
+        await db.query(
+          `SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND stage = $2 AND status = 'done'`,
+          [runId, stage],
+        )
+      )[0].n,
+    );
+
+  const recordedCalls = async (runId: string, stage: string) =>
+    Number(
+      (
+        await db.query(
+          `SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = $1 AND NOT cache_hit AND task_id LIKE $2`,
+          [runId, `%:${stage}:%`],
+        )
+      )[0].n,
+    );
+
+  // Freezes the process; kills it only when none of its model calls is in flight and every call
+  // its stage's servers completed is recorded. Returns the number of tries.
+  async function quietKill(
+    proc: ServiceProcess,
+    own: FakeProcess,
+    stageFakes: FakeProcess[],
+    runId: string,
+    stage: string,
+  ): Promise<number> {
+    for (let attempt = 1; attempt <= 300; attempt++) {
+      proc.child.kill('SIGSTOP');
+      // Let anything already written to a socket or to PostgreSQL land before looking.
+      await sleep(60);
+      const mine = await own.stats();
+      let completed = 0;
+      for (const f of stageFakes) completed += (await f.stats()).completedChats;
+      if (mine.inFlight === 0 && completed === (await recordedCalls(runId, stage))) {
+        proc.child.kill('SIGKILL');
+        await proc.exited;
+        return attempt;
+      }
+      proc.child.kill('SIGCONT');
+      await sleep(15 + ((attempt * 37) % 60));
+    }
+    throw new Error(`${proc.name}: no quiet moment to kill it in 300 tries`);
+  }
+
+  it('completes with the uninterrupted results and asks no model call twice', async () => {
+    // No two tasks of the uninterrupted run share a prompt, so every cache hit below is a replay.
+    expect(baseline.counts.cacheHits).toBe(0);
+    const { run } = await runs.createRun(spec);
+    const sumFake = fakes.summarization!;
+    const v1Fake = fakes['verifier-1']!;
+    const v2Fake = fakes['verifier-2']!;
+
+    // Summarization: after some but not all strategy steps are done.
+    await waitFor(
+      'two summarize tasks done',
+      async () => (await stageDone(run.id, 'summarize')) >= 2,
+      60_000,
+      20,
+    );
+    const doneAtSumKill = await stageDone(run.id, 'summarize');
+    const sumTries = await quietKill(
+      cluster.procs.get('summarization')!,
+      sumFake,
+      [sumFake],
+      run.id,
+      'summarize',
+    );
+    expect(doneAtSumKill).toBeLessThan(baseline.counts.summarizeTasks);
+    await cluster.start('summarization', 'summarization');
+
+    // A verifier replica: after some but not all judge batches are done.
+    await waitFor(
+      'a model summary being judged',
+      async () => {
+        const done = await stageDone(run.id, 'verify');
+        const total = Number(
+          (
+            await db.query(`SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND stage = 'verify'`, [run.id])
+          )[0].n,
+        );
+        return total > 0 && done >= 1 && total - done >= 3;
+      },
+      60_000,
+      20,
+    );
+    const doneAtVerifyKill = await stageDone(run.id, 'verify');
+    const verifyTries = await quietKill(
+      cluster.procs.get('verifier-1')!,
+      v1Fake,
+      [v1Fake, v2Fake],
+      run.id,
+      'verify',
+    );
+    expect(doneAtVerifyKill).toBeLessThan(baseline.counts.verifyTasks);
+    await cluster.start('verifier-1', 'verifier');
+
+    const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
+    expect(final.error).toBe('');
+    expect(remoteRunStatus(final)).toBe('completed');
+
+    // No result duplicated or missing: the same rows as the uninterrupted run, each task done once.
+    const counts = await runCounts(db, run.id);
+    expect({ ...counts, cacheHits: 0 }).toEqual({ ...baseline.counts, cacheHits: 0 });
+    expect(counts.tasksDone).toBe(counts.tasks);
+    expect(withoutUsage(await leaderboardOf(db, run.id))).toEqual(withoutUsage(baseline.leaderboard));
+
+    // Nothing re-asked: the servers answered exactly as many chats as the uninterrupted run needed.
+    let completed = 0;
+    for (const f of [sumFake, v1Fake, v2Fake]) completed += (await f.stats()).completedChats;
+    const attempts: { n: number }[] = await db.query(
+      'SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND attempts > 1',
+      [run.id],
+    );
+    process.stderr.write(
+      `kill test: summarize kill after ${doneAtSumKill}/${baseline.counts.summarizeTasks} steps (${sumTries} tries), ` +
+        `verify kill after ${doneAtVerifyKill}/${baseline.counts.verifyTasks} batches (${verifyTries} tries); ` +
+        `completed chats ${completed} (uninterrupted ${baseline.completedChats}); cache hits ${counts.cacheHits}; ` +
+        `tasks run more than once ${Number(attempts[0]?.n ?? 0)}\n`,
+    );
+    expect(completed).toBe(baseline.completedChats);
+  }, 150_000);
+});
