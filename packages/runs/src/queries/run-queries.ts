@@ -125,10 +125,19 @@ export async function loadTraces(
     .where('ds.name IN (:...names)', { names })
     .andWhere('(d.external_id = :ref OR d.id::text = :ref)', { ref: documentRef })
     .getMany();
-  if (docs.length === 0)
-    throw new RunNotFoundError(
-      `run ${run.id} has no document "${documentRef}" (give its external id, e.g. as listed by \`precis datasets show\`)`,
+  if (docs.length === 0) {
+    const known: { external_id: string }[] = await db.query(
+      'SELECT d.external_id FROM documents d JOIN datasets ds ON ds.id = d.dataset_id WHERE ds.name = ANY($1) ORDER BY d.ordinal LIMIT 6',
+      [names],
     );
+    const list = known
+      .slice(0, 5)
+      .map((k) => k.external_id)
+      .join(', ');
+    throw new RunNotFoundError(
+      `run ${run.id} has no document "${documentRef}"; give a document's external id, e.g. ${list}${known.length > 5 ? ', ...' : ''}`,
+    );
+  }
   const document = docs[0]!;
   const tasks = await db
     .getRepository(TaskEntity)

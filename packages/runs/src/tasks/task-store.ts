@@ -41,8 +41,14 @@ export async function insertTasks(db: DataSource | EntityManager, tasks: NewTask
   return inserted;
 }
 
+// What the planner needs of every task of a run: not the payloads (chunk texts, prompts), which
+// would make each re-plan read the whole run again.
 export async function loadRunTasks(db: DataSource, runId: string): Promise<TaskEntity[]> {
-  return db.getRepository(TaskEntity).find({ where: { runId }, order: { id: 'ASC' } });
+  return db.getRepository(TaskEntity).find({
+    select: { id: true, runId: true, stage: true, kind: true, status: true, result: true, error: true },
+    where: { runId },
+    order: { id: 'ASC' },
+  });
 }
 
 export interface ClaimedTask {

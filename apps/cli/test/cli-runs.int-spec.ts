@@ -1,0 +1,98 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { assertBuilt, REPO_ROOT, runCli } from './run-cli.js';
+
+const RESCORE = resolve(REPO_ROOT, 'packages/runs/test/fixtures/rescore');
+
+describe('precis run / runs / report / rescore (built binary, embedded)', () => {
+  let home: string;
+
+  beforeAll(async () => {
+    assertBuilt();
+    home = await mkdtemp(join(tmpdir(), 'precis-cli-runs-'));
+  });
+
+  afterAll(async () => {
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it('runs the quickstart book benchmark offline, then lists, shows, traces and reports it', async () => {
+    const env = { PRECIS_HOME: home };
+    const run = await runCli(['run', 'examples/quickstart.yaml', '--json'], env);
+    expect(run.stderr).toContain('completed');
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      run: { id: string; status: string };
+      leaderboard: { system: string; judge: string; score: number }[];
+    };
+    expect(report.run.status).toBe('completed');
+    expect(report.leaderboard.map((r) => r.system).sort()).toEqual([
+      'hier-lead',
+      'hier-textrank',
+      'inc-textrank',
+    ]);
+    for (const row of report.leaderboard) {
+      expect(row.judge).toContain('(heuristic)');
+      expect(row.score).toBeGreaterThanOrEqual(0);
+    }
+    const id = report.run.id;
+
+    const ls = await runCli(['runs', 'ls', '--json'], env);
+    expect(JSON.parse(ls.stdout).map((r: { id: string }) => r.id)).toContain(id);
+
+    const trace = await runCli(['runs', 'show', id.slice(0, 8), '--trace', 'the-lighthouse-keeper.md'], env);
+    expect(trace.code).toBe(0);
+    expect(trace.stdout).toContain('hier-textrank (hierarchical)');
+    expect(trace.stdout).toContain('level 0 (chunk summaries)');
+    expect(trace.stdout).toMatch(/\[i\/u\/1\] update/);
+
+    const md = await runCli(['report', id, '--format', 'md'], env);
+    expect(md.stdout).toContain('| rank | system |');
+    const csv = await runCli(['report', id, '--format', 'csv'], env);
+    expect(csv.stdout.split('\n')[0]).toContain('BooookScore');
+    const html = await runCli(['report', id, '--format', 'html'], env);
+    expect(html.stdout).toContain('<table>');
+
+    const bad = await runCli(['runs', 'show', 'ffffffff'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('no run ffffffff');
+  });
+
+  it('rejects an invalid spec naming the path of the problem, and changes nothing', async () => {
+    const bad = await runCli(['run', 'packages/runs/test/fixtures/specs/bad-chunk-size.yaml'], {
+      PRECIS_HOME: home,
+    });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('systems[0].params.chunkSize: expected integer, received string');
+  });
+
+  it('rescores published annotations to the hand-computed values', async () => {
+    const r = await runCli(
+      [
+        'rescore',
+        'booookscore',
+        '--summaries',
+        join(RESCORE, 'summaries.json'),
+        '--annotations',
+        join(RESCORE, 'annotations.json'),
+        '--json',
+      ],
+      {},
+    );
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.systemScore).toBeCloseTo(2.5 / 3, 12);
+    expect(out.summaries).toEqual([
+      { id: 'book-a', sentences: 4, confusing: 2, score: 0.5 },
+      { id: 'book-b', sentences: 3, confusing: 0, score: 1 },
+      { id: 'book-c', sentences: 2, confusing: 0, score: 1 },
+    ]);
+    expect(out.unannotated).toEqual(['book-c']);
+    expect(out.unmatchedAnnotations).toEqual([
+      { id: 'book-a', sentence: 'This sentence is not in the summary at all.' },
+    ]);
+    expect(out.errorTypes['entity omission']).toBeCloseTo(1 / 9, 12);
+  });
+});
