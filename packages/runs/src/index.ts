@@ -16,6 +16,7 @@ export * from './planner/run-context.js';
 export * from './planner/strategy-params.js';
 export * from './ports.js';
 export * from './queries/run-queries.js';
+export * from './report/render-dimension-leaderboard.js';
 export * from './report/render-leaderboard.js';
 export * from './report/render-trace.js';
 export * from './runtime/bus-adapters.js';

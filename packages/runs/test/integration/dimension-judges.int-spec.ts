@@ -18,7 +18,9 @@ import {
   createRun,
   createRunContext,
   type DimensionLeaderboard,
+  loadDimensionReport,
   RunCoordinator,
+  renderDimensionReport,
   startStageWorker,
   validateSpec,
 } from '../../src/index.js';
@@ -226,6 +228,16 @@ describe('dimension judges (Op-I, G-Eval, logprobs) over SummEval-OP candidates'
       .find({ where: { runId: run.id, documentId: IsNull() } });
     expect(systemRows.length).toBeGreaterThan(0);
     for (const r of systemRows) expect(r.producedBy).toBe('model:judge opinion.judge.op-i@1');
+
+    const report = await loadDimensionReport(db, run);
+    const md = renderDimensionReport(report, 'md');
+    expect(md).toContain(
+      'Judge model:judge (op-i, template opinion.judge.op-i@1); 20 sample(s) at temperature 0.7',
+    );
+    expect(md).toContain('| gpt-4 | dataset:gpt-4 |');
+    expect(md).toContain('Spearman / Kendall with humans');
+    for (const format of ['csv', 'json', 'html', 'text'] as const)
+      expect(renderDimensionReport(report, format)).toContain('plansum');
   });
 
   it('feeds `meta correlate judge:<run>` from the run rows', async () => {

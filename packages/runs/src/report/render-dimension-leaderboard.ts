@@ -1,0 +1,151 @@
+import type { RunEntity } from '@precis/db';
+import { scoreTaskId } from '../ids.js';
+import type { DimensionLeaderboard, DimensionSystemRow } from '../scoring/dimension-scores.js';
+import type { ReportFormat, RunReport } from './render-leaderboard.js';
+
+export interface DimensionReport {
+  run: RunReport['run'];
+  boards: DimensionLeaderboard[];
+}
+
+// The dimension leaderboards the score task stored (empty for runs without dimension judges).
+export async function loadDimensionReport(
+  db: { query(sql: string, params?: unknown[]): Promise<unknown> },
+  run: RunEntity,
+): Promise<DimensionReport> {
+  const rows = (await db.query(`SELECT result FROM tasks WHERE id = $1`, [scoreTaskId(run.id)])) as {
+    result: { dimensions?: DimensionLeaderboard[] } | null;
+  }[];
+  return {
+    run: {
+      id: run.id,
+      name: run.name,
+      status: run.status,
+      createdAt: run.createdAt.toISOString(),
+      finishedAt: run.finishedAt ? run.finishedAt.toISOString() : null,
+      error: run.error,
+    },
+    boards: rows[0]?.result?.dimensions ?? [],
+  };
+}
+
+const num = (x: number | null | undefined, digits = 2) =>
+  x === null || x === undefined ? 'n/a' : x.toFixed(digits);
+
+// Best first by the mean over dimensions; systems without any score last.
+function overall(r: DimensionSystemRow): number | null {
+  const xs = Object.values(r.dimensions)
+    .map((c) => c.mean)
+    .filter((m): m is number => m !== null);
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+}
+
+function grid(board: DimensionLeaderboard): { headers: string[]; rows: string[][] } {
+  const anyHuman = board.rows.some((r) => Object.values(r.dimensions).some((c) => c.human !== null));
+  const headers = ['rank', 'system', 'summarizer', 'judge mean'];
+  for (const d of board.dimensions) headers.push(d, `${d} 95% CI`, ...(anyHuman ? [`${d} human`] : []));
+  headers.push('failed judgments');
+  const ranked = [...board.rows].sort(
+    (a, b) => (overall(b) ?? -1) - (overall(a) ?? -1) || a.system.localeCompare(b.system),
+  );
+  const rows = ranked.map((r, i) => {
+    const cells = [String(i + 1), r.system, r.summarizer, num(overall(r))];
+    let failed = 0;
+    for (const d of board.dimensions) {
+      const c = r.dimensions[d];
+      failed += c?.failed ?? 0;
+      cells.push(num(c?.mean), c?.ci95 ? `${num(c.ci95[0])}–${num(c.ci95[1])}` : 'n/a');
+      if (anyHuman) cells.push(num(c?.human));
+    }
+    cells.push(String(failed));
+    return cells;
+  });
+  if (board.humanCorrelation) {
+    const cells = ['', 'Spearman / Kendall with humans (summary level)', '', ''];
+    for (const d of board.dimensions) {
+      const c = board.humanCorrelation[d];
+      cells.push(c ? `${num(c.spearman)} / ${num(c.kendall)}` : 'n/a', c ? `${c.products} products` : '');
+      if (anyHuman) cells.push('');
+    }
+    cells.push('');
+    rows.push(cells);
+  }
+  return { headers, rows };
+}
+
+function caption(board: DimensionLeaderboard): string {
+  const templates = [...new Set(Object.values(board.templates))].join(', ');
+  const failedSteps = board.failedSteps.length
+    ? ` G-Eval steps failed for ${board.failedSteps.join(', ')} (not judged).`
+    : '';
+  return `Judge ${board.judge} (${board.family}, template ${templates}); ${board.samples} sample(s) at temperature ${board.temperature}, score = ${board.method === 'logprob-weighted' ? 'logprob-weighted mean' : 'mean of the parsed samples'} (1-5); CI from a ${board.bootstrapResamples}-resample bootstrap of the system mean.${failedSteps}`;
+}
+
+const csvCell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+// Per-dimension judge leaderboards of a run; each table names its judge and template version.
+export function renderDimensionReport(report: DimensionReport, format: ReportFormat): string {
+  const title = `Run ${report.run.name} (${report.run.id}) — ${report.run.status}`;
+  if (format === 'json')
+    return `${JSON.stringify({ run: report.run, dimensions: report.boards }, null, 2)}\n`;
+  const parts = report.boards.map((b) => ({ ...grid(b), caption: caption(b), metric: b.metric }));
+  switch (format) {
+    case 'csv':
+      return `${parts
+        .flatMap((p) => [['metric', ...p.headers], ...p.rows.map((r) => [p.metric, ...r])])
+        .map((r) => r.map(csvCell).join(','))
+        .join('\n')}\n`;
+    case 'md':
+      return [
+        `# ${title}`,
+        ...parts.flatMap((p) => [
+          '',
+          `## ${p.metric}`,
+          '',
+          `| ${p.headers.join(' | ')} |`,
+          `|${p.headers.map(() => '---').join('|')}|`,
+          ...p.rows.map((r) => `| ${r.join(' | ')} |`),
+          '',
+          p.caption,
+        ]),
+        '',
+      ].join('\n');
+    case 'html':
+      return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}th{background:#f4f4f4}</style>
+</head><body>
+<h1>${escapeHtml(title)}</h1>
+${parts
+  .map(
+    (p) => `<h2>${escapeHtml(p.metric)}</h2>
+<table><thead><tr>${p.headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>
+<tbody>${p.rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n')}</tbody></table>
+<p>${escapeHtml(p.caption)}</p>`,
+  )
+  .join('\n')}
+</body></html>
+`;
+    case 'text':
+      return [
+        title,
+        ...parts.flatMap((p) => {
+          const widths = p.headers.map((h, i) =>
+            Math.max(h.length, ...p.rows.map((r) => (r[i] ?? '').length)),
+          );
+          const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+          return [
+            '',
+            p.metric,
+            line(p.headers),
+            line(widths.map((w) => '-'.repeat(w))),
+            ...p.rows.map(line),
+            p.caption,
+          ];
+        }),
+        '',
+      ].join('\n');
+  }
+}
