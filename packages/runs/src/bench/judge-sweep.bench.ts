@@ -1,0 +1,169 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createInProcessBus } from '@precis/bus';
+import { createDataSource, createThrowawayDatabase } from '@precis/db';
+import { importDataset } from '@precis/ingest';
+import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
+import type { FakeLlmStats } from '@precis/testing';
+import type { DataSource } from 'typeorm';
+import { createRun } from '../planner/create-run.usecase.js';
+import { createRunContext } from '../runtime/run-context-factory.js';
+import { RunCoordinator } from '../runtime/run-coordinator.js';
+import { startStageWorker } from '../runtime/stage-workers.js';
+import { validateSpec } from '../spec/load-spec.js';
+
+const repo = resolve(import.meta.dirname, '../../../..');
+const DATASET = resolve(repo, '../shared/datasets/summeval-op/summeval-op.jsonl');
+
+interface FakeProcess {
+  baseURL: string;
+  stats(): Promise<FakeLlmStats>;
+  close(): Promise<void>;
+}
+
+// The fake server runs in its own process (the built fake-llm CLI), so its work does not share
+// this event loop with the run machinery being measured.
+async function spawnFake(args: string[]): Promise<FakeProcess> {
+  const cli = join(dirname(fileURLToPath(import.meta.resolve('@precis/testing'))), 'fake-llm-cli.js');
+  const child = spawn(process.execPath, [cli, '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`fake-llm CLI (${cli}) exited with code ${code} before printing its URL`);
+  });
+  const line = once(createInterface({ input: child.stdout }), 'line').then(([l]) => l as string);
+  const info = JSON.parse(await Promise.race([line, exited])) as { url: string; baseURL: string };
+  exited.catch(() => {});
+  return {
+    baseURL: info.baseURL,
+    stats: async () => (await (await fetch(`${info.url}/_fake/stats`)).json()) as FakeLlmStats,
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const done = once(child, 'exit');
+      child.kill('SIGTERM');
+      await done;
+    },
+  };
+}
+
+async function timedRun(
+  db: DataSource,
+  baseURL: string,
+  opts: { capacity: number; tasks: number; samples: number },
+) {
+  const registry = loadModelRegistry({
+    models: {
+      judge: {
+        baseURL,
+        model: 'judge',
+        contextWindow: 32000,
+        maxConcurrency: opts.capacity * 2,
+        timeoutMs: 600_000,
+      },
+    },
+  });
+  // Ledger rows are written in batches: one round trip per few hundred calls, not per call.
+  const chat = new LlmClient({
+    registry,
+    env: {},
+    store: createTypeOrmLlmStore(db, { batch: { maxRows: 500, maxDelayMs: 50 } }),
+  });
+  const bus = createInProcessBus();
+  const ctx = createRunContext({ db, bus, registry, chat });
+  const workers = await Promise.all([
+    startStageWorker(ctx, bus, 'verify', { concurrency: opts.tasks, ackWaitMs: 600_000 }),
+    startStageWorker(ctx, bus, 'score', { concurrency: 1, ackWaitMs: 600_000 }),
+    startStageWorker(ctx, bus, 'summarize', { concurrency: 1 }),
+  ]);
+  const coordinator = new RunCoordinator(ctx, bus, 1000);
+  await coordinator.start();
+  const spec = validateSpec({
+    name: 'judge-sweep',
+    datasets: [{ name: 'summeval-op' }],
+    systems: [{ name: 'candidates', source: 'dataset' }],
+    metrics: [{ name: 'dimensions', family: 'op-i', judge: { model: 'judge' }, samples: opts.samples }],
+  });
+  try {
+    const started = performance.now();
+    const { run } = await createRun(ctx, { spec, file: 'judge-sweep', text: '' }, { fresh: true });
+    const progress = await coordinator.watch(run.id);
+    const wallMs = performance.now() - started;
+    await chat.close();
+    if (progress.status !== 'completed')
+      throw new Error(`run ${run.id} ended ${progress.status}: ${progress.error}`);
+    const [counts] = (await db.query(
+      `SELECT count(*)::int AS tasks, count(*) FILTER (WHERE status = 'done')::int AS done
+         FROM tasks WHERE run_id = $1 AND kind = 'judge-dimension'`,
+      [run.id],
+    )) as { tasks: number; done: number }[];
+    return { wallMs, runId: run.id, tasks: counts!.tasks, done: counts!.done };
+  } finally {
+    await coordinator.stop();
+    for (const w of workers) await w.stop();
+    await bus.close();
+  }
+}
+
+export async function run(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      capacity: { type: 'string', default: '128' },
+      latency: { type: 'string', default: '100' },
+      samples: { type: 'string', default: '20' },
+      tasks: { type: 'string', default: '16' },
+      pool: { type: 'string', default: '32' },
+    },
+    allowPositionals: true,
+  });
+  const capacity = Number(values.capacity);
+  const latencyMs = Number(values.latency);
+  const samples = Number(values.samples);
+  const tasks = Number(values.tasks);
+  const tdb = await createThrowawayDatabase('bench_judge_sweep');
+  const db = await createDataSource({ url: tdb.url, poolSize: Number(values.pool) });
+  const fake = await spawnFake([
+    '--capacity',
+    String(capacity),
+    '--latency',
+    String(latencyMs),
+    '--reply',
+    'The summary follows the metric for the most part. <score>4</score>',
+  ]);
+  try {
+    await importDataset(db, { kind: 'summeval-op', path: DATASET, name: 'summeval-op' });
+    const load0 = loadavg()[0]!;
+    const first = await timedRun(db, fake.baseURL, { capacity, tasks, samples });
+    const afterFirst = await fake.stats();
+    const second = await timedRun(db, fake.baseURL, { capacity, tasks, samples });
+    const afterSecond = await fake.stats();
+    const calls = afterFirst.completedChats;
+    const idealMs = (calls * latencyMs) / capacity;
+    return {
+      name: 'judge-sweep',
+      description: `SummEval-OP 7-dimension Op-I judge sweep: ${first.tasks} (summary, dimension) tasks x n = ${samples} samples through the verify stage (tasks in PostgreSQL, in-process bus, LlmClient -> fake server in its own process, latency ${latencyMs} ms, capacity ${capacity}), then the same spec as a fresh run with a warm cache; targets: wall close to the ideal (calls x latency / capacity), re-run without model calls in < 5% of the first run`,
+      metrics: {
+        'judge tasks': first.tasks,
+        'model calls (first run)': calls,
+        'first run wall s': first.wallMs / 1000,
+        'ideal s': idealMs / 1000,
+        'first run wall/ideal': first.wallMs / idealMs,
+        'max active at server': afterFirst.maxActive,
+        'model calls (re-run)': afterSecond.completedChats - afterFirst.completedChats,
+        're-run wall s': second.wallMs / 1000,
+        're-run / first run': second.wallMs / first.wallMs,
+        'judge tasks done (first, re-run)': `${first.done}, ${second.done}`,
+        'load average 1 min (start, end)': `${load0.toFixed(2)}, ${loadavg()[0]!.toFixed(2)}`,
+      },
+    };
+  } finally {
+    await fake.close();
+    await db.destroy();
+    await tdb.drop();
+  }
+}
