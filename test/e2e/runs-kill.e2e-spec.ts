@@ -1,7 +1,7 @@
-// Kill -9 the summarization process, later a verifier replica, in the middle of a run and start
-// them again: the run completes with exactly the results of an uninterrupted (embedded) run, every
-// task is done once, and no model call is asked twice — calls that completed before a kill are
-// served from the llm_calls cache when the redelivered task runs again.
+// Kill -9 the summarization process, later a verifier replica and the gateway, in the middle of a
+// run and start them again: the run completes with exactly the results of an uninterrupted
+// (embedded) run, every task is done once, and no model call is asked twice — calls that
+// completed before a kill are served from the llm_calls cache when a redelivered task runs again.
 //
 // How "nothing re-asked" is made exact: each model-calling process talks to its own fake server
 // process (same rules, same model id, so the cache is shared). A process is killed at a quiet
@@ -187,6 +187,15 @@ describe('kill -9 of a stage service in the middle of a run', () => {
     expect(doneAtVerifyKill).toBeLessThan(baseline.counts.verifyTasks);
     await cluster.start('verifier-1', 'verifier');
 
+    // The gateway too: the planner's state is in the database, so a new gateway resumes the run
+    // (re-dispatching its unfinished tasks) and the client's channel reconnects.
+    const openAtGatewayKill = Number(
+      (await db.query(`SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND status <> 'done'`, [run.id]))[0]
+        .n,
+    );
+    await cluster.procs.get('gateway')!.stop('SIGKILL');
+    await cluster.start('gateway', 'gateway');
+
     const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
     expect(final.error).toBe('');
     expect(remoteRunStatus(final)).toBe('completed');
@@ -208,7 +217,8 @@ describe('kill -9 of a stage service in the middle of a run', () => {
       `kill test: summarize kill after ${doneAtSumKill}/${baseline.counts.summarizeTasks} steps (${sumTries} tries), ` +
         `verify kill after ${doneAtVerifyKill}/${baseline.counts.verifyTasks} batches (${verifyTries} tries); ` +
         `completed chats ${completed} (uninterrupted ${baseline.completedChats}); cache hits ${counts.cacheHits}; ` +
-        `tasks run more than once ${Number(attempts[0]?.n ?? 0)}\n`,
+        `tasks run more than once ${Number(attempts[0]?.n ?? 0)}; ` +
+        `unfinished tasks at the gateway kill ${openAtGatewayKill}\n`,
     );
     expect(completed).toBe(baseline.completedChats);
   }, 150_000);

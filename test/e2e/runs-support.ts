@@ -208,7 +208,14 @@ export async function startCluster(opts: {
     WORKER_CONCURRENCY: String(opts.concurrency ?? 4),
   };
   const procs = new Map<string, ServiceProcess>();
-  const start = async (id: string, name: ServiceName, extra: Record<string, string> = {}) => {
+  // What a process was first started with, so a restart gets the same ports and settings.
+  const extras = new Map<string, Record<string, string>>();
+  const start = async (
+    id: string,
+    name: ServiceName,
+    extra: Record<string, string> = extras.get(id) ?? {},
+  ) => {
+    extras.set(id, extra);
     const proc = startService(repoRoot, name, {
       ...common,
       HTTP_PORT: String(await freePort()),

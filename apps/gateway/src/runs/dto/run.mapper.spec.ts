@@ -1,0 +1,60 @@
+import { describe, expect, it } from '@jest/globals';
+import { RunStatus } from '@precis/contracts';
+import type { RunEntity } from '@precis/db';
+import { fromProtoRunStatus, taskCountsMap, toProtoRun } from './run.mapper.js';
+
+describe('run mapper', () => {
+  it('reports task counts in total and per stage', () => {
+    expect(
+      taskCountsMap({
+        summarize: { total: 5, done: 3, failed: 1, running: 1, queued: 0 },
+        verify: { total: 2, done: 0, failed: 0, running: 0, queued: 2 },
+      }),
+    ).toEqual({
+      done: 3,
+      failed: 1,
+      running: 1,
+      queued: 2,
+      'summarize.total': 5,
+      'summarize.done': 3,
+      'summarize.failed': 1,
+      'summarize.running': 1,
+      'summarize.queued': 0,
+      'verify.total': 2,
+      'verify.done': 0,
+      'verify.failed': 0,
+      'verify.running': 0,
+      'verify.queued': 2,
+    });
+  });
+
+  it('maps a run row and its status both ways', () => {
+    const created = new Date('2026-01-02T03:04:05Z');
+    const run = {
+      id: 'r1',
+      name: 'books',
+      status: 'stopped',
+      spec: { name: 'books' },
+      specSha256: 'abc',
+      costLimitUsd: '2.5000',
+      error: 'cancelled',
+      createdAt: created,
+      updatedAt: created,
+      startedAt: null,
+      finishedAt: created,
+    } as unknown as RunEntity;
+    const proto = toProtoRun(run, { costUsd: 0.25 });
+    expect(proto).toMatchObject({
+      id: 'r1',
+      status: RunStatus.RUN_STATUS_STOPPED,
+      specJson: '{"name":"books"}',
+      costLimitUsd: 2.5,
+      error: 'cancelled',
+      startTime: undefined,
+      finishTime: created,
+      costUsd: 0.25,
+    });
+    expect(fromProtoRunStatus(RunStatus.RUN_STATUS_RUNNING)).toBe('running');
+    expect(fromProtoRunStatus(RunStatus.RUN_STATUS_UNSPECIFIED)).toBeNull();
+  });
+});
