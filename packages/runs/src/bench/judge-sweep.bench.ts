@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -8,7 +9,13 @@ import { parseArgs } from 'node:util';
 import { createInProcessBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase } from '@precis/db';
 import { importDataset } from '@precis/ingest';
-import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
+import {
+  createTypeOrmLlmStore,
+  LlmClient,
+  type LlmStore,
+  loadModelRegistry,
+  MemoryLlmStore,
+} from '@precis/llm';
 import type { FakeLlmStats } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { createRun } from '../planner/create-run.usecase.js';
@@ -22,6 +29,8 @@ const DATASET = resolve(repo, '../shared/datasets/summeval-op/summeval-op.jsonl'
 
 interface FakeProcess {
   baseURL: string;
+  // CPU seconds the fake server process used so far (Linux /proc; null elsewhere).
+  cpuSeconds(): number | null;
   stats(): Promise<FakeLlmStats>;
   close(): Promise<void>;
 }
@@ -41,6 +50,16 @@ async function spawnFake(args: string[]): Promise<FakeProcess> {
   exited.catch(() => {});
   return {
     baseURL: info.baseURL,
+    cpuSeconds: () => {
+      try {
+        // Fields 14 and 15 after the command name: utime and stime in clock ticks (100 Hz).
+        const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / 100;
+      } catch {
+        return null;
+      }
+    },
     stats: async () => (await (await fetch(`${info.url}/_fake/stats`)).json()) as FakeLlmStats,
     close: async () => {
       if (child.exitCode !== null) return;
@@ -54,7 +73,8 @@ async function spawnFake(args: string[]): Promise<FakeProcess> {
 async function timedRun(
   db: DataSource,
   baseURL: string,
-  opts: { capacity: number; tasks: number; samples: number },
+  store: LlmStore,
+  opts: { capacity: number; tasks: number; samples: number; products: number },
 ) {
   const registry = loadModelRegistry({
     models: {
@@ -67,12 +87,7 @@ async function timedRun(
       },
     },
   });
-  // Ledger rows are written in batches: one round trip per few hundred calls, not per call.
-  const chat = new LlmClient({
-    registry,
-    env: {},
-    store: createTypeOrmLlmStore(db, { batch: { maxRows: 500, maxDelayMs: 50 } }),
-  });
+  const chat = new LlmClient({ registry, env: {}, store });
   const bus = createInProcessBus();
   const ctx = createRunContext({ db, bus, registry, chat });
   const workers = await Promise.all([
@@ -84,7 +99,7 @@ async function timedRun(
   await coordinator.start();
   const spec = validateSpec({
     name: 'judge-sweep',
-    datasets: [{ name: 'summeval-op' }],
+    datasets: [{ name: 'summeval-op', limit: opts.products }],
     systems: [{ name: 'candidates', source: 'dataset' }],
     metrics: [{ name: 'dimensions', family: 'op-i', judge: { model: 'judge' }, samples: opts.samples }],
   });
@@ -118,6 +133,11 @@ export async function run(args: string[]) {
       samples: { type: 'string', default: '20' },
       tasks: { type: 'string', default: '16' },
       pool: { type: 'string', default: '32' },
+      // Fewer products for a quicker look (the acceptance figure uses all 32).
+      products: { type: 'string', default: '32' },
+      // 'postgres': cache + ledger in llm_calls (the product's setup); 'memory': both in this
+      // process, to see what the per-call ledger costs.
+      store: { type: 'string', default: 'postgres' },
     },
     allowPositionals: true,
   });
@@ -125,6 +145,7 @@ export async function run(args: string[]) {
   const latencyMs = Number(values.latency);
   const samples = Number(values.samples);
   const tasks = Number(values.tasks);
+  const products = Number(values.products);
   const tdb = await createThrowawayDatabase('bench_judge_sweep');
   const db = await createDataSource({ url: tdb.url, poolSize: Number(values.pool) });
   const fake = await spawnFake([
@@ -138,9 +159,15 @@ export async function run(args: string[]) {
   try {
     await importDataset(db, { kind: 'summeval-op', path: DATASET, name: 'summeval-op' });
     const load0 = loadavg()[0]!;
-    const first = await timedRun(db, fake.baseURL, { capacity, tasks, samples });
+    // Ledger rows are written in batches: one round trip per few hundred calls, not per call.
+    const store: LlmStore =
+      values.store === 'memory'
+        ? new MemoryLlmStore()
+        : createTypeOrmLlmStore(db, { batch: { maxRows: 500, maxDelayMs: 50 } });
+    const first = await timedRun(db, fake.baseURL, store, { capacity, tasks, samples, products });
     const afterFirst = await fake.stats();
-    const second = await timedRun(db, fake.baseURL, { capacity, tasks, samples });
+    const fakeCpuFirst = fake.cpuSeconds();
+    const second = await timedRun(db, fake.baseURL, store, { capacity, tasks, samples, products });
     const afterSecond = await fake.stats();
     const calls = afterFirst.completedChats;
     const idealMs = (calls * latencyMs) / capacity;
@@ -149,11 +176,16 @@ export async function run(args: string[]) {
       description: `SummEval-OP 7-dimension Op-I judge sweep: ${first.tasks} (summary, dimension) tasks x n = ${samples} samples through the verify stage (tasks in PostgreSQL, in-process bus, LlmClient -> fake server in its own process, latency ${latencyMs} ms, capacity ${capacity}), then the same spec as a fresh run with a warm cache; targets: wall close to the ideal (calls x latency / capacity), re-run without model calls in < 5% of the first run`,
       metrics: {
         'judge tasks': first.tasks,
+        'llm store': String(values.store),
         'model calls (first run)': calls,
         'first run wall s': first.wallMs / 1000,
         'ideal s': idealMs / 1000,
         'first run wall/ideal': first.wallMs / idealMs,
         'max active at server': afterFirst.maxActive,
+        // The fake counts prompt tokens with tiktoken per request: when this approaches the
+        // first run's wall time, the fake server (not the run machinery) is the bottleneck.
+        'fake server CPU s (first run)': fakeCpuFirst ?? 'n/a',
+        'process CPU s (both runs)': process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
         'model calls (re-run)': afterSecond.completedChats - afterFirst.completedChats,
         're-run wall s': second.wallMs / 1000,
         're-run / first run': second.wallMs / first.wallMs,
