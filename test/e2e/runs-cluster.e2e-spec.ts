@@ -4,7 +4,9 @@
 // Needs the build: `npx turbo run build` (services and packages/testing run from dist).
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { credentials, Metadata } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { RunServiceClient, RunStatus } from '@precis/contracts';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
@@ -19,6 +21,7 @@ import {
   judgeRules,
   leaderboardOf,
   registryObject,
+  repoRoot,
   runCounts,
   startCluster,
   startFakeProcess,
@@ -138,5 +141,40 @@ describe('a book benchmark across the services matches the embedded run', () => 
     expect(cancelled.error).toBe('changed my mind');
     const after = await followRemoteRun(runs, run.id, { pollMs: 100 });
     expect(remoteRunStatus(after.run)).toBe('stopped');
+
+    const listed = await runs.listRuns();
+    expect(listed[0]?.id).toBe(run.id);
+    expect((await runs.listRuns({ status: RunStatus.RUN_STATUS_STOPPED })).map((r) => r.id)).toEqual([
+      run.id,
+    ]);
+    expect((await runs.listRuns({ limit: 1 })).length).toBe(1);
+  }, 60_000);
+
+  it('accepts a YAML spec whose relative paths resolve against the precis-spec-dir metadata', async () => {
+    const client = new RunServiceClient(cluster.grpcAddress, credentials.createInsecure());
+    const yaml = [
+      'name: yaml-spec',
+      'datasets:',
+      '  - { name: lighthouse-yaml, kind: text, path: data/the-lighthouse-keeper.md }',
+      'systems:',
+      '  - { name: tr, strategy: hierarchical, engine: textrank, params: { chunkSize: 200 } }',
+      'metrics:',
+      '  - { name: booookscore, judge: { engine: heuristic } }',
+    ].join('\n');
+    const call = (dir: string) =>
+      new Promise<{ run?: { id: string; name: string } }>((ok, fail) => {
+        const md = new Metadata();
+        md.set('precis-spec-dir', dir);
+        client.createRun({ specYaml: yaml, fresh: true }, md, (err, res) => (err ? fail(err) : ok(res)));
+      });
+    try {
+      await expect(call('/nowhere')).rejects.toThrow(/\/nowhere\/data\/the-lighthouse-keeper\.md/);
+      const res = await call(join(repoRoot, 'examples'));
+      expect(res.run?.name).toBe('yaml-spec');
+      const { run } = await followRemoteRun(runs, res.run!.id, { pollMs: 200 });
+      expect(remoteRunStatus(run)).toBe('completed');
+    } finally {
+      client.close();
+    }
   }, 60_000);
 });

@@ -55,6 +55,19 @@ export class RemoteRuns {
     return res.run;
   }
 
+  // Most recent first; `status` filters (default all), `limit` 0 = the gateway's default.
+  async listRuns(opts: { status?: RunStatus; limit?: number } = {}): Promise<Run[]> {
+    const res = await this.call<{ runs: Run[] }>((o, cb) =>
+      this.client.listRuns(
+        { status: opts.status ?? RunStatus.RUN_STATUS_UNSPECIFIED, limit: opts.limit ?? 0 },
+        new Metadata(),
+        o,
+        cb,
+      ),
+    );
+    return res.runs;
+  }
+
   async cancelRun(runId: string, reason: string): Promise<Run> {
     const res = await this.call<{ run?: Run }>((o, cb) =>
       this.client.cancelRun({ runId, reason }, new Metadata(), o, cb),
