@@ -1,5 +1,5 @@
 // Kill -9 the summarization process, later a verifier replica and the gateway, in the middle of a
-// run and start them again: the run completes with exactly the results of an uninterrupted
+// run (and stop the other verifier gracefully) and start them again: the run completes with exactly the results of an uninterrupted
 // (embedded) run, every task is done once, and no model call is asked twice — calls that
 // completed before a kill are served from the llm_calls cache when a redelivered task runs again.
 //
@@ -108,8 +108,10 @@ describe('kill -9 of a stage service in the middle of a run', () => {
       )[0].n,
     );
 
-  // Freezes the process; kills it only when none of its model calls is in flight and every call
-  // its stage's servers completed is recorded. Returns the number of tries.
+  // Freezes the process right after one of its stage's calls is recorded (before its task is
+  // stored, often: a redelivery then replays the call from the cache), and kills it only when none
+  // of its model calls is in flight and every call its stage's servers completed is recorded.
+  // Otherwise it resumes the process and waits for the next recorded call. Returns the tries.
   async function quietKill(
     proc: ServiceProcess,
     own: FakeProcess,
@@ -117,8 +119,19 @@ describe('kill -9 of a stage service in the middle of a run', () => {
     runId: string,
     stage: string,
   ): Promise<number> {
-    for (let attempt = 1; attempt <= 300; attempt++) {
+    let seen = await recordedCalls(runId, stage);
+    for (let attempt = 1; attempt <= 100; attempt++) {
+      const recorded = await waitFor(
+        `a ${stage} call to be recorded`,
+        async () => {
+          const n = await recordedCalls(runId, stage);
+          return n > seen ? n : false;
+        },
+        30_000,
+        2,
+      );
       proc.child.kill('SIGSTOP');
+      seen = recorded;
       // Let anything already written to a socket or to PostgreSQL land before looking.
       await sleep(60);
       const mine = await own.stats();
@@ -130,9 +143,8 @@ describe('kill -9 of a stage service in the middle of a run', () => {
         return attempt;
       }
       proc.child.kill('SIGCONT');
-      await sleep(15 + ((attempt * 37) % 60));
     }
-    throw new Error(`${proc.name}: no quiet moment to kill it in 300 tries`);
+    throw new Error(`${proc.name}: no quiet moment to kill it in 100 tries`);
   }
 
   it('completes with the uninterrupted results and asks no model call twice', async () => {
@@ -150,7 +162,6 @@ describe('kill -9 of a stage service in the middle of a run', () => {
       60_000,
       20,
     );
-    const doneAtSumKill = await stageDone(run.id, 'summarize');
     const sumTries = await quietKill(
       cluster.procs.get('summarization')!,
       sumFake,
@@ -158,10 +169,32 @@ describe('kill -9 of a stage service in the middle of a run', () => {
       run.id,
       'summarize',
     );
+    const doneAtSumKill = await stageDone(run.id, 'summarize');
     expect(doneAtSumKill).toBeLessThan(baseline.counts.summarizeTasks);
     await cluster.start('summarization', 'summarization');
 
-    // A verifier replica: after some but not all judge batches are done.
+    // The gateway: the planner's state is in the database, so a new gateway resumes the run
+    // (re-dispatching its unfinished tasks) and the client's channel reconnects.
+    const openAtGatewayKill = Number(
+      (await db.query(`SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND status <> 'done'`, [run.id]))[0]
+        .n,
+    );
+    await cluster.procs.get('gateway')!.stop('SIGKILL');
+    await cluster.start('gateway', 'gateway');
+
+    // A graceful stop of a verifier replica once judging is under way: it stops pulling, finishes
+    // its batch, acks and exits 0.
+    await waitFor('judging under way', async () => (await stageDone(run.id, 'verify')) >= 1, 60_000, 20);
+    const verifier2 = cluster.procs.get('verifier-2')!;
+    const openAtSigterm = (await runCounts(db, run.id)).verifyTasks - (await stageDone(run.id, 'verify'));
+    expect(await verifier2.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    const messages = verifier2.logs.map((l) => l.msg);
+    const stopping = messages.indexOf('stopping: no new tasks, finishing in-flight ones');
+    expect(stopping).toBeGreaterThanOrEqual(0);
+    expect(messages.indexOf('stopped', stopping)).toBeGreaterThan(stopping);
+    await cluster.start('verifier-2', 'verifier');
+
+    // The other verifier replica, killed -9 while judge batches remain.
     await waitFor(
       'a model summary being judged',
       async () => {
@@ -176,7 +209,6 @@ describe('kill -9 of a stage service in the middle of a run', () => {
       60_000,
       20,
     );
-    const doneAtVerifyKill = await stageDone(run.id, 'verify');
     const verifyTries = await quietKill(
       cluster.procs.get('verifier-1')!,
       v1Fake,
@@ -184,17 +216,9 @@ describe('kill -9 of a stage service in the middle of a run', () => {
       run.id,
       'verify',
     );
+    const doneAtVerifyKill = await stageDone(run.id, 'verify');
     expect(doneAtVerifyKill).toBeLessThan(baseline.counts.verifyTasks);
     await cluster.start('verifier-1', 'verifier');
-
-    // The gateway too: the planner's state is in the database, so a new gateway resumes the run
-    // (re-dispatching its unfinished tasks) and the client's channel reconnects.
-    const openAtGatewayKill = Number(
-      (await db.query(`SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND status <> 'done'`, [run.id]))[0]
-        .n,
-    );
-    await cluster.procs.get('gateway')!.stop('SIGKILL');
-    await cluster.start('gateway', 'gateway');
 
     const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
     expect(final.error).toBe('');
@@ -218,7 +242,7 @@ describe('kill -9 of a stage service in the middle of a run', () => {
         `verify kill after ${doneAtVerifyKill}/${baseline.counts.verifyTasks} batches (${verifyTries} tries); ` +
         `completed chats ${completed} (uninterrupted ${baseline.completedChats}); cache hits ${counts.cacheHits}; ` +
         `tasks run more than once ${Number(attempts[0]?.n ?? 0)}; ` +
-        `unfinished tasks at the gateway kill ${openAtGatewayKill}\n`,
+        `verify batches open at the SIGTERM ${openAtSigterm}; unfinished tasks at the gateway kill ${openAtGatewayKill}\n`,
     );
     expect(completed).toBe(baseline.completedChats);
   }, 150_000);
