@@ -140,8 +140,10 @@ export async function scoreDimensionMetrics(
           .filter((r) => r.value !== null)
           .map((r) => ({ doc: r.document_id, v: Number(r.value) }));
         const humans: number[] = [];
+        // Ratings belong to the dataset's own summaries, never to a generated namesake.
+        const rated = row.summarizer.startsWith('dataset:');
         for (const s of scored) {
-          const h = human.get(`${s.doc}\u0000${row.system}`)?.[dim];
+          const h = rated ? human.get(`${s.doc}\u0000${row.system}`)?.[dim] : undefined;
           if (h === undefined) continue;
           humans.push(h);
           const g = byDoc.get(s.doc) ?? { m: [], h: [] };
