@@ -70,8 +70,8 @@ describe('kill -9 of a stage service in the middle of a run', () => {
       const fake = await startFakeProcess(rulesFile, LATENCY_MS);
       fakes[id] = fake;
       const models = writeJson(join(tmp.dir, `models-${id}.json`), registryObject(fake.baseURL));
-      // One task at a time per verifier keeps the verify phase long enough to kill one mid-way.
-      env[id] = { PRECIS_MODELS: models, WORKER_CONCURRENCY: id === 'summarization' ? '2' : '1' };
+      // One task at a time per process keeps each stage busy long enough to disrupt it mid-way.
+      env[id] = { PRECIS_MODELS: models, WORKER_CONCURRENCY: '1' };
     }
     const modelsFile = join(tmp.dir, 'models-summarization.json');
     cluster = await startCluster({ databaseUrl: tdb.url, prefix, modelsFile, verifiers: 2, env });
@@ -155,70 +155,67 @@ describe('kill -9 of a stage service in the middle of a run', () => {
     const v1Fake = fakes['verifier-1']!;
     const v2Fake = fakes['verifier-2']!;
 
-    // Summarization: after some but not all strategy steps are done.
-    await waitFor(
-      'two summarize tasks done',
-      async () => (await stageDone(run.id, 'summarize')) >= 2,
-      60_000,
-      20,
-    );
-    const sumTries = await quietKill(
-      cluster.procs.get('summarization')!,
-      sumFake,
-      [sumFake],
-      run.id,
-      'summarize',
-    );
-    const doneAtSumKill = await stageDone(run.id, 'summarize');
-    expect(doneAtSumKill).toBeLessThan(baseline.counts.summarizeTasks);
-    await cluster.start('summarization', 'summarization');
-
-    // The gateway: the planner's state is in the database, so a new gateway resumes the run
-    // (re-dispatching its unfinished tasks) and the client's channel reconnects.
-    const openAtGatewayKill = Number(
-      (await db.query(`SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND status <> 'done'`, [run.id]))[0]
-        .n,
-    );
-    await cluster.procs.get('gateway')!.stop('SIGKILL');
-    await cluster.start('gateway', 'gateway');
-
-    // A graceful stop of a verifier replica once judging is under way: it stops pulling, finishes
-    // its batch, acks and exits 0.
-    await waitFor('judging under way', async () => (await stageDone(run.id, 'verify')) >= 1, 60_000, 20);
-    const verifier2 = cluster.procs.get('verifier-2')!;
-    const openAtSigterm = (await runCounts(db, run.id)).verifyTasks - (await stageDone(run.id, 'verify'));
-    expect(await verifier2.stop('SIGTERM')).toEqual({ code: 0, signal: null });
-    const messages = verifier2.logs.map((l) => l.msg);
-    const stopping = messages.indexOf('stopping: no new tasks, finishing in-flight ones');
+    // Judging starts at once (the offline system's summary needs no model), so the summarization
+    // side and the verifier side are disrupted concurrently, each while its stage has work left.
+    const summarizationSide = async () => {
+      // Summarization: after some but not all strategy steps are done.
+      await waitFor(
+        'two summarize tasks done',
+        async () => (await stageDone(run.id, 'summarize')) >= 2,
+        60_000,
+        20,
+      );
+      const tries = await quietKill(
+        cluster.procs.get('summarization')!,
+        sumFake,
+        [sumFake],
+        run.id,
+        'summarize',
+      );
+      const done = await stageDone(run.id, 'summarize');
+      await cluster.start('summarization', 'summarization');
+      // The gateway: the planner's state is in the database, so a new gateway resumes the run
+      // (re-dispatching its unfinished tasks) and the client's channel reconnects.
+      const open = Number(
+        (
+          await db.query(`SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND status <> 'done'`, [run.id])
+        )[0].n,
+      );
+      await cluster.procs.get('gateway')!.stop('SIGKILL');
+      await cluster.start('gateway', 'gateway');
+      return { tries, done, openAtGatewayKill: open };
+    };
+    const verifierSide = async () => {
+      // A verifier replica, killed -9 after some judge batches are done.
+      await waitFor(
+        'two judge batches done',
+        async () => (await stageDone(run.id, 'verify')) >= 2,
+        60_000,
+        20,
+      );
+      const tries = await quietKill(
+        cluster.procs.get('verifier-1')!,
+        v1Fake,
+        [v1Fake, v2Fake],
+        run.id,
+        'verify',
+      );
+      const done = await stageDone(run.id, 'verify');
+      await cluster.start('verifier-1', 'verifier');
+      // The other replica stopped gracefully: it stops pulling, finishes its batch, acks, exits 0.
+      const verifier2 = cluster.procs.get('verifier-2')!;
+      const openAtSigterm = (await runCounts(db, run.id)).verifyTasks - (await stageDone(run.id, 'verify'));
+      const exit = await verifier2.stop('SIGTERM');
+      await cluster.start('verifier-2', 'verifier');
+      return { tries, done, openAtSigterm, exit, messages: verifier2.logs.map((l) => l.msg) };
+    };
+    const [sum, ver] = await Promise.all([summarizationSide(), verifierSide()]);
+    expect(sum.done).toBeLessThan(baseline.counts.summarizeTasks);
+    expect(ver.done).toBeLessThan(baseline.counts.verifyTasks);
+    expect(ver.exit).toEqual({ code: 0, signal: null });
+    const stopping = ver.messages.indexOf('stopping: no new tasks, finishing in-flight ones');
     expect(stopping).toBeGreaterThanOrEqual(0);
-    expect(messages.indexOf('stopped', stopping)).toBeGreaterThan(stopping);
-    await cluster.start('verifier-2', 'verifier');
-
-    // The other verifier replica, killed -9 while judge batches remain.
-    await waitFor(
-      'a model summary being judged',
-      async () => {
-        const done = await stageDone(run.id, 'verify');
-        const total = Number(
-          (
-            await db.query(`SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND stage = 'verify'`, [run.id])
-          )[0].n,
-        );
-        return total > 0 && done >= 1 && total - done >= 3;
-      },
-      60_000,
-      20,
-    );
-    const verifyTries = await quietKill(
-      cluster.procs.get('verifier-1')!,
-      v1Fake,
-      [v1Fake, v2Fake],
-      run.id,
-      'verify',
-    );
-    const doneAtVerifyKill = await stageDone(run.id, 'verify');
-    expect(doneAtVerifyKill).toBeLessThan(baseline.counts.verifyTasks);
-    await cluster.start('verifier-1', 'verifier');
+    expect(ver.messages.indexOf('stopped', stopping)).toBeGreaterThan(stopping);
 
     const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
     expect(final.error).toBe('');
@@ -238,11 +235,11 @@ describe('kill -9 of a stage service in the middle of a run', () => {
       [run.id],
     );
     process.stderr.write(
-      `kill test: summarize kill after ${doneAtSumKill}/${baseline.counts.summarizeTasks} steps (${sumTries} tries), ` +
-        `verify kill after ${doneAtVerifyKill}/${baseline.counts.verifyTasks} batches (${verifyTries} tries); ` +
+      `kill test: summarize kill after ${sum.done}/${baseline.counts.summarizeTasks} steps (${sum.tries} tries), ` +
+        `verify kill after ${ver.done}/${baseline.counts.verifyTasks} batches (${ver.tries} tries); ` +
         `completed chats ${completed} (uninterrupted ${baseline.completedChats}); cache hits ${counts.cacheHits}; ` +
         `tasks run more than once ${Number(attempts[0]?.n ?? 0)}; ` +
-        `verify batches open at the SIGTERM ${openAtSigterm}; unfinished tasks at the gateway kill ${openAtGatewayKill}\n`,
+        `verify batches open at the SIGTERM ${ver.openAtSigterm}; unfinished tasks at the gateway kill ${sum.openAtGatewayKill}\n`,
     );
     expect(completed).toBe(baseline.completedChats);
   }, 150_000);
