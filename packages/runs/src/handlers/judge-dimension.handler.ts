@@ -1,13 +1,12 @@
-import { JudgmentEntity, MetricValueEntity, SummaryEntity } from '@precis/db';
 import {
   OutputParseError,
   parseEvaluationSteps,
   renderGevalStepsPrompt,
   type TokenWithTopLogprobs,
 } from '@precis/prompts';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { judgmentId, metricValueId } from '../ids.js';
 import { dimensionMetricKey } from '../opinion/dimension-planner.js';
+import { finishDimensionJudgment, summaryText } from '../opinion/finish-judgment.js';
 import {
   asDimension,
   checkTemplate,
@@ -89,7 +88,7 @@ export async function generateGevalSteps(
         steps,
         attempts: attempt + 1,
       };
-      await ctx.db.transaction((m) => finishTask(m, ref.id, 'done', result, null));
+      await finishTask(ctx.db.manager, ref.id, 'done', result, null);
       return 'done';
     } catch (err) {
       if (!(err instanceof OutputParseError)) throw err;
@@ -97,21 +96,19 @@ export async function generateGevalSteps(
     }
   }
   const message = `judge ${metric.judge.model} wrote no parseable evaluation steps for ${dimension} in ${metric.maxAttempts} attempt(s)`;
-  await ctx.db.transaction((m) =>
-    finishTask(
-      m,
-      ref.id,
-      'failed',
-      { judge: `model:${metric.judge.model}`, template: templateRef(template), outputs },
-      message,
-    ),
+  await finishTask(
+    ctx.db.manager,
+    ref.id,
+    'failed',
+    { judge: `model:${metric.judge.model}`, template: templateRef(template), outputs },
+    message,
   );
   return 'failed';
 }
 
 // One (summary, dimension) judgment: the metric's n samples, each its own call with its own
 // cache-key suffix (a re-run hits the cache sample by sample), issued concurrently. Persists
-// the judgment and the metric_values row packages/meta reads, in one transaction with the task.
+// the judgment and the metric_values row packages/meta reads, in one statement with the task.
 export async function judgeDimension(
   ctx: RunContext,
   ref: { id: string; runId: string },
@@ -123,15 +120,11 @@ export async function judgeDimension(
   const template = judgeTemplate(metric.family, dimension);
   checkTemplate(template, payload.templateId, payload.templateVersion, `task ${ref.id}`);
   const chat = judgeChat(ctx, metric);
-  const summary = await ctx.db.getRepository(SummaryEntity).findOneBy({ id: payload.summaryId });
-  if (!summary) throw new ConfigurationError(`task ${ref.id}: summary ${payload.summaryId} does not exist`);
+  const text = await summaryText(ctx.db, payload.summaryId);
+  if (text === null)
+    throw new ConfigurationError(`task ${ref.id}: summary ${payload.summaryId} does not exist`);
   const reviews = await documentReviews(ctx.db, payload.documentId);
-  const messages = renderJudgePrompt(
-    metric.family,
-    dimension,
-    { reviews, summary: summary.text },
-    payload.steps,
-  );
+  const messages = renderJudgePrompt(metric.family, dimension, { reviews, summary: text }, payload.steps);
   const temperature = judgeTemperature(metric);
   const samples: JudgeSample[] = await Promise.all(
     Array.from({ length: metric.samples }, async (_, k) => {
@@ -167,43 +160,23 @@ export async function judgeDimension(
   };
   const status = score.value === null ? 'failed' : 'done';
   const result = { ...details, dimension, score: score.value, errors: score.errors };
-  await ctx.db.transaction(async (m) => {
-    if (!(await finishTask(m, ref.id, status, result, score.failure))) return;
-    await m
-      .createQueryBuilder()
-      .insert()
-      .into(JudgmentEntity)
-      .values({
-        id: judgmentId(summary.id, `${key}:${dimension}`, 0),
-        runId: ref.runId,
-        summaryId: summary.id,
-        system: payload.system,
-        metric: `dimension:${dimension}`,
-        unit: 0,
-        status: status === 'done' ? 'ok' : 'failed',
-        verdict: { ...result },
-        judge: `model:${metric.judge.model}`,
-        templateVersion: templateRef(template),
-        taskId: ref.id,
-      } as QueryDeepPartialEntity<JudgmentEntity>)
-      .orIgnore()
-      .execute();
-    await m
-      .createQueryBuilder()
-      .insert()
-      .into(MetricValueEntity)
-      .values({
-        id: metricValueId(ref.runId, payload.system, payload.documentId, `dimension:${dimension}`),
-        runId: ref.runId,
-        system: payload.system,
-        documentId: payload.documentId,
-        metric: `dimension:${dimension}`,
-        value: score.value,
-        details,
-        producedBy,
-      } as QueryDeepPartialEntity<MetricValueEntity>)
-      .orUpdate(['value', 'details', 'produced_by'], ['id'])
-      .execute();
+  await finishDimensionJudgment(ctx.db, {
+    taskId: ref.id,
+    status,
+    result,
+    error: score.failure,
+    runId: ref.runId,
+    summaryId: payload.summaryId,
+    documentId: payload.documentId,
+    system: payload.system,
+    judgmentId: judgmentId(payload.summaryId, `${key}:${dimension}`, 0),
+    metricValueId: metricValueId(ref.runId, payload.system, payload.documentId, `dimension:${dimension}`),
+    metric: `dimension:${dimension}`,
+    value: score.value,
+    details,
+    judge: `model:${metric.judge.model}`,
+    template: templateRef(template),
+    producedBy,
   });
   return status;
 }

@@ -212,6 +212,14 @@ describe('dimension judges (Op-I, G-Eval, logprobs) over SummEval-OP candidates'
       [run.id],
     );
     expect(failed[0].n).toBe(1);
+    const judgments = await db.query(
+      `SELECT status, judge, template_version, count(*)::int AS n FROM judgments WHERE run_id = $1 GROUP BY 1, 2, 3 ORDER BY 1`,
+      [run.id],
+    );
+    expect(judgments).toEqual([
+      { status: 'failed', judge: 'model:judge', template_version: 'opinion.judge.op-i@1', n: 1 },
+      { status: 'ok', judge: 'model:judge', template_version: 'opinion.judge.op-i@1', n: 15 },
+    ]);
 
     const score = await db.query(`SELECT result FROM tasks WHERE id = $1`, [`${run.id}:score`]);
     const [board] = score[0].result.dimensions as DimensionLeaderboard[];
