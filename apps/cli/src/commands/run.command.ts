@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { createTypeOrmLlmStore, LlmClient } from '@precis/llm';
 import {
   createRun,
@@ -11,9 +12,10 @@ import {
   SpecError,
 } from '@precis/runs';
 import { Command } from 'commander';
-import { type CliContext, withRuntime } from '../context.js';
+import { type CliContext, type GlobalOptions, withRuntime } from '../context.js';
 import { printJson } from '../output.js';
 import { resolveModelRegistry } from '../runtime/model-registry.js';
+import { runRemote } from '../runtime/remote-runs.js';
 import { describeOutcome, runProgressView } from '../runtime/run-progress.js';
 
 interface RunOptions {
@@ -63,12 +65,28 @@ export function runCommand(ctx: CliContext): Command {
       if (!Number.isInteger(concurrency) || concurrency < 1)
         throw new Error(`--concurrency: expected a positive integer, got "${opts.concurrency}"`);
 
-      await withRuntime(ctx, command, async (runtime) => {
-        if (!runtime.dataSource || !runtime.bus) {
-          throw new Error(
-            '`precis run --remote` is not available yet: run embedded (default) or with --database-url',
-          );
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      if (globals.remote) {
+        // The cluster runs it: submit over gRPC and follow its progress until it finishes.
+        const abort = new AbortController();
+        const onSignal = () => abort.abort();
+        process.once('SIGINT', onSignal);
+        try {
+          const { exitCode, run } = await runRemote(ctx, globals.remote, loaded.spec, {
+            fresh: opts.fresh,
+            specDir: dirname(loaded.file),
+            signal: abort.signal,
+          });
+          if (opts.json) printJson(ctx, run);
+          process.exitCode = exitCode;
+        } finally {
+          process.removeListener('SIGINT', onSignal);
         }
+        return;
+      }
+      await withRuntime(ctx, command, async (runtime) => {
+        if (!runtime.dataSource || !runtime.bus)
+          throw new Error('the embedded runtime has no database or bus');
         const db = runtime.dataSource;
         const bus = runtime.bus;
         const registry = resolveModelRegistry(loaded.spec.models, ctx.env, ctx.cwd);
