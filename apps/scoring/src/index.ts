@@ -1,6 +1,5 @@
 export { bootstrap } from './bootstrap.js';
 export { SCORING_ENV, type ScoringConfig } from './config/scoring.env.js';
-export { buildRunContext, startRunStageWorker } from './scoring/run-stage-worker.js';
 export {
   SCORING_KIT_STAGES,
   SCORING_RUN_STAGES,

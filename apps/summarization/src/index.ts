@@ -1,5 +1,4 @@
 export { bootstrap } from './bootstrap.js';
 export { SUMMARIZATION_ENV, type SummarizationConfig } from './config/summarization.env.js';
-export { buildRunContext, startRunStageWorker } from './summarization/run-stage-worker.js';
 export { SUMMARIZATION_STAGES } from './summarization/summarization.handlers.js';
 export { SummarizationAppModule } from './summarization.module.js';

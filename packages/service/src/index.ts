@@ -47,6 +47,7 @@ export {
   MetricsRegistry,
   registerProcessMetrics,
 } from './metrics/metrics-registry.js';
+export { buildRunContext, runLogger } from './runs/run-context.js';
 export { ShutdownState } from './shutdown/shutdown-state.js';
 export {
   INGEST_TASK_KIND,

@@ -1,7 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Bus, ConsumerHandle } from '@precis/bus';
+import { startStageWorker } from '@precis/runs';
 import {
   BUS,
+  buildRunContext,
   MetricsRegistry,
   SERVICE_CONFIG,
   SERVICE_LOGGER,
@@ -11,7 +13,6 @@ import {
 } from '@precis/service';
 import { DataSource } from 'typeorm';
 import type { ScoringConfig } from '../config/scoring.env.js';
-import { buildRunContext, startRunStageWorker } from './run-stage-worker.js';
 import { SCORING_KIT_STAGES, SCORING_RUN_STAGES, SCORING_TASK_HANDLERS } from './scoring.handlers.js';
 
 // Pulls this service's run stage queue(s). On shutdown it stops pulling, lets in-flight tasks
@@ -44,8 +45,10 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
       metrics: this.metrics,
     });
     for (const stage of SCORING_RUN_STAGES) {
+      const envelope = this.factory.create(stage, []);
       this.handles.push(
-        await startRunStageWorker(ctx, this.bus, stage, this.factory.create(stage, []), {
+        await startStageWorker(ctx, this.bus, stage, {
+          onOtherMessage: (delivery) => envelope.handleDelivery(delivery),
           concurrency: this.config.WORKER_CONCURRENCY,
           ackWaitMs: this.config.TASK_ACK_WAIT_MS,
           maxDeliver: this.config.TASK_MAX_DELIVER,

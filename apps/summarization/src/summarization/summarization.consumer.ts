@@ -1,7 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Bus, ConsumerHandle } from '@precis/bus';
+import { startStageWorker } from '@precis/runs';
 import {
   BUS,
+  buildRunContext,
   MetricsRegistry,
   SERVICE_CONFIG,
   SERVICE_LOGGER,
@@ -10,7 +12,6 @@ import {
 } from '@precis/service';
 import { DataSource } from 'typeorm';
 import type { SummarizationConfig } from '../config/summarization.env.js';
-import { buildRunContext, startRunStageWorker } from './run-stage-worker.js';
 import { SUMMARIZATION_STAGES } from './summarization.handlers.js';
 
 // Pulls this service's run stage queue(s). On shutdown it stops pulling, lets in-flight tasks
@@ -40,8 +41,10 @@ export class SummarizationConsumer implements OnApplicationBootstrap, OnModuleDe
       metrics: this.metrics,
     });
     for (const stage of SUMMARIZATION_STAGES) {
+      const envelope = this.factory.create(stage, []);
       this.handles.push(
-        await startRunStageWorker(ctx, this.bus, stage, this.factory.create(stage, []), {
+        await startStageWorker(ctx, this.bus, stage, {
+          onOtherMessage: (delivery) => envelope.handleDelivery(delivery),
           concurrency: this.config.WORKER_CONCURRENCY,
           ackWaitMs: this.config.TASK_ACK_WAIT_MS,
           maxDeliver: this.config.TASK_MAX_DELIVER,

@@ -1,4 +1,4 @@
-import type { Bus, ConsumerHandle } from '@precis/bus';
+import type { Bus, ConsumerHandle, Delivery } from '@precis/bus';
 import { handleTask, markTaskDead } from '../handlers/handle-task.js';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunStage } from '../ports.js';
@@ -8,6 +8,11 @@ export interface StageWorkerOptions {
   concurrency?: number;
   ackWaitMs?: number;
   maxDeliver?: number;
+  // Delay before each redelivery after a failure (last value repeats).
+  backoffMs?: number[];
+  // Messages on the stage's queue that are not run tasks (a service's binary task envelopes):
+  // handed to this instead of the run runtime.
+  onOtherMessage?: (delivery: Delivery) => Promise<void>;
 }
 
 // Consumes a stage's queue: each delivery runs handleTask (which persists before resolving), so
@@ -24,6 +29,7 @@ export async function startStageWorker(
   return bus.consume(
     stage,
     async (delivery) => {
+      if (delivery.data instanceof Uint8Array && opts.onOtherMessage) return opts.onOtherMessage(delivery);
       try {
         await handleTask(ctx, delivery.id);
       } catch (err) {
@@ -44,6 +50,11 @@ export async function startStageWorker(
         throw err;
       }
     },
-    { maxInFlight: opts.concurrency ?? 8, ackWaitMs: opts.ackWaitMs ?? 60_000, maxDeliver },
+    {
+      maxInFlight: opts.concurrency ?? 8,
+      ackWaitMs: opts.ackWaitMs ?? 60_000,
+      maxDeliver,
+      backoffMs: opts.backoffMs,
+    },
   );
 }
