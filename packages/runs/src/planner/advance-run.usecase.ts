@@ -1,6 +1,7 @@
 import { DocumentEntity, RunEntity, SummaryEntity, type TaskEntity } from '@precis/db';
 import { DEFAULT_TEMPLATES, planStrategy, StrategyError } from '@precis/strategies';
 import { splitSentences } from '@precis/text';
+import { In } from 'typeorm';
 import { scoreTaskId, summarizeTaskId, summaryId, verifyTaskId } from '../ids.js';
 import { DimensionPlanner, planDatasetSystems } from '../opinion/dimension-planner.js';
 import { OPINION_STEP_KEY, opinionSummaryTask } from '../opinion/opinion-summary.js';
@@ -51,7 +52,16 @@ async function setRunStatus(
   status: RunEntity['status'],
   error: string | null,
 ) {
-  await ctx.db.getRepository(RunEntity).update({ id: run.id }, { status, error, finishedAt: new Date() });
+  // Only an open run changes state: a run cancelled meanwhile stays cancelled.
+  const res = await ctx.db
+    .getRepository(RunEntity)
+    .update({ id: run.id, status: In(['pending', 'running']) }, { status, error, finishedAt: new Date() });
+  if (res.affected === 0) {
+    const current = await ctx.db.getRepository(RunEntity).findOneByOrFail({ id: run.id });
+    run.status = current.status;
+    run.error = current.error;
+    return;
+  }
   run.status = status;
   run.error = error;
 }
@@ -269,7 +279,9 @@ export async function advanceRun(
     }
   }
   if (run.status === 'pending') {
-    await ctx.db.getRepository(RunEntity).update({ id: runId }, { status: 'running', startedAt: new Date() });
+    await ctx.db
+      .getRepository(RunEntity)
+      .update({ id: runId, status: 'pending' }, { status: 'running', startedAt: new Date() });
     run.status = 'running';
   }
   for (const t of newTasks)
