@@ -18,6 +18,7 @@ export * from './ports.js';
 export * from './queries/run-queries.js';
 export * from './report/render-dimension-leaderboard.js';
 export * from './report/render-leaderboard.js';
+export * from './report/render-run-report.js';
 export * from './report/render-trace.js';
 export * from './runtime/bus-adapters.js';
 export * from './runtime/execute-run.js';

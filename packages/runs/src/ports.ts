@@ -24,10 +24,15 @@ export interface ChatRequest {
   // while a re-run of the same task still hits the cache.
   templateVersion: string;
   cache: boolean;
+  // Token logprobs of the reply, with this many alternatives per token (logprob-weighted judges).
+  logprobs?: boolean;
+  topLogprobs?: number;
 }
 
 export interface ChatReply {
   text: string;
+  // Present when asked for and returned by the endpoint.
+  logprobs?: { token: string; logprob: number; top: { token: string; logprob: number }[] }[];
 }
 
 // The model access runs need: implemented over @precis/llm's client.

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { findRun, loadRunReport, type ReportFormat, renderReport } from '@precis/runs';
+import { findRun, hasResults, loadFullRunReport, type ReportFormat, renderRunReport } from '@precis/runs';
 import { Command, Option } from 'commander';
 import { type CliContext, withDataSource } from '../context.js';
 
@@ -18,13 +18,13 @@ export function reportCommand(ctx: CliContext): Command {
     .action(async (ref: string, opts: { format: ReportFormat; out?: string }, command: Command) => {
       await withDataSource(ctx, command, async (db) => {
         const run = await findRun(db, ref);
-        const report = await loadRunReport(db, run);
-        if (report.leaderboard.length === 0) {
+        const report = await loadFullRunReport(db, run);
+        if (!hasResults(report)) {
           throw new Error(
             `run ${run.id} has no leaderboard yet (status ${run.status}${run.error ? `: ${run.error}` : ''})`,
           );
         }
-        const text = renderReport(report, opts.format);
+        const text = renderRunReport(report, opts.format);
         if (opts.out) {
           writeFileSync(opts.out, text);
           ctx.stderr.write(`wrote ${opts.out}\n`);

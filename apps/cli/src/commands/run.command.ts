@@ -5,10 +5,11 @@ import {
   createRunContext,
   executeRun,
   findRun,
-  loadRunReport,
+  hasResults,
+  loadFullRunReport,
   loadSpecFile,
   type RunLogger,
-  renderReport,
+  renderRunReport,
   SpecError,
 } from '@precis/runs';
 import { Command } from 'commander';
@@ -133,9 +134,9 @@ export function runCommand(ctx: CliContext): Command {
           return;
         }
         ctx.stderr.write(`${describeOutcome(outcome.progress)}\n`);
-        const report = await loadRunReport(db, await findRun(db, run.id));
-        if (opts.json) printJson(ctx, report);
-        else if (report.leaderboard.length) ctx.stdout.write(renderReport(report, 'text'));
+        const report = await loadFullRunReport(db, await findRun(db, run.id));
+        if (opts.json) ctx.stdout.write(renderRunReport(report, 'json'));
+        else if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text'));
         if (outcome.progress.status !== 'completed') process.exitCode = 1;
       });
     });

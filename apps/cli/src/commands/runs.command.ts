@@ -1,10 +1,11 @@
 import {
   type BenchmarkSpec,
   findRun,
+  hasResults,
   listRuns,
-  loadRunReport,
+  loadFullRunReport,
   loadTraces,
-  renderReport,
+  renderRunReport,
   renderTrace,
   stageCounts,
   usageSoFar,
@@ -84,15 +85,16 @@ export function runsCommand(ctx: CliContext): Command {
         const [tasks, usage, report] = await Promise.all([
           stageCounts(db, run.id),
           usageSoFar(db, run.id),
-          loadRunReport(db, run),
+          loadFullRunReport(db, run),
         ]);
         if (opts.json)
           return printJson(ctx, {
-            ...report.run,
+            ...report.booookscore.run,
             spec: run.spec,
             tasks,
             usage,
-            leaderboard: report.leaderboard,
+            leaderboard: report.booookscore.leaderboard,
+            dimensions: report.dimensions.boards,
           });
         const lines = [
           `run:      ${run.id}`,
@@ -108,7 +110,7 @@ export function runsCommand(ctx: CliContext): Command {
           ),
         ];
         ctx.stdout.write(`${lines.join('\n')}\n\n`);
-        if (report.leaderboard.length) ctx.stdout.write(renderReport(report, 'text'));
+        if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text'));
       });
     });
 

@@ -1,9 +1,4 @@
-import {
-  OutputParseError,
-  parseEvaluationSteps,
-  renderGevalStepsPrompt,
-  type TokenWithTopLogprobs,
-} from '@precis/prompts';
+import { OutputParseError, parseEvaluationSteps, renderGevalStepsPrompt } from '@precis/prompts';
 import { judgmentId, metricValueId } from '../ids.js';
 import { dimensionMetricKey } from '../opinion/dimension-planner.js';
 import { finishDimensionJudgment, summaryText } from '../opinion/finish-judgment.js';
@@ -19,7 +14,7 @@ import {
 import { documentReviews } from '../opinion/reviews.js';
 import { type JudgeSample, scoreJudgeSamples } from '../opinion/sample-scoring.js';
 import type { RunContext } from '../planner/run-context.js';
-import type { ChatReply, ChatRequest } from '../ports.js';
+import type { ChatModel } from '../ports.js';
 import {
   type BenchmarkSpec,
   type DimensionsMetricSpec,
@@ -28,13 +23,6 @@ import {
 import type { GevalStepsPayload, GevalStepsResult, JudgeDimensionPayload } from '../tasks/task-payloads.js';
 import { finishTask } from '../tasks/task-store.js';
 import { ConfigurationError } from './summarize-step.handler.js';
-
-// The run's ChatModel is @precis/llm's LlmClient, which also takes and returns logprobs.
-interface LogprobChatModel {
-  chat(
-    req: ChatRequest & { logprobs?: boolean; topLogprobs?: number },
-  ): Promise<ChatReply & { logprobs?: TokenWithTopLogprobs[] }>;
-}
 
 const TOP_LOGPROBS = 5;
 
@@ -47,12 +35,12 @@ function dimensionMetric(spec: BenchmarkSpec, index: number, taskId: string): Di
   return m;
 }
 
-function judgeChat(ctx: RunContext, metric: DimensionsMetricSpec): LogprobChatModel {
+function judgeChat(ctx: RunContext, metric: DimensionsMetricSpec): ChatModel {
   if (!ctx.chat)
     throw new ConfigurationError(
       `the dimension judge needs model ${metric.judge.model}, but no model registry is configured`,
     );
-  return ctx.chat as unknown as LogprobChatModel;
+  return ctx.chat;
 }
 
 // G-Eval: asks the judge for its evaluation steps of one dimension (re-asked up to maxAttempts

@@ -89,8 +89,9 @@ export async function loadRunReport(db: DataSource, run: RunEntity): Promise<Run
   const rows = await db
     .getRepository(MetricValueEntity)
     .find({ where: { runId: run.id }, order: { id: 'ASC' } });
+  // System-level BooookScore rows (dimension judges have their own report).
   const leaderboard = rows
-    .filter((r) => r.documentId === null)
+    .filter((r) => r.documentId === null && r.metric.startsWith('booookscore.'))
     .map((r) => r.details as unknown as LeaderboardRow);
   const spec = run.spec as unknown as BenchmarkSpec;
   return {
