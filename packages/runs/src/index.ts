@@ -32,3 +32,4 @@ export * from './spec/benchmark-spec.schema.js';
 export * from './spec/load-spec.js';
 export * from './tasks/task-payloads.js';
 export * from './tasks/task-store.js';
+export * from './templates/run-templates.js';

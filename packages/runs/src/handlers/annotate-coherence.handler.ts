@@ -16,6 +16,7 @@ import type {
   AnnotateCoherenceResult,
   CoherenceVerdictRecord,
 } from '../tasks/task-payloads.js';
+import { runTemplate, type TemplateOverrides } from '../templates/run-templates.js';
 import { ConfigurationError } from './summarize-step.handler.js';
 
 export const HEURISTIC_JUDGE = `engine:${DUPLICATION_ENGINE}`;
@@ -45,6 +46,7 @@ export async function annotateCoherence(
   summaryText: string,
   metric: MetricSpec,
   cache: boolean,
+  overrides?: TemplateOverrides,
 ): Promise<AnnotateCoherenceResult> {
   if (metric.judge.engine === 'heuristic') {
     const all = annotateDuplication(splitSentences(summaryText));
@@ -64,7 +66,7 @@ export async function annotateCoherence(
     );
   const model = metric.judge.model!;
   const single = payload.sentences.length === 1 && metric.mode === 'sentence';
-  const template = single ? ANNOTATE_SENTENCE_TEMPLATE : ANNOTATE_BATCH_TEMPLATE;
+  const template = runTemplate(single ? ANNOTATE_SENTENCE_TEMPLATE : ANNOTATE_BATCH_TEMPLATE, overrides);
   const vars: Record<string, string | number> = single
     ? { summary: summaryText, sentence: payload.sentences[0]!.text }
     : {

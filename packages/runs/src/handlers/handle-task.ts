@@ -59,7 +59,7 @@ async function runPayload(
         .find((s) => s.name === (payload as SummarizeStepPayload).system);
       if (!system)
         throw new ConfigurationError(`task ${ref.id}: system ${payload.system} is not in the run's spec`);
-      const result = await summarizeStep(ctx, ref, payload, system, spec.cache);
+      const result = await summarizeStep(ctx, ref, payload, system, spec.cache, spec.templateOverrides);
       await finishTask(ctx.db.manager, ref.id, 'done', result, null);
       return 'done';
     }
@@ -74,7 +74,7 @@ async function runPayload(
       const system = spec.systems.filter(isGeneratedSystem).find((s) => s.name === payload.system);
       if (!system)
         throw new ConfigurationError(`task ${ref.id}: system ${payload.system} is not in the run's spec`);
-      const result = await summarizeOpinion(ctx, ref, payload, system, spec.cache);
+      const result = await summarizeOpinion(ctx, ref, payload, system, spec.cache, spec.templateOverrides);
       await finishTask(ctx.db.manager, ref.id, 'done', result, null);
       return 'done';
     }
@@ -116,7 +116,15 @@ async function annotate(
       taskId: ref.id,
     }));
   try {
-    const result = await annotateCoherence(ctx, ref, payload, summary.text, metric, spec.cache);
+    const result = await annotateCoherence(
+      ctx,
+      ref,
+      payload,
+      summary.text,
+      metric,
+      spec.cache,
+      spec.templateOverrides,
+    );
     const verdicts = result.verdicts.map((v) => ({ n: v.n, status: 'ok', verdict: { ...v } }));
     await finishTaskWithJudgments(
       ctx.db,

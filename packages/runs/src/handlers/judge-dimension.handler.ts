@@ -53,7 +53,7 @@ export async function generateGevalSteps(
 ): Promise<'done' | 'failed'> {
   const metric = dimensionMetric(spec, payload.metricIndex, ref.id);
   const dimension = asDimension(payload.dimension, `task ${ref.id}`);
-  const template = gevalStepsTemplate(dimension);
+  const template = gevalStepsTemplate(dimension, spec.templateOverrides);
   checkTemplate(template, payload.templateId, payload.templateVersion, `task ${ref.id}`);
   const chat = judgeChat(ctx, metric);
   const outputs: string[] = [];
@@ -105,14 +105,20 @@ export async function judgeDimension(
 ): Promise<'done' | 'failed'> {
   const metric = dimensionMetric(spec, payload.metricIndex, ref.id);
   const dimension = asDimension(payload.dimension, `task ${ref.id}`);
-  const template = judgeTemplate(metric.family, dimension);
+  const template = judgeTemplate(metric.family, dimension, spec.templateOverrides);
   checkTemplate(template, payload.templateId, payload.templateVersion, `task ${ref.id}`);
   const chat = judgeChat(ctx, metric);
   const text = await summaryText(ctx.db, payload.summaryId);
   if (text === null)
     throw new ConfigurationError(`task ${ref.id}: summary ${payload.summaryId} does not exist`);
   const reviews = await documentReviews(ctx.db, payload.documentId);
-  const messages = renderJudgePrompt(metric.family, dimension, { reviews, summary: text }, payload.steps);
+  const messages = renderJudgePrompt(
+    metric.family,
+    dimension,
+    { reviews, summary: text },
+    payload.steps,
+    template,
+  );
   const temperature = judgeTemperature(metric);
   const samples: JudgeSample[] = await Promise.all(
     Array.from({ length: metric.samples }, async (_, k) => {

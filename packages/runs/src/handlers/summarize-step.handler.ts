@@ -3,6 +3,7 @@ import { executeStep } from '@precis/strategies';
 import type { RunContext } from '../planner/run-context.js';
 import type { SystemSpec } from '../spec/benchmark-spec.schema.js';
 import type { SummarizeStepPayload, SummarizeStepResult } from '../tasks/task-payloads.js';
+import type { TemplateOverrides } from '../templates/run-templates.js';
 import { runEngineStep } from './summary-engines.js';
 import { resolveTemplate } from './templates.js';
 
@@ -19,9 +20,10 @@ export async function summarizeStep(
   payload: SummarizeStepPayload,
   system: SystemSpec,
   cache: boolean,
+  overrides?: TemplateOverrides,
 ): Promise<SummarizeStepResult> {
   const step = payload.step;
-  const template = resolveTemplate(step.templateId, step.templateVersion);
+  const template = resolveTemplate(step.templateId, step.templateVersion, overrides);
   let producer: string;
   const generate = async (attempt: number): Promise<string> => {
     if (system.engine !== undefined) {

@@ -1,11 +1,5 @@
-import { ANNOTATE_BATCH_TEMPLATE, ANNOTATE_SENTENCE_TEMPLATE, type PromptTemplate } from '@precis/prompts';
-import { DEFAULT_TEMPLATES } from '@precis/strategies';
-
-const BUILT_IN: PromptTemplate[] = [
-  ...Object.values(DEFAULT_TEMPLATES),
-  ANNOTATE_BATCH_TEMPLATE,
-  ANNOTATE_SENTENCE_TEMPLATE,
-];
+import type { PromptTemplate } from '@precis/prompts';
+import { builtInTemplate, runTemplate, type TemplateOverrides } from '../templates/run-templates.js';
 
 export class TemplateMismatchError extends Error {
   constructor(message: string) {
@@ -16,9 +10,10 @@ export class TemplateMismatchError extends Error {
 
 // A task names the template version it was planned with; a worker running other code refuses
 // it rather than answering with a different prompt.
-export function resolveTemplate(id: string, version: string): PromptTemplate {
-  const template = BUILT_IN.find((t) => t.id === id);
-  if (!template) throw new TemplateMismatchError(`unknown template ${id}`);
+export function resolveTemplate(id: string, version: string, overrides?: TemplateOverrides): PromptTemplate {
+  const base = builtInTemplate(id);
+  if (!base) throw new TemplateMismatchError(`unknown template ${id}`);
+  const template = runTemplate(base, overrides);
   if (template.version !== version) {
     throw new TemplateMismatchError(
       `template ${id} is at version ${template.version} here, but the task was planned with ${version}`,

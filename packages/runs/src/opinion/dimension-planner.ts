@@ -5,6 +5,7 @@ import type { RunContext } from '../planner/run-context.js';
 import type { BenchmarkSpec, DimensionsMetricSpec } from '../spec/benchmark-spec.schema.js';
 import type { GevalStepsResult } from '../tasks/task-payloads.js';
 import type { NewTask } from '../tasks/task-store.js';
+import type { TemplateOverrides } from '../templates/run-templates.js';
 import { asDimension, gevalStepsTemplate, judgeTemplate } from './judge-templates.js';
 import { datasetSummaries } from './reviews.js';
 
@@ -20,6 +21,7 @@ export function dimensionMetrics(spec: BenchmarkSpec): { index: number; metric: 
 export class DimensionPlanner {
   private readonly metrics: { index: number; metric: DimensionsMetricSpec }[];
   private readonly planned = new Set<string>();
+  private readonly overrides: TemplateOverrides | undefined;
 
   constructor(
     private readonly runId: string,
@@ -27,6 +29,7 @@ export class DimensionPlanner {
     private readonly byId: ReadonlyMap<string, TaskEntity>,
   ) {
     this.metrics = dimensionMetrics(spec);
+    this.overrides = spec.templateOverrides;
   }
 
   get active(): boolean {
@@ -46,7 +49,7 @@ export class DimensionPlanner {
           if (!stepsTask) {
             if (!this.planned.has(stepsId)) {
               this.planned.add(stepsId);
-              const t = gevalStepsTemplate(dimension);
+              const t = gevalStepsTemplate(dimension, this.overrides);
               out.push({
                 id: stepsId,
                 runId: this.runId,
@@ -70,7 +73,7 @@ export class DimensionPlanner {
         const id = dimensionTaskId(this.runId, system, documentId, key, dimension);
         if (this.byId.has(id) || this.planned.has(id)) continue;
         this.planned.add(id);
-        const t = judgeTemplate(metric.family, dimension);
+        const t = judgeTemplate(metric.family, dimension, this.overrides);
         out.push({
           id,
           runId: this.runId,

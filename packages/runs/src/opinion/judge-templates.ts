@@ -13,23 +13,30 @@ import {
 } from '@precis/prompts';
 import { TemplateMismatchError } from '../handlers/templates.js';
 import type { DimensionsMetricSpec } from '../spec/benchmark-spec.schema.js';
+import { runTemplate, type TemplateOverrides } from '../templates/run-templates.js';
 
 export type JudgeFamily = DimensionsMetricSpec['family'];
 
 // The scoring template of a family and dimension (Op-I: one template for every dimension).
-export function judgeTemplate(family: JudgeFamily, dimension: OpinionDimensionId): PromptTemplate {
+export function judgeTemplate(
+  family: JudgeFamily,
+  dimension: OpinionDimensionId,
+  overrides?: TemplateOverrides,
+): PromptTemplate {
   switch (family) {
     case 'op-i':
-      return OP_I_TEMPLATE;
+      return runTemplate(OP_I_TEMPLATE, overrides);
     case 'op':
-      return OP_TEMPLATES[dimension];
+      return runTemplate(OP_TEMPLATES[dimension], overrides);
     case 'g-eval':
-      return GEVAL_SCORE_TEMPLATES[dimension];
+      return runTemplate(GEVAL_SCORE_TEMPLATES[dimension], overrides);
   }
 }
 
-export const gevalStepsTemplate = (dimension: OpinionDimensionId): PromptTemplate =>
-  GEVAL_STEPS_TEMPLATES[dimension];
+export const gevalStepsTemplate = (
+  dimension: OpinionDimensionId,
+  overrides?: TemplateOverrides,
+): PromptTemplate => runTemplate(GEVAL_STEPS_TEMPLATES[dimension], overrides);
 
 export const templateRef = (t: PromptTemplate) => `${t.id}@${t.version}`;
 
@@ -55,15 +62,16 @@ export function renderJudgePrompt(
   dimension: OpinionDimensionId,
   input: { reviews: readonly string[]; summary: string },
   steps: readonly string[] | undefined,
+  template: PromptTemplate,
 ): ChatMessage[] {
   switch (family) {
     case 'op-i':
-      return renderOpIPrompt(dimension, input);
+      return renderOpIPrompt(dimension, input, template);
     case 'op':
-      return renderOpPrompt(dimension, input);
+      return renderOpPrompt(dimension, input, template);
     case 'g-eval':
       if (!steps?.length)
         throw new TemplateMismatchError(`G-Eval ${dimension}: the task carries no evaluation steps`);
-      return renderGevalScorePrompt(dimension, steps, input);
+      return renderGevalScorePrompt(dimension, steps, input, template);
   }
 }

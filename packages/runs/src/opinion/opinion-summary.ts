@@ -6,6 +6,7 @@ import type { RunContext } from '../planner/run-context.js';
 import type { SystemSpec } from '../spec/benchmark-spec.schema.js';
 import type { OpinionSummaryPayload, SummarizeStepResult } from '../tasks/task-payloads.js';
 import type { NewTask } from '../tasks/task-store.js';
+import { runTemplate, type TemplateOverrides } from '../templates/run-templates.js';
 import { checkTemplate } from './judge-templates.js';
 import { documentReviews } from './reviews.js';
 
@@ -13,7 +14,13 @@ import { documentReviews } from './reviews.js';
 export const OPINION_STEP_KEY = 'opinion';
 export const DEFAULT_OPINION_BUDGET_WORDS = 80;
 
-export function opinionSummaryTask(runId: string, system: SystemSpec, documentId: string): NewTask {
+export function opinionSummaryTask(
+  runId: string,
+  system: SystemSpec,
+  documentId: string,
+  overrides?: TemplateOverrides,
+): NewTask {
+  const template = runTemplate(OPINION_SUMMARY_TEMPLATE, overrides);
   return {
     id: summarizeTaskId(runId, system.name, documentId, OPINION_STEP_KEY),
     runId,
@@ -23,8 +30,8 @@ export function opinionSummaryTask(runId: string, system: SystemSpec, documentId
       type: 'opinion-summary',
       system: system.name,
       documentId,
-      templateId: OPINION_SUMMARY_TEMPLATE.id,
-      templateVersion: OPINION_SUMMARY_TEMPLATE.version,
+      templateId: template.id,
+      templateVersion: template.version,
     },
   };
 }
@@ -36,8 +43,10 @@ export async function summarizeOpinion(
   payload: OpinionSummaryPayload,
   system: SystemSpec,
   cache: boolean,
+  overrides?: TemplateOverrides,
 ): Promise<SummarizeStepResult> {
-  checkTemplate(OPINION_SUMMARY_TEMPLATE, payload.templateId, payload.templateVersion, `task ${task.id}`);
+  const template = runTemplate(OPINION_SUMMARY_TEMPLATE, overrides);
+  checkTemplate(template, payload.templateId, payload.templateVersion, `task ${task.id}`);
   const reviews = await documentReviews(ctx.db, payload.documentId);
   const budgetWords = system.params.budgetWords ?? DEFAULT_OPINION_BUDGET_WORDS;
   if (system.engine !== undefined) {
@@ -54,13 +63,13 @@ export async function summarizeOpinion(
   const p = system.params;
   const reply = await ctx.chat.chat({
     model: system.model!,
-    messages: renderTemplate(OPINION_SUMMARY_TEMPLATE, { reviews: formatReviews(reviews) }),
+    messages: renderTemplate(template, { reviews: formatReviews(reviews) }),
     temperature: p.temperature,
     topP: p.topP,
     maxTokens: p.maxTokens,
     runId: task.runId,
     taskId: task.id,
-    templateVersion: OPINION_SUMMARY_TEMPLATE.version,
+    templateVersion: template.version,
     cache,
   });
   const text = reply.text.replace(/\s*\n+\s*/g, ' ').trim();

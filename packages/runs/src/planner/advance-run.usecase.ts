@@ -1,5 +1,5 @@
 import { DocumentEntity, RunEntity, SummaryEntity, type TaskEntity } from '@precis/db';
-import { DEFAULT_TEMPLATES, planStrategy, StrategyError } from '@precis/strategies';
+import { planStrategy, StrategyError } from '@precis/strategies';
 import { splitSentences } from '@precis/text';
 import { In } from 'typeorm';
 import { scoreTaskId, summarizeTaskId, summaryId, verifyTaskId } from '../ids.js';
@@ -8,6 +8,7 @@ import { OPINION_STEP_KEY, opinionSummaryTask } from '../opinion/opinion-summary
 import { type BenchmarkSpec, isBooookScoreMetric, isGeneratedSystem } from '../spec/benchmark-spec.schema.js';
 import type { SummarizeStepResult } from '../tasks/task-payloads.js';
 import { FINISHED, insertTasks, loadRunTasks, type NewTask } from '../tasks/task-store.js';
+import { strategyTemplates } from '../templates/run-templates.js';
 import { documentChunks } from './document-chunks.js';
 import type { RunContext } from './run-context.js';
 import { producerOf, strategyParams } from './strategy-params.js';
@@ -135,14 +136,19 @@ export async function advanceRun(
         if (system.strategy === 'opinion') {
           const text = results.get(OPINION_STEP_KEY);
           if (text === undefined) {
-            const t = opinionSummaryTask(runId, system, doc.id);
+            const t = opinionSummaryTask(runId, system, doc.id, spec.templateOverrides);
             if (!byId.has(t.id)) newTasks.push(t);
             continue;
           }
           plan = { status: 'done', summary: text, finalKey: OPINION_STEP_KEY };
         } else {
           const chunks = documentChunks(doc.id, doc.text, system.params.chunkSize, system.params.encoding);
-          plan = planStrategy(system.strategy, { chunks, results, params, templates: DEFAULT_TEMPLATES });
+          plan = planStrategy(system.strategy, {
+            chunks,
+            results,
+            params,
+            templates: strategyTemplates(spec.templateOverrides),
+          });
         }
       } catch (err) {
         if (!(err instanceof StrategyError)) throw err;

@@ -119,7 +119,9 @@ export async function scoreDimensionMetrics(
   for (const { index, metric } of metrics) {
     const key = dimensionMetricKey(index);
     const dims = metric.dimensions.map((d) => asDimension(d, `metrics[${index}]`));
-    const templates = Object.fromEntries(dims.map((d) => [d, templateRef(judgeTemplate(metric.family, d))]));
+    const templates = Object.fromEntries(
+      dims.map((d) => [d, templateRef(judgeTemplate(metric.family, d, spec.templateOverrides))]),
+    );
     const judge = `model:${metric.judge.model}`;
     const systems = [...summarizers.keys()];
     const boardRows: DimensionSystemRow[] = systems.map((system) => ({

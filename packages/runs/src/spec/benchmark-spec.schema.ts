@@ -144,6 +144,15 @@ export const benchmarkSpecSchema = z
       .strict()
       .default({ concurrency: 16 }),
     cache: z.boolean().default(true),
+    // Prompt overrides: a YAML/JSON file (relative to the spec) of { <template id>: { system?, user? } };
+    // loading the spec reads it into templateOverrides, which is what a run stores and uses.
+    templates: z.string().min(1).optional(),
+    templateOverrides: z
+      .record(
+        z.string(),
+        z.object({ system: z.string().min(1).optional(), user: z.string().min(1).optional() }).strict(),
+      )
+      .optional(),
     bootstrap: z
       .object({ resamples: int().min(100).max(100000).default(1000) })
       .strict()

@@ -72,3 +72,19 @@ describe('benchmark spec validation', () => {
     ]);
   });
 });
+
+describe('prompt template overrides', () => {
+  it('accepts an override of a known template and rejects unknown ids and placeholders', () => {
+    const ok = validateSpec({
+      ...valid,
+      templateOverrides: { 'book.chunk-summary': { user: 'Summarize in {{budget}} words:\n{{text}}' } },
+    });
+    expect(ok.templateOverrides?.['book.chunk-summary']?.user).toContain('{{budget}}');
+    expect(problems({ ...valid, templateOverrides: { 'book.nope': { user: 'x' } } })[0]).toMatch(
+      /^templates\.book\.nope: no such template/,
+    );
+    expect(
+      problems({ ...valid, templateOverrides: { 'book.chunk-summary': { user: '{{text}} {{style}}' } } })[0],
+    ).toMatch(/^templates\.book\.chunk-summary: .*unknown placeholder/);
+  });
+});

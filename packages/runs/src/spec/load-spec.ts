@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
+import { checkTemplateOverrides, type TemplateOverrides } from '../templates/run-templates.js';
 import { type BenchmarkSpec, benchmarkSpecSchema } from './benchmark-spec.schema.js';
 
 export class SpecError extends Error {
@@ -44,6 +45,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 export function validateSpec(raw: unknown, file = '<spec>'): BenchmarkSpec {
   const result = benchmarkSpecSchema.safeParse(raw);
   if (!result.success) throw new SpecError(file, result.error.issues.map(describeIssue));
+  const problems = result.data.templateOverrides ? checkTemplateOverrides(result.data.templateOverrides) : [];
+  if (problems.length) throw new SpecError(file, problems);
   return result.data;
 }
 
@@ -76,13 +79,60 @@ export function loadSpecFile(file: string): LoadedSpec {
   const spec = validateSpec(raw, file);
   const base = dirname(abs);
   const rel = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  let templateOverrides = spec.templateOverrides;
+  if (spec.templates !== undefined) {
+    templateOverrides = { ...readTemplateOverrides(file, rel(spec.templates)), ...templateOverrides };
+  }
+  if (templateOverrides) {
+    const problems = checkTemplateOverrides(templateOverrides);
+    if (problems.length) throw new SpecError(file, problems);
+  }
   return {
     file: abs,
     text,
     spec: {
       ...spec,
+      templateOverrides,
       models: spec.models === undefined ? undefined : rel(spec.models),
       datasets: spec.datasets.map((d) => (d.path === undefined ? d : { ...d, path: rel(d.path) })),
     },
   };
+}
+
+// A templates file: { "<template id>": { "system"?: "...", "user"?: "..." } } in YAML or JSON.
+function readTemplateOverrides(specFile: string, path: string): TemplateOverrides {
+  let raw: unknown;
+  try {
+    const text = readFileSync(path, 'utf8');
+    raw = /\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    throw new SpecError(specFile, [
+      `templates: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message.split('\n')[0]})`,
+    ]);
+  }
+  const problems: string[] = [];
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new SpecError(specFile, [`templates: ${path} must map template ids to { system?, user? }`]);
+  }
+  const out: TemplateOverrides = {};
+  for (const [id, v] of Object.entries(raw as Record<string, unknown>)) {
+    const o = v as { system?: unknown; user?: unknown } | null;
+    if (o === null || typeof o !== 'object' || Object.keys(o).some((k) => k !== 'system' && k !== 'user')) {
+      problems.push(`templates.${id} (${path}): expected { system?: text, user?: text }`);
+      continue;
+    }
+    if (
+      (o.system !== undefined && typeof o.system !== 'string') ||
+      (o.user !== undefined && typeof o.user !== 'string')
+    ) {
+      problems.push(`templates.${id} (${path}): system and user must be text`);
+      continue;
+    }
+    out[id] = {
+      ...(o.system !== undefined ? { system: o.system as string } : {}),
+      ...(o.user !== undefined ? { user: o.user as string } : {}),
+    };
+  }
+  if (problems.length) throw new SpecError(specFile, problems);
+  return out;
 }

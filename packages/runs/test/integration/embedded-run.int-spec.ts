@@ -227,4 +227,41 @@ describe('a book benchmark run through the planner, the bus and the stage handle
     expect(row.summaries).toBe(0);
     expect(row.incomplete).toBe(1);
   });
+
+  it('uses prompt overrides from the spec, with versions derived from their text', async () => {
+    const spec = validateSpec({
+      name: 'overridden-prompts',
+      datasets: [{ name: 'story', kind: 'text', path: story }],
+      systems: [
+        {
+          name: 'hier-custom',
+          strategy: 'hierarchical',
+          model: 'fake-model',
+          params: { chunkSize: 200, levelBudgets: [50, 100] },
+        },
+      ],
+      metrics: [{ name: 'booookscore', judge: { model: 'fake-model' }, mode: 'batched', batchSize: 3 }],
+      templateOverrides: {
+        'book.chunk-summary': { user: 'CUSTOM CHUNK PROMPT ({{budget}} words max):\n{{text}}' },
+        'booookscore.annotate-batch': {
+          user: 'CUSTOM JUDGE PROMPT. Summary:\n{{summary}}\nTarget sentences:\n{{numberedSentences}}\nAnswer JSON keyed by number, e.g. {"{{firstNumber}}": {"confusing": false}}',
+        },
+      },
+    });
+    fake.resetStats();
+    const { run, progress } = await execute(spec, true);
+    expect(progress.status).toBe('completed');
+    const prompts = fake.requests().map((r) => JSON.stringify(r.body));
+    expect(prompts.some((p) => p.includes('CUSTOM CHUNK PROMPT'))).toBe(true);
+    expect(prompts.some((p) => p.includes('CUSTOM JUDGE PROMPT'))).toBe(true);
+    const steps: { v: string }[] = await db.query(
+      `SELECT DISTINCT payload->'step'->>'templateVersion' AS v FROM tasks WHERE run_id = $1 AND payload->'step'->>'templateId' = 'book.chunk-summary'`,
+      [run.id],
+    );
+    expect(steps.map((x) => x.v)).toEqual([expect.stringMatching(/^1\+override\.[0-9a-f]{10}$/)]);
+    const judgments = await db.getRepository(JudgmentEntity).find({ where: { runId: run.id } });
+    expect(new Set(judgments.map((j) => j.templateVersion))).toEqual(
+      new Set([expect.stringMatching(/^booookscore\.annotate-batch@1\+override\./)]),
+    );
+  });
 });
