@@ -339,9 +339,12 @@ export class LlmClient {
     usage: { promptTokens: number; completionTokens: number },
     latencyMs: number,
   ) {
+    // The request and response already stand in the row that filled the cache (same cache key):
+    // a hit records only which entry answered, so warm re-runs do not rewrite every prompt.
     return {
       ...base,
       cacheHit: true,
+      request: { cachedAs: base.cacheKey },
       tokensIn: usage.promptTokens,
       tokensOut: usage.completionTokens,
       latencyMs,

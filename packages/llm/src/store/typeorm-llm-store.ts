@@ -8,6 +8,15 @@ export interface TypeOrmLlmStoreOptions {
   // Rows are written when maxRows are pending or maxDelayMs after the first pending one,
   // and by flush(). Off by default: every record() is written before it resolves.
   batch?: { maxRows?: number; maxDelayMs?: number };
+  // Group commit (default on): concurrent record() and findCached() calls issued in the same
+  // event-loop turn share one multi-row INSERT / one lookup query. Unlike `batch`, every
+  // record() still resolves only after its row is written.
+  groupCommit?: boolean;
+}
+
+interface Waiter<T> {
+  resolve: (value: T) => void;
+  reject: (err: unknown) => void;
 }
 
 // Cache + ledger on the llm_calls table (@precis/db's LlmCallEntity).
@@ -18,6 +27,9 @@ export class TypeOrmLlmStore implements LlmStore {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private failure: Error | null = null;
+  private readonly groupWrites: { call: LlmCallRecord; waiter: Waiter<void> }[] = [];
+  private readonly groupLookups = new Map<string, Waiter<Record<string, unknown> | null>[]>();
+  private groupScheduled = false;
 
   constructor(
     private readonly ds: DataSource,
@@ -27,6 +39,14 @@ export class TypeOrmLlmStore implements LlmStore {
   async findCached(cacheKey: string): Promise<Record<string, unknown> | null> {
     const buffered = this.pendingCache.get(cacheKey);
     if (buffered) return buffered;
+    if (this.opts.groupCommit !== false) {
+      return new Promise((resolve, reject) => {
+        const waiters = this.groupLookups.get(cacheKey) ?? [];
+        waiters.push({ resolve, reject });
+        this.groupLookups.set(cacheKey, waiters);
+        this.scheduleGroup();
+      });
+    }
     const rows: { response: Record<string, unknown> | string }[] = await this.ds.query(
       `SELECT response FROM llm_calls
         WHERE cache_key = $1 AND cache_hit = false AND error IS NULL AND response IS NOT NULL
@@ -41,8 +61,11 @@ export class TypeOrmLlmStore implements LlmStore {
   async record(call: LlmCallRecord): Promise<void> {
     if (this.failure) throw this.failure;
     if (!this.opts.batch) {
-      await this.insert([call]);
-      return;
+      if (this.opts.groupCommit === false) return this.insert([call]);
+      return new Promise((resolve, reject) => {
+        this.groupWrites.push({ call, waiter: { resolve, reject } });
+        this.scheduleGroup();
+      });
     }
     this.pending.push(call);
     if (isCacheable(call) && call.response) this.pendingCache.set(call.cacheKey, call.response);
@@ -82,6 +105,51 @@ export class TypeOrmLlmStore implements LlmStore {
       // Re-format so pg ("1.5000000000") and PGlite text agree.
       costUsd: formatCost(parseCost(String(r.cost ?? '0'))),
     };
+  }
+
+  // Runs once per event-loop turn with everything the concurrent callers asked for meanwhile.
+  private scheduleGroup(): void {
+    if (this.groupScheduled) return;
+    this.groupScheduled = true;
+    setImmediate(() => {
+      this.groupScheduled = false;
+      const writes = this.groupWrites.splice(0);
+      const lookups = new Map(this.groupLookups);
+      this.groupLookups.clear();
+      if (writes.length) {
+        this.insert(writes.map((w) => w.call)).then(
+          () => {
+            for (const w of writes) w.waiter.resolve();
+          },
+          (err: unknown) => {
+            for (const w of writes) w.waiter.reject(err);
+          },
+        );
+      }
+      if (lookups.size) {
+        this.lookupMany([...lookups.keys()]).then(
+          (found) => {
+            for (const [key, waiters] of lookups) for (const w of waiters) w.resolve(found.get(key) ?? null);
+          },
+          (err: unknown) => {
+            for (const waiters of lookups.values()) for (const w of waiters) w.reject(err);
+          },
+        );
+      }
+    });
+  }
+
+  private async lookupMany(keys: string[]): Promise<Map<string, Record<string, unknown>>> {
+    const rows: { cache_key: string; response: Record<string, unknown> | string }[] = await this.ds.query(
+      `SELECT DISTINCT ON (cache_key) cache_key, response FROM llm_calls
+        WHERE cache_key = ANY($1) AND cache_hit = false AND error IS NULL AND response IS NOT NULL
+        ORDER BY cache_key, created_at DESC`,
+      [keys],
+    );
+    const out = new Map<string, Record<string, unknown>>();
+    for (const r of rows)
+      out.set(r.cache_key, typeof r.response === 'string' ? JSON.parse(r.response) : r.response);
+    return out;
   }
 
   // Serialized so batches land in order and flush() waits for the one in progress.
