@@ -61,7 +61,9 @@ export class RunCoordinator {
     try {
       do {
         w.dirty = false;
+        const started = performance.now();
         const progress = await advanceRun(this.ctx, runId, { redispatch });
+        const took = performance.now() - started;
         redispatch = false;
         w.onProgress?.(progress);
         if (progress.status !== 'running' && progress.status !== 'pending') {
@@ -69,6 +71,10 @@ export class RunCoordinator {
           w.done(progress);
           return;
         }
+        // Re-planning reads the whole run: when completions arrive faster than that, wait twice
+        // as long as the last re-plan took, so planning never takes more than a third of the time
+        // the workers have (a quick re-plan, as for a sequential book strategy, barely waits).
+        if (w.dirty) await new Promise((r) => setTimeout(r, 2 * took));
       } while (w.dirty);
     } catch (err) {
       this.watches.delete(runId);

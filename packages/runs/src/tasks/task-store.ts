@@ -41,14 +41,23 @@ export async function insertTasks(db: DataSource | EntityManager, tasks: NewTask
   return inserted;
 }
 
-// What the planner needs of every task of a run: not the payloads (chunk texts, prompts), which
+// What the planner needs of every task of a run: states, and the results it plans from (step
+// outputs, G-Eval steps). Not the payloads (chunk texts, prompts) nor the judges' results, which
 // would make each re-plan read the whole run again.
 export async function loadRunTasks(db: DataSource, runId: string): Promise<TaskEntity[]> {
-  return db.getRepository(TaskEntity).find({
-    select: { id: true, runId: true, stage: true, kind: true, status: true, result: true, error: true },
+  const tasks = await db.getRepository(TaskEntity).find({
+    select: { id: true, runId: true, stage: true, kind: true, status: true, error: true },
     where: { runId },
     order: { id: 'ASC' },
   });
+  const results: { id: string; result: Record<string, unknown> | null }[] = await db.query(
+    `SELECT id, result FROM tasks
+      WHERE run_id = $1 AND status = 'done' AND (stage = 'summarize' OR kind = 'geval-steps')`,
+    [runId],
+  );
+  const byId = new Map(results.map((r) => [r.id, r.result]));
+  for (const t of tasks) t.result = byId.get(t.id) ?? null;
+  return tasks;
 }
 
 export interface ClaimedTask {
