@@ -1,5 +1,5 @@
 import { cutToBudget, overBudget } from './budget.js';
-import type { SummaryStep } from './steps.js';
+import { StrategyError, type SummaryStep } from './steps.js';
 
 export interface StepOutcome {
   text: string;
@@ -19,7 +19,14 @@ export async function executeStep(
   let text = '';
   for (let attempt = 0; attempt <= maxRegenerations; attempt++) {
     text = (await generate(step, attempt)).trim();
-    if (!overBudget(text, step.budgetWords)) return { text, generations: attempt + 1, cut: false };
+    // An empty reply (a refusal, a content filter) is regenerated like an over-budget one.
+    if (text !== '' && !overBudget(text, step.budgetWords))
+      return { text, generations: attempt + 1, cut: false };
+  }
+  if (text === '') {
+    throw new StrategyError(
+      `step ${step.key} (${step.role}): the summarizer returned empty text in ${maxRegenerations + 1} generation(s)`,
+    );
   }
   return { text: cutToBudget(text, step.budgetWords), generations: maxRegenerations + 1, cut: true };
 }

@@ -58,12 +58,13 @@ describe('hierarchical merging', () => {
     // The first group of a level uses the plain merge prompt; later groups carry the previous
     // merged summary of the same level as context.
     expect(level1[0]!.step.template.id).toBe('book.merge');
-    for (const [i, c] of level1.slice(1).entries()) {
+    level1.slice(1).forEach((c, i) => {
       expect(c.step.template.id).toBe('book.merge-with-context');
       expect(c.step.input.context).toBe(words(149, 'plot'));
-      expect(c.step.vars.context).toBeDefined();
-      expect(i).toBeGreaterThanOrEqual(0);
-    }
+      expect(c.step.vars.context).toBe(c.step.input.context!);
+      // Groups are planned in order: group k follows group k-1.
+      expect(c.step.index).toBe(i + 1);
+    });
     const levels = new Set(mergeCalls.map((c) => c.step.level ?? 0));
     const last = mergeCalls[mergeCalls.length - 1]!;
     expect(last.step.level).toBe(Math.max(...levels));

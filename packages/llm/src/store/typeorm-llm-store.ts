@@ -122,7 +122,9 @@ export class TypeOrmLlmStore implements LlmStore {
             for (const w of writes) w.waiter.resolve();
           },
           (err: unknown) => {
-            for (const w of writes) w.waiter.reject(err);
+            if (writes.length === 1) return writes[0]!.waiter.reject(err);
+            // One bad row must not fail the calls it was grouped with: write them one by one.
+            for (const w of writes) this.insert([w.call]).then(() => w.waiter.resolve(), w.waiter.reject);
           },
         );
       }

@@ -55,7 +55,11 @@ export async function annotateCoherence(
       templateVersion: null,
       verdicts: payload.sentences.map(({ n }) => {
         const v = all[n - 1];
-        if (!v) throw new Error(`sentence ${n} is not in the summary (${all.length} sentences)`);
+        if (!v) {
+          throw new ConfigurationError(
+            `task ${task.id}: sentence ${n} is not in summary ${payload.summaryId} (${all.length} sentences); the summary changed after planning: start a new run with --fresh`,
+          );
+        }
         return { n, confusing: v.confusing, questions: v.questions, types: v.types };
       }),
     };

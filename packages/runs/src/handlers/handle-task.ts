@@ -1,4 +1,5 @@
 import { SummaryEntity } from '@precis/db';
+import { StrategyError } from '@precis/strategies';
 import { judgmentId } from '../ids.js';
 import { summarizeOpinion } from '../opinion/opinion-summary.js';
 import type { RunContext } from '../planner/run-context.js';
@@ -21,7 +22,9 @@ export type TaskOutcome = 'done' | 'failed' | 'skipped';
 
 // Errors that no redelivery can fix: the task is recorded as failed at once.
 function isPermanent(err: unknown): boolean {
-  return err instanceof ConfigurationError || err instanceof TemplateMismatchError;
+  return (
+    err instanceof ConfigurationError || err instanceof TemplateMismatchError || err instanceof StrategyError
+  );
 }
 
 // Runs one task from any stage: skips it when it already finished (a redelivery), does the work,
@@ -29,7 +32,16 @@ function isPermanent(err: unknown): boolean {
 // Transient errors are rethrown so the bus redelivers; the caller acks only after this resolves.
 export async function handleTask(ctx: RunContext, taskId: string): Promise<TaskOutcome> {
   const task = await claimTask(ctx.db, taskId);
-  if (!task) return 'skipped';
+  if (!task) {
+    // A redelivery of a finished task: announce it again, in case the first announcement was lost
+    // between persisting and acking.
+    const rows: { status: string }[] = await ctx.db.query('SELECT status FROM tasks WHERE id = $1', [taskId]);
+    const status = rows[0]?.status;
+    if (status === 'done' || status === 'failed' || status === 'dead') {
+      await ctx.events.taskFinished(taskId.slice(0, taskId.indexOf(':')), taskId);
+    }
+    return 'skipped';
+  }
   const runId = task.runId;
   const spec = (await runSpec(ctx.db, runId)) as unknown as BenchmarkSpec;
   const payload = task.payload as unknown as TaskPayload;

@@ -5,6 +5,7 @@ import { countTokens, novelNgramShare, repeatedNgramShare, splitSentences } from
 import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { metricValueId } from '../ids.js';
+import { runDocuments } from '../planner/advance-run.usecase.js';
 import type { RunContext } from '../planner/run-context.js';
 import { type DimensionLeaderboard, scoreDimensionMetrics } from '../scoring/dimension-scores.js';
 import type { LeaderboardRow, UsageTotals } from '../scoring/leaderboard-row.js';
@@ -16,21 +17,27 @@ async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string
   const rows: {
     stage: string;
     system: string;
+    metric: string;
     calls: unknown;
     hits: unknown;
     tin: unknown;
     tout: unknown;
     cost: unknown;
   }[] = await ctx.db.query(
-    `SELECT split_part(task_id, ':', 2) AS stage, split_part(task_id, ':', 3) AS system,
-            COUNT(*) AS calls, SUM(CASE WHEN cache_hit THEN 1 ELSE 0 END) AS hits,
-            COALESCE(SUM(tokens_in), 0) AS tin, COALESCE(SUM(tokens_out), 0) AS tout, COALESCE(SUM(cost_usd), 0) AS cost
-     FROM llm_calls WHERE run_id = $1 AND task_id IS NOT NULL GROUP BY 1, 2`,
+    // Summarizer calls per system; judge calls per system and BooookScore metric (the task's
+    // kind keeps other judges, e.g. dimension judges, out of these rows).
+    `SELECT t.stage AS stage, split_part(c.task_id, ':', 3) AS system,
+            CASE WHEN t.kind = 'booookscore-batch' THEN split_part(c.task_id, ':', 5) ELSE '' END AS metric,
+            COUNT(*) AS calls, SUM(CASE WHEN c.cache_hit THEN 1 ELSE 0 END) AS hits,
+            COALESCE(SUM(c.tokens_in), 0) AS tin, COALESCE(SUM(c.tokens_out), 0) AS tout, COALESCE(SUM(c.cost_usd), 0) AS cost
+     FROM llm_calls c JOIN tasks t ON t.id = c.task_id
+     WHERE c.run_id = $1 AND (t.stage = 'summarize' OR t.kind = 'booookscore-batch')
+     GROUP BY 1, 2, 3`,
     [runId],
   );
   const out = new Map<string, UsageTotals>();
   for (const r of rows) {
-    out.set(`${r.stage}:${r.system}`, {
+    out.set(r.stage === 'verify' ? `verify:${r.system}:${r.metric}` : `summarize:${r.system}`, {
       calls: Number(r.calls),
       cacheHits: Number(r.hits),
       tokensIn: Number(r.tin),
@@ -65,6 +72,8 @@ export async function scoreRun(
   const leaderboard: LeaderboardRow[] = [];
   const values: Partial<MetricValueEntity>[] = [];
 
+  // Documents a system failed to summarize count as failures in its row, like failed judgments.
+  const expected = (await runDocuments(ctx, spec)).length;
   for (const system of spec.systems.filter(isGeneratedSystem)) {
     const own = summaries.filter((s) => s.system === system.name);
     const encoding = system.params.encoding;
@@ -80,7 +89,7 @@ export async function scoreRun(
       if (!isBooookScoreMetric(metric)) return;
       const key = `${metric.name}.${metricIndex}`;
       const scored: SummaryBooookScore[] = [];
-      let incomplete = 0;
+      let incomplete = expected - own.length;
       let judge = '';
       let judgeTemplate: string | null = null;
       for (const s of own) {
@@ -92,8 +101,9 @@ export async function scoreRun(
           judge = js[0]!.judge;
           judgeTemplate = js[0]!.templateVersion;
         }
-        // A failed judgment is an explicit failure: the summary is left out, never counted as clean.
-        if (js.length !== n || js.some((j) => j.status !== 'ok')) {
+        // An empty summary or a failed judgment is an explicit failure: the summary is left out
+        // and counted, never scored as clean.
+        if (n === 0 || js.length !== n || js.some((j) => j.status !== 'ok')) {
           incomplete++;
           continue;
         }
@@ -136,7 +146,7 @@ export async function scoreRun(
         novelTrigramsPct: mean(stats.map((x) => x.novel)),
         repeatedTrigramsPct: mean(stats.map((x) => x.repeated)),
         summarizerUsage: usage.get(`summarize:${system.name}`) ?? zeroUsage(),
-        judgeUsage: usage.get(`verify:${system.name}`) ?? zeroUsage(),
+        judgeUsage: usage.get(`verify:${system.name}:${key}`) ?? zeroUsage(),
       };
       leaderboard.push(row);
       values.push({

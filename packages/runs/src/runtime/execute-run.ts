@@ -1,4 +1,4 @@
-import type { Bus } from '@precis/bus';
+import type { Bus, ConsumerHandle } from '@precis/bus';
 import type { RunProgress } from '../planner/advance-run.usecase.js';
 import type { RunContext } from '../planner/run-context.js';
 import { RunCoordinator } from './run-coordinator.js';
@@ -22,14 +22,16 @@ export async function executeRun(
   runId: string,
   opts: ExecuteRunOptions,
 ): Promise<ExecuteRunOutcome> {
-  const workers = await Promise.all(
-    (['summarize', 'verify', 'score'] as const).map((stage) =>
-      startStageWorker(ctx, bus, stage, { concurrency: stage === 'score' ? 1 : opts.concurrency }),
-    ),
-  );
+  const workers: ConsumerHandle[] = [];
   const coordinator = new RunCoordinator(ctx, bus);
-  await coordinator.start();
   try {
+    // One at a time, so a failure part-way stops exactly the workers that started.
+    for (const stage of ['summarize', 'verify', 'score'] as const) {
+      workers.push(
+        await startStageWorker(ctx, bus, stage, { concurrency: stage === 'score' ? 1 : opts.concurrency }),
+      );
+    }
+    await coordinator.start();
     const finished = coordinator
       .watch(runId, opts.onProgress)
       .then((progress) => ({ interrupted: false as const, progress }));

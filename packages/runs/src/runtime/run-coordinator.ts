@@ -1,6 +1,8 @@
 import type { Bus, Subscription } from '@precis/bus';
+import { markTaskDead } from '../handlers/handle-task.js';
 import { advanceRun, type RunProgress } from '../planner/advance-run.usecase.js';
 import type { RunContext } from '../planner/run-context.js';
+import type { RunStage } from '../ports.js';
 import { TASK_FINISHED_EVENT, type TaskFinishedEvent } from './bus-adapters.js';
 
 interface Watch {
@@ -11,13 +13,21 @@ interface Watch {
   onProgress?: (p: RunProgress) => void;
 }
 
+const RUN_STAGES: RunStage[] = ['summarize', 'verify', 'score'];
+// Every this many ticks, tasks the bus dead-lettered without a handler failure (a worker killed
+// on every delivery) are recorded as dead, so their run can still finish and report them.
+const DEAD_LETTER_EVERY_TICKS = 5;
+
 // Drives runs forward: re-plans a run whenever one of its tasks finishes (coalescing bursts of
 // completions into one re-plan), plus a periodic tick in case an event was missed (events are
 // fan-out, not durable; the task table is the truth).
 export class RunCoordinator {
   private readonly watches = new Map<string, Watch>();
+  private readonly checking = new Map<string, NodeJS.Timeout>();
   private subscription?: Subscription;
   private timer?: NodeJS.Timeout;
+  private ticks = 0;
+  private stopped = false;
 
   constructor(
     private readonly ctx: RunContext,
@@ -28,9 +38,16 @@ export class RunCoordinator {
   async start(): Promise<void> {
     this.subscription = await this.bus.subscribe(TASK_FINISHED_EVENT, (data) => {
       const event = data as unknown as TaskFinishedEvent;
-      if (this.watches.has(event.runId)) this.schedule(event.runId);
+      if (typeof event?.runId !== 'string' || typeof event.taskId !== 'string') return;
+      if (!this.watches.has(event.runId)) return;
+      // A finished judgment makes nothing new ready until its stage drains (then the score task
+      // is due); only G-Eval steps release new tasks. Those completions just count open tasks.
+      const [, stage] = event.taskId.split(':');
+      if (stage === 'verify' && !event.taskId.includes(':*geval-steps:')) this.checkDrained(event.runId);
+      else this.schedule(event.runId);
     });
     this.timer = setInterval(() => {
+      if (++this.ticks % DEAD_LETTER_EVERY_TICKS === 0) void this.recordDeadLetters();
       for (const runId of this.watches.keys()) this.schedule(runId);
     }, this.tickMs);
     this.timer.unref();
@@ -44,9 +61,43 @@ export class RunCoordinator {
     });
   }
 
+  // Re-plans once no task of the run is open any more (checked at most every 50 ms per run).
+  private checkDrained(runId: string): void {
+    if (this.checking.has(runId) || this.stopped) return;
+    const timer = setTimeout(() => {
+      this.checking.delete(runId);
+      if (this.stopped) return;
+      this.ctx.db
+        .query(`SELECT 1 FROM tasks WHERE run_id = $1 AND status NOT IN ('done', 'failed', 'dead') LIMIT 1`, [
+          runId,
+        ])
+        .then((rows: unknown[]) => {
+          if (rows.length === 0) this.schedule(runId);
+        })
+        .catch((err: unknown) => {
+          if (!this.stopped) this.ctx.logger.error('cannot check open tasks', { runId, error: String(err) });
+        });
+    }, 50);
+    this.checking.set(runId, timer);
+  }
+
+  private async recordDeadLetters(): Promise<void> {
+    try {
+      for (const stage of RUN_STAGES) {
+        for (const dl of await this.bus.deadLetters(stage)) {
+          if (this.stopped) return;
+          if (dl.runId && this.watches.has(dl.runId))
+            await markTaskDead(this.ctx, dl.id, `dead-lettered by the bus: ${dl.error}`);
+        }
+      }
+    } catch (err) {
+      if (!this.stopped) this.ctx.logger.error('cannot read dead letters', { error: String(err) });
+    }
+  }
+
   private schedule(runId: string): void {
     const w = this.watches.get(runId);
-    if (!w) return;
+    if (!w || this.stopped) return;
     if (w.running) {
       w.dirty = true;
       return;
@@ -61,6 +112,7 @@ export class RunCoordinator {
     try {
       do {
         w.dirty = false;
+        if (this.stopped) return;
         const started = performance.now();
         const progress = await advanceRun(this.ctx, runId, { redispatch });
         const took = performance.now() - started;
@@ -84,8 +136,14 @@ export class RunCoordinator {
     }
   }
 
+  // Stops re-planning; runs still being watched stay 'running' in the database (resumable).
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    for (const t of this.checking.values()) clearTimeout(t);
+    this.checking.clear();
     await this.subscription?.unsubscribe();
+    // Let a re-plan already under way finish before the caller closes the database.
+    while ([...this.watches.values()].some((w) => w.running)) await new Promise((r) => setTimeout(r, 10));
   }
 }

@@ -35,6 +35,7 @@ describe('a book benchmark run through the planner, the bus and the stage handle
       latencyMs: 5,
       capacity: 8,
       rules: [
+        { model: 'empty-model', reply: '' },
         // A judge that never follows the answer format: prose, truncated JSON, a verdict
         // without types, in turn.
         {
@@ -89,6 +90,14 @@ describe('a book benchmark run through the planner, the bus and the stage handle
         'bad-judge': {
           baseURL: fake.baseURL,
           model: 'bad-judge',
+          contextWindow: 4096,
+          maxConcurrency: 4,
+          pricePer1MInput: 1,
+          pricePer1MOutput: 2,
+        },
+        'empty-model': {
+          baseURL: fake.baseURL,
+          model: 'empty-model',
           contextWindow: 4096,
           maxConcurrency: 4,
           pricePer1MInput: 1,
@@ -263,5 +272,87 @@ describe('a book benchmark run through the planner, the bus and the stage handle
     expect(new Set(judgments.map((j) => j.templateVersion))).toEqual(
       new Set([expect.stringMatching(/^booookscore\.annotate-batch@1\+override\./)]),
     );
+  });
+
+  it('treats an empty summarizer reply as a failed step, never as a summary', async () => {
+    const spec = validateSpec({
+      name: 'empty-replies',
+      datasets: [{ name: 'story', kind: 'text', path: story }],
+      systems: [
+        {
+          name: 'silent',
+          strategy: 'incremental',
+          model: 'empty-model',
+          params: { chunkSize: 200, maxRegenerations: 1 },
+        },
+        { name: 'tr', strategy: 'incremental', engine: 'textrank', params: { chunkSize: 200 } },
+      ],
+      metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+    });
+    const { run, progress } = await execute(spec, true);
+    expect(progress.status).toBe('completed');
+    expect(progress.summaries).toEqual({ expected: 2, done: 1, failed: 1 });
+    const failed: { error: string }[] = await db.query(
+      `SELECT error FROM tasks WHERE run_id = $1 AND status = 'failed'`,
+      [run.id],
+    );
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.error).toContain('empty text in 2 generation(s)');
+    const summaries = await db.getRepository(SummaryEntity).find({ where: { runId: run.id } });
+    expect(summaries.map((s) => s.system)).toEqual(['tr']);
+    const score = await db.query(`SELECT result FROM tasks WHERE id = $1`, [`${run.id}:score`]);
+    const silent = (score[0].result.leaderboard as LeaderboardRow[]).find((r) => r.system === 'silent')!;
+    expect([silent.score, silent.summaries, silent.incomplete]).toEqual([null, 0, 1]);
+  });
+
+  it('records a task the bus dead-lettered without a handler failure as dead, and the run still ends', async () => {
+    const spec = validateSpec({
+      name: 'hung-worker',
+      datasets: [{ name: 'story', kind: 'text', path: story }],
+      systems: [
+        {
+          name: 'hier',
+          strategy: 'hierarchical',
+          engine: 'textrank',
+          params: { chunkSize: 200, levelBudgets: [50, 100] },
+        },
+      ],
+      metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+    });
+    const bus: Bus = createInProcessBus();
+    const ctx = createRunContext({ db, bus });
+    // A summarize worker that hangs on every delivery (as one killed each time would): the bus
+    // gives up after maxDeliver and dead-letters the tasks without any handler error.
+    await bus.ensureQueue('summarize');
+    const release: (() => void)[] = [];
+    const hung = await bus.consume('summarize', () => new Promise<void>((r) => release.push(r)), {
+      ackWaitMs: 150,
+      maxDeliver: 2,
+      autoHeartbeat: false,
+      maxInFlight: 64,
+    });
+    const others = await Promise.all(
+      (['verify', 'score'] as const).map((s) => startStageWorker(ctx, bus, s)),
+    );
+    const coordinator = new RunCoordinator(ctx, bus, 100);
+    await coordinator.start();
+    try {
+      const { run } = await createRun(ctx, { spec, file: 'spec.yaml', text: '' });
+      const progress = await coordinator.watch(run.id);
+      expect(progress.status).toBe('completed');
+      expect(progress.summaries.failed).toBe(1);
+      const dead: { error: string }[] = await db.query(
+        `SELECT error FROM tasks WHERE run_id = $1 AND status = 'dead'`,
+        [run.id],
+      );
+      expect(dead.length).toBeGreaterThan(0);
+      expect(dead[0]!.error).toContain('dead-lettered by the bus');
+    } finally {
+      await coordinator.stop();
+      for (const r of release) r();
+      await hung.stop();
+      for (const w of others) await w.stop();
+      await bus.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { isAbsolute, relative, resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DATASET_KINDS,
@@ -92,8 +93,10 @@ export class ImportDatasetUseCase implements TaskHandler {
     const root = this.config.INGEST_ROOT;
     if (!root) return resolve(path);
     const full = resolve(root, path);
-    const rel = relative(root, full);
-    if (rel.startsWith('..') || isAbsolute(rel)) {
+    // Compared after resolving links, so a symlink under the root cannot lead outside it.
+    const real = (p: string) => (existsSync(p) ? realpathSync(p) : p);
+    const rel = relative(real(root), real(full));
+    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
       throw new PermanentTaskError(
         `ingest task ${taskId}: path ${JSON.stringify(path)} is outside INGEST_ROOT=${root}; put the file under that directory`,
         'invalid-argument',
