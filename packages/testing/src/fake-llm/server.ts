@@ -5,6 +5,7 @@ import { ReplyBook } from './replies.js';
 import { BadRequest, chatResponse, embeddingResponse, parseChat } from './responses.js';
 import { SlotQueue } from './slots.js';
 import { StatsBook } from './stats.js';
+import { countChatPromptTokens } from './tokens.js';
 import type {
   FakeFault,
   FakeFaultFilter,
@@ -48,6 +49,9 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
   const faults = new FaultPlan(opts.randomFaults);
   const book = new StatsBook(opts.maxLoggedRequests ?? 10_000);
   const knownModels = new Set(opts.models ?? ['fake-model', 'fake-embedding']);
+  // Load the tokenizer now (it takes most of a second): otherwise the first requests pay for it
+  // inside their latency.
+  countChatPromptTokens([{ role: 'user', content: 'warm-up' }]);
   const embeddingDim = positiveInt(opts.embeddingDim ?? 64, 'embeddingDim');
   const sockets = new Set<Socket>();
   let chatSeq = 0;
@@ -166,6 +170,10 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
       const plan = parseChat(body);
       const seq = chatSeq++;
       const rule = replies.matchRule({ ...plan, requestIndex: seq });
+      // Count the prompt while the request waits for a slot (the count is memoized): a wave of
+      // requests getting slots at once would otherwise count one after another inside their
+      // latency and stretch every wave.
+      countChatPromptTokens(plan.messages);
       const out = await withSlot(rule?.latencyMs ?? 0, () => chatResponse(plan, replies, rule, seq));
       book.chatDone(out.usage.prompt_tokens, out.usage.completion_tokens);
       return sendJson(res, 200, out);
