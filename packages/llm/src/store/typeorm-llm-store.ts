@@ -1,5 +1,4 @@
-import { LlmCallEntity } from '@precis/db';
-import type { DataSource, QueryDeepPartialEntity } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { formatCost, parseCost } from '../cost.js';
 import { isCacheable, type LlmCallRecord, type LlmLedgerTotals, type LlmStore } from './llm-store.js';
 
@@ -178,32 +177,43 @@ export class TypeOrmLlmStore implements LlmStore {
     return this.writing;
   }
 
+  // One statement per chunk, the rows passed as a single JSON parameter: the ledger is written on
+  // every call, so this path stays lean (no per-column parameter building).
   private async insert(rows: LlmCallRecord[]): Promise<void> {
     const chunk = 500;
     for (let i = 0; i < rows.length; i += chunk) {
-      await this.ds
-        .getRepository(LlmCallEntity)
-        .insert(rows.slice(i, i + chunk).map(toEntity) as QueryDeepPartialEntity<LlmCallEntity>[]);
+      await this.ds.query(
+        `INSERT INTO llm_calls (run_id, task_id, model, model_id, kind, cache_key, cache_hit, template_version,
+                                request, response, tokens_in, tokens_out, latency_ms, cost_usd, attempts, error)
+         SELECT run_id, task_id, model, model_id, kind, cache_key, cache_hit, template_version,
+                request, response, tokens_in, tokens_out, latency_ms, cost_usd, attempts, error
+         FROM jsonb_to_recordset($1::jsonb) AS r(
+           run_id uuid, task_id text, model text, model_id text, kind text, cache_key text, cache_hit boolean,
+           template_version text, request jsonb, response jsonb, tokens_in integer, tokens_out integer,
+           latency_ms integer, cost_usd numeric, attempts integer, error text)`,
+        [JSON.stringify(rows.slice(i, i + chunk).map(toRow))],
+      );
     }
   }
 }
 
-function toEntity(c: LlmCallRecord): Partial<LlmCallEntity> {
+function toRow(c: LlmCallRecord): Record<string, unknown> {
   return {
-    runId: c.runId,
-    taskId: c.taskId,
+    run_id: c.runId,
+    task_id: c.taskId,
     model: c.model,
-    modelId: c.modelId,
+    model_id: c.modelId,
     kind: c.kind,
-    cacheKey: c.cacheKey,
-    cacheHit: c.cacheHit,
-    templateVersion: c.templateVersion,
+    cache_key: c.cacheKey,
+    cache_hit: c.cacheHit,
+    template_version: c.templateVersion,
     request: c.request,
     response: c.response,
-    tokensIn: c.tokensIn,
-    tokensOut: c.tokensOut,
-    latencyMs: c.latencyMs,
-    costUsd: c.costUsd,
+    tokens_in: c.tokensIn,
+    tokens_out: c.tokensOut,
+    latency_ms: c.latencyMs,
+    // An exact decimal string: numeric parses its text, no float in between.
+    cost_usd: c.costUsd,
     attempts: c.attempts,
     error: c.error,
   };
