@@ -45,13 +45,16 @@ function toRow(r: Record<string, unknown>): TaskRow {
 }
 
 const COLUMNS = 'id, run_id, stage, kind, status, attempts, result, error';
+// Run ids are compared as uuids (the primary-key index), and anything else matches no run.
+const UUID_RE = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 // Inserts the task unless it exists (keyed by task id). The run link is kept only when the run
 // exists, so a task from an unknown run is still recorded (its run id stays in the envelope).
 export async function recordTask(db: Db, task: NewTaskRecord): Promise<void> {
   await db.query(
     `INSERT INTO tasks (id, run_id, stage, kind, status, payload)
-     VALUES ($1, (SELECT r.id FROM runs r WHERE r.id::text = $2), $3, $4, 'queued', $5::jsonb)
+     VALUES ($1, (SELECT r.id FROM runs r WHERE r.id = CAST(CASE WHEN $2 ~ '${UUID_RE}' THEN $2 END AS uuid)),
+             $3, $4, 'queued', $5::jsonb)
      ON CONFLICT (id) DO NOTHING`,
     [task.id, task.runId ?? '', task.stage, task.kind, JSON.stringify(task.payload)],
   );
