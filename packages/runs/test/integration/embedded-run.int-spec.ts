@@ -355,4 +355,32 @@ describe('a book benchmark run through the planner, the bus and the stage handle
       await bus.close();
     }
   });
+
+  it('stops a run cleanly at its cost limit', async () => {
+    const spec = validateSpec({
+      name: 'cost-limited',
+      datasets: [{ name: 'story', kind: 'text', path: story }],
+      systems: [
+        { name: 'inc-fake', strategy: 'incremental', model: 'fake-model', params: { chunkSize: 120 } },
+      ],
+      metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+      // fake-model costs $1 / $2 per 1M tokens: the first call or two pass this limit.
+      limits: { costUsd: 0.0002 },
+      cache: false,
+    });
+    const { run, progress } = await execute(spec, true);
+    expect(progress.status).toBe('stopped');
+    expect(progress.error).toMatch(/^cost limit reached: \$0\.\d{4} spent of the \$0\.0002 limit$/);
+    const [spent] = await db.query(
+      `SELECT COALESCE(SUM(cost_usd), 0) AS usd, COUNT(*) AS calls FROM llm_calls WHERE run_id = $1`,
+      [run.id],
+    );
+    expect(Number(spent.usd)).toBeGreaterThanOrEqual(0.0002);
+    // Incremental steps are sequential: the run stopped long before its last chunk.
+    const chunks = (
+      await db.query(`SELECT COUNT(*) AS n FROM tasks WHERE run_id = $1 AND stage = 'summarize'`, [run.id])
+    )[0];
+    expect(Number(chunks.n)).toBeLessThan(5);
+    expect(Number(spent.calls)).toBe(Number(chunks.n));
+  });
 });
