@@ -1,15 +1,14 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Bus, ConsumerHandle } from '@precis/bus';
-import { startStageWorker } from '@precis/runs';
 import {
   BUS,
-  buildRunContext,
   MetricsRegistry,
   SERVICE_CONFIG,
   SERVICE_LOGGER,
   type ServiceLogger,
   type StageWorker,
   StageWorkerFactory,
+  startRunStageConsumers,
 } from '@precis/service';
 import { DataSource } from 'typeorm';
 import type { ScoringConfig } from '../config/scoring.env.js';
@@ -37,33 +36,15 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
 
   async onApplicationBootstrap(): Promise<void> {
     for (const worker of this.kitWorkers) await worker.start();
-    const ctx = buildRunContext({
-      dataSource: this.dataSource,
+    this.handles = await startRunStageConsumers({
+      stages: SCORING_RUN_STAGES,
       bus: this.bus,
-      modelsFile: this.config.PRECIS_MODELS,
+      dataSource: this.dataSource,
+      config: this.config,
       logger: this.log,
       metrics: this.metrics,
+      factory: this.factory,
     });
-    for (const stage of SCORING_RUN_STAGES) {
-      const envelope = this.factory.create(stage, []);
-      this.handles.push(
-        await startStageWorker(ctx, this.bus, stage, {
-          onOtherMessage: (delivery) => envelope.handleDelivery(delivery),
-          concurrency: this.config.WORKER_CONCURRENCY,
-          ackWaitMs: this.config.TASK_ACK_WAIT_MS,
-          maxDeliver: this.config.TASK_MAX_DELIVER,
-          backoffMs: this.config.TASK_RETRY_DELAYS_MS,
-        }),
-      );
-    }
-    this.log.info(
-      {
-        stages: SCORING_RUN_STAGES,
-        concurrency: this.config.WORKER_CONCURRENCY,
-        models: this.config.PRECIS_MODELS ?? null,
-      },
-      'consuming run stage queue(s)',
-    );
   }
 
   async onModuleDestroy(): Promise<void> {
