@@ -2,12 +2,14 @@
 // processes (summarization, two verifier replicas, scoring) over NATS + PostgreSQL, against the
 // fake LLM server in its own process, and produces the same leaderboard as the embedded runtime.
 // Needs the build: `npx turbo run build` (services and packages/testing run from dist).
+
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { credentials, Metadata } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { RunServiceClient, RunStatus } from '@precis/contracts';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import type { FakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import {
@@ -16,7 +18,6 @@ import {
   type Cluster,
   deleteBusStreams,
   embeddedBaseline,
-  type FakeProcess,
   finishedTasks,
   judgeRules,
   leaderboardOf,
@@ -36,7 +37,7 @@ describe('a book benchmark across the services matches the embedded run', () => 
   const rules = judgeRules();
   let tdb: ThrowawayDatabase;
   let db: DataSource;
-  let fake: FakeProcess;
+  let fake: FakeLlmProcess;
   let cluster: Cluster;
   let runs: RemoteRuns;
   let baseline: Baseline;
@@ -54,7 +55,7 @@ describe('a book benchmark across the services matches the embedded run', () => 
   afterAll(async () => {
     runs?.close();
     await cluster?.stopAll();
-    await fake?.stop();
+    await fake?.close();
     await db?.destroy();
     await tdb?.drop();
     await deleteBusStreams(prefix).catch(() => {});

@@ -10,11 +10,13 @@
 // resumed (SIGCONT) and tried again a little later. A request in flight at the kill would be
 // re-sent after the restart and counted twice by the server; the quiet kill rules that out.
 // Needs the build: `npx turbo run build`.
+
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
 import type { LeaderboardRow } from '@precis/runs';
+import type { FakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import type { ServiceProcess } from '../../packages/service/test/support/service-process.js';
@@ -24,7 +26,6 @@ import {
   type Cluster,
   deleteBusStreams,
   embeddedBaseline,
-  type FakeProcess,
   judgeRules,
   leaderboardOf,
   registryObject,
@@ -49,7 +50,7 @@ describe('kill -9 of a stage service in the middle of a run', () => {
   const tmp = tempDir('precis-runs-kill-');
   const rules = judgeRules();
   const spec = bookSpec({ batchSize: 1 });
-  const fakes: Record<'summarization' | 'verifier-1' | 'verifier-2', FakeProcess | undefined> = {
+  const fakes: Record<'summarization' | 'verifier-1' | 'verifier-2', FakeLlmProcess | undefined> = {
     summarization: undefined,
     'verifier-1': undefined,
     'verifier-2': undefined,
@@ -81,7 +82,7 @@ describe('kill -9 of a stage service in the middle of a run', () => {
   afterAll(async () => {
     runs?.close();
     await cluster?.stopAll();
-    for (const fake of Object.values(fakes)) await fake?.stop();
+    for (const fake of Object.values(fakes)) await fake?.close();
     await db?.destroy();
     await tdb?.drop();
     await deleteBusStreams(prefix).catch(() => {});
@@ -114,8 +115,8 @@ describe('kill -9 of a stage service in the middle of a run', () => {
   // Otherwise it resumes the process and waits for the next recorded call. Returns the tries.
   async function quietKill(
     proc: ServiceProcess,
-    own: FakeProcess,
-    stageFakes: FakeProcess[],
+    own: FakeLlmProcess,
+    stageFakes: FakeLlmProcess[],
     runId: string,
     stage: string,
   ): Promise<number> {

@@ -1,7 +1,6 @@
 // Shared pieces of the run end-to-end tests (runs-*.e2e-spec.ts): the fake LLM server as its own
 // process, scripted judge rules, a model registry file, the book spec, the cluster of services,
 // and the embedded baseline the cluster's results are compared with.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +18,7 @@ import {
   loadRunReport,
   validateSpec,
 } from '@precis/runs';
-import { parseRules, startFakeLlmServer } from '@precis/testing';
+import { type FakeLlmProcess, parseRules, spawnFakeLlmProcess, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import {
   freePort,
@@ -121,57 +120,10 @@ export function tempDir(prefix: string): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export interface FakeProcess {
-  baseURL: string;
-  url: string;
-  child: ChildProcess;
-  stats(): Promise<{
-    completedChats: number;
-    inFlight: number;
-    total: number;
-    byStatus: Record<string, number>;
-  }>;
-  stop(): Promise<void>;
-}
-
-// The fake OpenAI-compatible server as its own process (the CLI in packages/testing/dist).
-export async function startFakeProcess(rulesFile: string, latencyMs: number): Promise<FakeProcess> {
-  const cli = join(repoRoot, 'packages/testing/dist/fake-llm-cli.js');
-  const child = spawn(
-    process.execPath,
-    [cli, '--port', '0', '--latency', String(latencyMs), '--capacity', '64', '--rules', rulesFile],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let err = '';
-  child.stderr?.setEncoding('utf8').on('data', (c: string) => {
-    err += c;
-  });
-  const first = await new Promise<{ url: string; baseURL: string }>((ok, fail) => {
-    let buf = '';
-    const timer = setTimeout(() => fail(new Error(`fake-llm did not start: ${err}`)), 15_000);
-    child.stdout?.setEncoding('utf8').on('data', (c: string) => {
-      buf += c;
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) {
-        clearTimeout(timer);
-        ok(JSON.parse(buf.slice(0, nl)));
-      }
-    });
-    child.once('exit', (code) => fail(new Error(`fake-llm exited (${code}): ${err}`)));
-  });
-  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
-  return {
-    ...first,
-    child,
-    async stats() {
-      const res = await fetch(`${first.url}/_fake/stats`);
-      return (await res.json()) as Awaited<ReturnType<FakeProcess['stats']>>;
-    },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+// The fake OpenAI-compatible server as its own process (one per model-calling service in the
+// kill test, so each process's in-flight calls can be seen).
+export function startFakeProcess(rulesFile: string, latencyMs: number): Promise<FakeLlmProcess> {
+  return spawnFakeLlmProcess(['--latency', String(latencyMs), '--capacity', '64', '--rules', rulesFile]);
 }
 
 export interface Cluster {

@@ -1,3 +1,4 @@
+import { formatTextTable } from '@precis/text';
 import type { DatasetView } from './runtime/ingestion-port.js';
 
 export interface Output {
@@ -10,13 +11,7 @@ export function printJson(out: Output, value: unknown): void {
 }
 
 export function formatTable(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return [line(headers), ...rows.map(line)].join('\n');
+  return formatTextTable(headers, rows);
 }
 
 export function formatCounts(counts: Record<string, number>): string {

@@ -1,4 +1,5 @@
 import { OPINION_DIMENSION_IDS, type OpinionDimensionId } from '@precis/prompts';
+import { formatTextTable } from '@precis/text';
 import type { HumanLeaderboard } from './leaderboard.js';
 
 export type LeaderboardFormat = 'text' | 'md' | 'csv' | 'json' | 'html';
@@ -50,16 +51,6 @@ export function leaderboardGrid(board: HumanLeaderboard): { headers: string[]; r
   return { headers, rows };
 }
 
-function textTable(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return [line(headers), ...rows.map(line)].join('\n');
-}
-
 const csvCell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 const html = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -78,7 +69,7 @@ export function renderLeaderboard(board: HumanLeaderboard, format: LeaderboardFo
   const { headers, rows } = leaderboardGrid(board);
   switch (format) {
     case 'text':
-      return [textTable(headers, rows), '', ...notes(board)].join('\n');
+      return [formatTextTable(headers, rows), '', ...notes(board)].join('\n');
     case 'md':
       return [
         `| ${headers.join(' | ')} |`,

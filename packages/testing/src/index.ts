@@ -2,6 +2,7 @@ export { fakeEmbedding } from './fake-llm/embeddings.js';
 export { parseFaultSpec } from './fake-llm/fault-spec.js';
 export { loadRulesFile, parseRules } from './fake-llm/rules-file.js';
 export { type FakeLlmServer, startFakeLlmServer } from './fake-llm/server.js';
+export { type FakeLlmProcess, spawnFakeLlmProcess } from './fake-llm/spawn-process.js';
 export { countChatPromptTokens } from './fake-llm/tokens.js';
 export type {
   FakeChatMessage,

@@ -2,6 +2,7 @@ export { chunkByParagraphs, chunkBySentences, chunkByTokens, type TextChunk } fr
 export { splitParagraphSpans, splitParagraphs } from './paragraphs.js';
 export { splitSentenceSpans, splitSentences } from './sentences.js';
 export type { TextSpan } from './span.js';
+export { formatTextTable } from './table.js';
 export {
   countTokens,
   DEFAULT_ENCODING,

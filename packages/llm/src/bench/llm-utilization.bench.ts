@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createDataSource, createThrowawayDatabase } from '@precis/db';
-import { type FakeLlmStats, startFakeLlmServer } from '@precis/testing';
+import { type FakeLlmStats, spawnFakeLlmProcess, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { LlmClient } from '../client/llm-client.js';
 import { LimiterRegistry } from '../limits/limiter-registry.js';
@@ -8,7 +8,6 @@ import { loadModelRegistry } from '../registry/load-model-registry.js';
 import type { LlmStore } from '../store/llm-store.js';
 import { MemoryLlmStore } from '../store/memory-llm-store.js';
 import { createTypeOrmLlmStore } from '../store/typeorm-llm-store.js';
-import { type BenchServer, spawnFakeServer } from './spawn-fake-server.js';
 
 type StoreKind = 'memory' | 'pg' | 'pg-batch' | 'pglite' | 'pglite-batch';
 const STORE_KINDS: StoreKind[] = ['memory', 'pg', 'pg-batch', 'pglite', 'pglite-batch'];
@@ -116,7 +115,7 @@ async function runVariant(
   const server: BenchServer =
     o.serverMode === 'inproc'
       ? await inProcess(o.capacity, o.latencyMs)
-      : await spawnFakeServer(['--capacity', String(o.capacity), '--latency', String(o.latencyMs)]);
+      : await spawnFakeLlmProcess(['--capacity', String(o.capacity), '--latency', String(o.latencyMs)]);
   const { store, close } = await openStore(kind);
   try {
     const registry = loadModelRegistry({
@@ -187,6 +186,14 @@ async function runVariant(
     await server.close();
     await close();
   }
+}
+
+// The fake server, in this process or its own (spawnFakeLlmProcess fits this shape).
+interface BenchServer {
+  baseURL: string;
+  stats(): Promise<FakeLlmStats>;
+  resetStats(): Promise<void>;
+  close(): Promise<void>;
 }
 
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;

@@ -1,10 +1,5 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createInProcessBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase } from '@precis/db';
@@ -16,7 +11,7 @@ import {
   loadModelRegistry,
   MemoryLlmStore,
 } from '@precis/llm';
-import type { FakeLlmStats } from '@precis/testing';
+import { spawnFakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { createRun } from '../planner/create-run.usecase.js';
 import { createRunContext } from '../runtime/run-context-factory.js';
@@ -26,49 +21,6 @@ import { validateSpec } from '../spec/load-spec.js';
 
 const repo = resolve(import.meta.dirname, '../../../..');
 const DATASET = resolve(repo, '../shared/datasets/summeval-op/summeval-op.jsonl');
-
-interface FakeProcess {
-  baseURL: string;
-  // CPU seconds the fake server process used so far (Linux /proc; null elsewhere).
-  cpuSeconds(): number | null;
-  stats(): Promise<FakeLlmStats>;
-  close(): Promise<void>;
-}
-
-// The fake server runs in its own process (the built fake-llm CLI), so its work does not share
-// this event loop with the run machinery being measured.
-async function spawnFake(args: string[]): Promise<FakeProcess> {
-  const cli = join(dirname(fileURLToPath(import.meta.resolve('@precis/testing'))), 'fake-llm-cli.js');
-  const child = spawn(process.execPath, [cli, '--port', '0', ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = once(child, 'exit').then(([code]) => {
-    throw new Error(`fake-llm CLI (${cli}) exited with code ${code} before printing its URL`);
-  });
-  const line = once(createInterface({ input: child.stdout }), 'line').then(([l]) => l as string);
-  const info = JSON.parse(await Promise.race([line, exited])) as { url: string; baseURL: string };
-  exited.catch(() => {});
-  return {
-    baseURL: info.baseURL,
-    cpuSeconds: () => {
-      try {
-        // Fields 14 and 15 after the command name: utime and stime in clock ticks (100 Hz).
-        const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return (Number(fields[11]) + Number(fields[12])) / 100;
-      } catch {
-        return null;
-      }
-    },
-    stats: async () => (await (await fetch(`${info.url}/_fake/stats`)).json()) as FakeLlmStats,
-    close: async () => {
-      if (child.exitCode !== null) return;
-      const done = once(child, 'exit');
-      child.kill('SIGTERM');
-      await done;
-    },
-  };
-}
 
 async function timedRun(
   db: DataSource,
@@ -148,7 +100,8 @@ export async function run(args: string[]) {
   const products = Number(values.products);
   const tdb = await createThrowawayDatabase('bench_judge_sweep');
   const db = await createDataSource({ url: tdb.url, poolSize: Number(values.pool) });
-  const fake = await spawnFake([
+  // The fake server runs in its own process, so its work does not share this event loop.
+  const fake = await spawnFakeLlmProcess([
     '--capacity',
     String(capacity),
     '--latency',

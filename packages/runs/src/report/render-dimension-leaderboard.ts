@@ -1,4 +1,5 @@
 import type { RunEntity } from '@precis/db';
+import { formatTextTable } from '@precis/text';
 import { scoreTaskId } from '../ids.js';
 import type { DimensionLeaderboard, DimensionSystemRow } from '../scoring/dimension-scores.js';
 import type { ReportFormat, RunReport } from './render-leaderboard.js';
@@ -131,20 +132,12 @@ ${parts
     case 'text':
       return [
         title,
-        ...parts.flatMap((p) => {
-          const widths = p.headers.map((h, i) =>
-            Math.max(h.length, ...p.rows.map((r) => (r[i] ?? '').length)),
-          );
-          const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-          return [
-            '',
-            p.metric,
-            line(p.headers),
-            line(widths.map((w) => '-'.repeat(w))),
-            ...p.rows.map(line),
-            p.caption,
-          ];
-        }),
+        ...parts.flatMap((p) => [
+          '',
+          p.metric,
+          formatTextTable(p.headers, p.rows, { ruler: true, trimEnd: false }),
+          p.caption,
+        ]),
         '',
       ].join('\n');
   }

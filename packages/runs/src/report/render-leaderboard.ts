@@ -1,3 +1,4 @@
+import { formatTextTable } from '@precis/text';
 import type { LeaderboardRow } from '../scoring/leaderboard-row.js';
 
 export type ReportFormat = 'md' | 'csv' | 'json' | 'html' | 'text';
@@ -125,14 +126,10 @@ ${rankRows(report.leaderboard)
 </body></html>
 `;
     case 'text': {
-      const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-      const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
       return [
         title,
         '',
-        line(headers),
-        line(widths.map((w) => '-'.repeat(w))),
-        ...rows.map(line),
+        formatTextTable(headers, rows, { ruler: true, trimEnd: false }),
         '',
         note,
         ...errorTypeLines(report.leaderboard),

@@ -1,19 +1,10 @@
 import type { AgreementReport, CompareReport, CorrelationReport } from '@precis/meta';
+import { formatTable } from '../../output.js';
 
 const f = (v: number | null | undefined, digits = 3): string =>
   v === null || v === undefined ? '-' : v.toFixed(digits);
 
 const ci = (v: [number, number] | null): string => (v ? `[${f(v[0])}, ${f(v[1])}]` : '-');
-
-export function textTable(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return [line(headers), ...rows.map(line)].join('\n');
-}
 
 export function correlationText(r: CorrelationReport): string {
   const rows = Object.entries(r.dimensions).map(([dim, c]) => [
@@ -30,7 +21,7 @@ export function correlationText(r: CorrelationReport): string {
   if (r.level === 'system') headers.push('SYSTEMS');
   if (Object.values(r.dimensions).some((c) => c.ci95)) headers.push('SPEARMAN 95% CI', 'KENDALL 95% CI');
   return [
-    textTable(headers, rows),
+    formatTable(headers, rows),
     '',
     `dataset:  ${r.dataset}`,
     `metric:   ${r.producedBy}`,
@@ -55,11 +46,11 @@ export function agreementText(r: AgreementReport): string {
   return [
     `${r.file}: ${r.products} products, ${r.raters} raters`,
     '',
-    textTable(['DIMENSION', 'ALPHA INTERVAL', 'ALPHA ORDINAL', 'ALPHA NOMINAL', 'UNITS'], main),
+    formatTable(['DIMENSION', 'ALPHA INTERVAL', 'ALPHA ORDINAL', 'ALPHA NOMINAL', 'UNITS'], main),
     '',
-    textTable(['DIMENSION', 'RATERS', 'RMSE', 'SPEARMAN', 'KENDALL'], pairs),
+    formatTable(['DIMENSION', 'RATERS', 'RMSE', 'SPEARMAN', 'KENDALL'], pairs),
     '',
-    textTable(['DIMENSION', 'RATER VS MEAN', 'SPEARMAN', 'KENDALL'], vsMean),
+    formatTable(['DIMENSION', 'RATER VS MEAN', 'SPEARMAN', 'KENDALL'], vsMean),
     '',
     r.producedBy,
   ].join('\n');
@@ -79,7 +70,7 @@ export function compareText(r: CompareReport): string {
   const who = (side: CompareReport['a']) =>
     `${side.file}${side.judges.length ? ` (${side.judges.join(', ')})` : ''}`;
   return [
-    textTable(['DIMENSION', 'A MEAN', 'B MEAN', 'MW U', 'MW P', 'WELCH T', 'DF', 'WELCH P'], rows),
+    formatTable(['DIMENSION', 'A MEAN', 'B MEAN', 'MW U', 'MW P', 'WELCH T', 'DF', 'WELCH P'], rows),
     '',
     `a: ${who(r.a)}`,
     `b: ${who(r.b)}`,
