@@ -3,12 +3,12 @@ import { booookScoreForSummary, type SummaryBooookScore, systemBooookScore } fro
 import { CONFUSION_TYPES } from '@precis/prompts';
 import { countTokens, novelNgramShare, repeatedNgramShare, splitSentences } from '@precis/text';
 import { In } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { metricValueId } from '../ids.js';
 import { runDocuments } from '../planner/advance-run.usecase.js';
 import type { RunContext } from '../planner/run-context.js';
 import { type DimensionLeaderboard, scoreDimensionMetrics } from '../scoring/dimension-scores.js';
 import type { LeaderboardRow, UsageTotals } from '../scoring/leaderboard-row.js';
+import { upsertMetricValues } from '../scoring/metric-values.js';
 import { type BenchmarkSpec, isBooookScoreMetric, isGeneratedSystem } from '../spec/benchmark-spec.schema.js';
 
 const HEURISTIC_LABEL = ' (heuristic)';
@@ -161,17 +161,7 @@ export async function scoreRun(
       });
     });
   }
-  await ctx.db.transaction(async (m) => {
-    for (let i = 0; i < values.length; i += 200) {
-      await m
-        .createQueryBuilder()
-        .insert()
-        .into(MetricValueEntity)
-        .values(values.slice(i, i + 200) as QueryDeepPartialEntity<MetricValueEntity>[])
-        .orUpdate(['value', 'details', 'produced_by'], ['id'])
-        .execute();
-    }
-  });
+  await upsertMetricValues(ctx.db, values);
   // Dimension judges (opinion summaries): their own leaderboard, one per dimensions metric.
   const summarizers = new Map(summaries.map((s) => [s.system, s.producer]));
   const dimensions = await scoreDimensionMetrics(ctx, runId, spec, summarizers);

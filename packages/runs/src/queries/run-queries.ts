@@ -1,6 +1,7 @@
 import { DocumentEntity, MetricValueEntity, RunEntity, TaskEntity, toNumber } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import type { RunReport } from '../report/render-leaderboard.js';
+import { runHeader } from '../report/render-leaderboard.js';
 import type { TraceStep } from '../report/render-trace.js';
 import type { LeaderboardRow } from '../scoring/leaderboard-row.js';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
@@ -95,14 +96,7 @@ export async function loadRunReport(db: DataSource, run: RunEntity): Promise<Run
     .map((r) => r.details as unknown as LeaderboardRow);
   const spec = run.spec as unknown as BenchmarkSpec;
   return {
-    run: {
-      id: run.id,
-      name: run.name,
-      status: run.status,
-      createdAt: run.createdAt.toISOString(),
-      finishedAt: run.finishedAt ? run.finishedAt.toISOString() : null,
-      error: run.error,
-    },
+    run: runHeader(run),
     leaderboard,
     bootstrapResamples: spec.bootstrap?.resamples ?? 1000,
   };

@@ -2,7 +2,7 @@ import type { RunEntity } from '@precis/db';
 import { formatTextTable } from '@precis/text';
 import { scoreTaskId } from '../ids.js';
 import type { DimensionLeaderboard, DimensionSystemRow } from '../scoring/dimension-scores.js';
-import type { ReportFormat, RunReport } from './render-leaderboard.js';
+import { type ReportFormat, type RunReport, runHeader } from './render-leaderboard.js';
 
 export interface DimensionReport {
   run: RunReport['run'];
@@ -18,14 +18,7 @@ export async function loadDimensionReport(
     result: { dimensions?: DimensionLeaderboard[] } | null;
   }[];
   return {
-    run: {
-      id: run.id,
-      name: run.name,
-      status: run.status,
-      createdAt: run.createdAt.toISOString(),
-      finishedAt: run.finishedAt ? run.finishedAt.toISOString() : null,
-      error: run.error,
-    },
+    run: runHeader(run),
     boards: rows[0]?.result?.dimensions ?? [],
   };
 }

@@ -1,7 +1,20 @@
+import type { RunEntity } from '@precis/db';
 import { formatTextTable } from '@precis/text';
 import type { LeaderboardRow } from '../scoring/leaderboard-row.js';
 
 export type ReportFormat = 'md' | 'csv' | 'json' | 'html' | 'text';
+
+// What every report says about its run.
+export function runHeader(run: RunEntity): RunReport['run'] {
+  return {
+    id: run.id,
+    name: run.name,
+    status: run.status,
+    createdAt: run.createdAt.toISOString(),
+    finishedAt: run.finishedAt ? run.finishedAt.toISOString() : null,
+    error: run.error,
+  };
+}
 
 export interface RunReport {
   run: {

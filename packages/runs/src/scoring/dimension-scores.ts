@@ -1,7 +1,6 @@
 import { DocumentEntity, MetricValueEntity } from '@precis/db';
 import { bootstrapMean, type CorrelationMethod, correlation, summaryLevelCorrelation } from '@precis/metrics';
 import { In } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { gevalStepsTaskId, metricValueId } from '../ids.js';
 import { dimensionMetricKey, dimensionMetrics } from '../opinion/dimension-planner.js';
 import { asDimension, judgeTemplate, templateRef } from '../opinion/judge-templates.js';
@@ -12,6 +11,7 @@ import {
   type DimensionsMetricSpec,
   judgeTemperature,
 } from '../spec/benchmark-spec.schema.js';
+import { upsertMetricValues } from './metric-values.js';
 
 export interface DimensionCell {
   // Mean judge score over the system's summaries (1-5); null when none was scored.
@@ -248,16 +248,6 @@ export async function scoreDimensionMetrics(
       bootstrapResamples: spec.bootstrap.resamples,
     });
   }
-  await ctx.db.transaction(async (m) => {
-    for (let i = 0; i < values.length; i += 200) {
-      await m
-        .createQueryBuilder()
-        .insert()
-        .into(MetricValueEntity)
-        .values(values.slice(i, i + 200) as QueryDeepPartialEntity<MetricValueEntity>[])
-        .orUpdate(['value', 'details', 'produced_by'], ['id'])
-        .execute();
-    }
-  });
+  await upsertMetricValues(ctx.db, values);
   return boards;
 }
