@@ -71,6 +71,8 @@ export {
   type AnnotatedVerdicts,
   type AnnotationEntry,
   booookScoreForSummary,
+  matchSentence,
+  normalizeSentence,
   type SentenceVerdict,
   type SummaryBooookScore,
   type SystemBooookScore,

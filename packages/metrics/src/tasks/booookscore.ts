@@ -103,26 +103,76 @@ export interface AnnotatedVerdicts {
   unmatched: string[];
 }
 
-function normalizeSentence(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
+// Whitespace, quote and dash differences do not stop a match.
+export function normalizeSentence(s: string): string {
+  return s
+    .normalize('NFKC')
+    .replace(/[\u2018\u2019\u201a\u201b\u2032`´]/g, "'")
+    .replace(/[\u201c\u201d\u201e\u201f\u2033«»]/g, '"')
+    .replace(/[\u2013\u2014\u2212]/g, '-')
+    .replace(/\u2026/g, '...')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+function wordSet(s: string): Set<string> {
+  return new Set(s.split(/[^a-z0-9']+/).filter(Boolean));
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let inter = 0;
+  for (const w of a) if (b.has(w)) inter++;
+  const union = a.size + b.size - inter;
+  return union === 0 ? 0 : inter / union;
+}
+
+// Finds the summary sentence an annotation refers to: exact (normalized) match, else the
+// sentence that contains it or that it contains, else a near match (word Jaccard >= 0.8).
+export function matchSentence(annotated: string, sentences: readonly string[]): number {
+  const a = normalizeSentence(annotated);
+  const norm = sentences.map(normalizeSentence);
+  let i = norm.indexOf(a);
+  if (i !== -1) return i;
+  i = norm.findIndex(
+    (s) =>
+      a.length >= 12 &&
+      (s.includes(a) || a.includes(s)) &&
+      Math.min(s.length, a.length) / Math.max(s.length, a.length) >= 0.5,
+  );
+  if (i !== -1) return i;
+  const aw = wordSet(a);
+  let best = -1;
+  let bestScore = 0.8;
+  norm.forEach((s, k) => {
+    const score = jaccard(aw, wordSet(s));
+    if (score >= bestScore) {
+      best = k;
+      bestScore = score;
+    }
+  });
+  return best;
 }
 
 // Published annotations list only confusing sentences, keyed by sentence text; every other
-// sentence counts as "no confusion". Matching is exact after whitespace normalization.
+// sentence counts as "no confusion". Each annotation is matched with matchSentence; two that
+// match one sentence make one confusing sentence carrying both sets of types.
 export function verdictsFromAnnotations(
   sentences: readonly string[],
   annotations: Readonly<Record<string, AnnotationEntry>> | null | undefined,
 ): AnnotatedVerdicts {
-  const byText = new Map<string, AnnotationEntry>();
-  for (const [text, entry] of Object.entries(annotations ?? {})) byText.set(normalizeSentence(text), entry);
-  const matched = new Set<string>();
-  const verdicts = sentences.map((s): SentenceVerdict => {
-    const key = normalizeSentence(s);
-    const entry = byText.get(key);
-    if (entry === undefined) return { confusing: false };
-    matched.add(key);
-    return { confusing: true, types: [...(entry.types ?? [])] };
-  });
-  const unmatched = Object.keys(annotations ?? {}).filter((t) => !matched.has(normalizeSentence(t)));
+  const verdicts: SentenceVerdict[] = sentences.map(() => ({ confusing: false }));
+  const unmatched: string[] = [];
+  for (const [text, entry] of Object.entries(annotations ?? {})) {
+    const k = matchSentence(text, sentences);
+    if (k === -1) {
+      unmatched.push(text);
+      continue;
+    }
+    verdicts[k] = {
+      confusing: true,
+      types: [...new Set([...(verdicts[k]!.types ?? []), ...(entry.types ?? [])])],
+    };
+  }
   return { verdicts, unmatched };
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { booookScoreForSummary, type SentenceVerdict, systemBooookScore } from '@precis/metrics';
+import { booookScoreForSummary, systemBooookScore, verdictsFromAnnotations } from '@precis/metrics';
 import { CONFUSION_TYPES, normalizeConfusionType } from '@precis/prompts';
 import { splitSentences } from '@precis/text';
 
@@ -24,57 +24,6 @@ export class RescoreInputError extends Error {
   }
 }
 
-// Whitespace, quote and dash differences do not stop a match.
-export function normalizeSentence(s: string): string {
-  return s
-    .normalize('NFKC')
-    .replace(/[\u2018\u2019\u201a\u201b\u2032`´]/g, "'")
-    .replace(/[\u201c\u201d\u201e\u201f\u2033«»]/g, '"')
-    .replace(/[\u2013\u2014\u2212]/g, '-')
-    .replace(/\u2026/g, '...')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase();
-}
-
-function wordSet(s: string): Set<string> {
-  return new Set(s.split(/[^a-z0-9']+/).filter(Boolean));
-}
-
-function jaccard(a: Set<string>, b: Set<string>): number {
-  let inter = 0;
-  for (const w of a) if (b.has(w)) inter++;
-  const union = a.size + b.size - inter;
-  return union === 0 ? 0 : inter / union;
-}
-
-// Finds the summary sentence an annotation refers to: exact (normalized) match, else the
-// sentence that contains it or that it contains, else a near match (word Jaccard >= 0.8).
-export function matchSentence(annotated: string, sentences: string[]): number {
-  const a = normalizeSentence(annotated);
-  const norm = sentences.map(normalizeSentence);
-  let i = norm.indexOf(a);
-  if (i !== -1) return i;
-  i = norm.findIndex(
-    (s) =>
-      a.length >= 12 &&
-      (s.includes(a) || a.includes(s)) &&
-      Math.min(s.length, a.length) / Math.max(s.length, a.length) >= 0.5,
-  );
-  if (i !== -1) return i;
-  const aw = wordSet(a);
-  let best = -1;
-  let bestScore = 0.8;
-  norm.forEach((s, k) => {
-    const score = jaccard(aw, wordSet(s));
-    if (score >= bestScore) {
-      best = k;
-      bestScore = score;
-    }
-  });
-  return best;
-}
-
 type Annotation = { questions?: unknown; types?: unknown };
 
 export function rescoreBooookScore(
@@ -87,24 +36,24 @@ export function rescoreBooookScore(
   const unmatched: RescoreResult['unmatchedAnnotations'] = [];
   const perSummary = ids.map((id) => {
     const sentences = splitSentences(summaries[id]!.summary);
-    const verdicts: SentenceVerdict[] = sentences.map(() => ({ confusing: false }));
-    for (const [sentence, a] of Object.entries(annotations[id] ?? {})) {
-      const k = matchSentence(sentence, sentences);
-      if (k === -1) {
-        unmatched.push({ id, sentence });
-        continue;
-      }
-      const types = (Array.isArray(a?.types) ? a.types : []).map((t) => {
-        const type = typeof t === 'string' ? normalizeConfusionType(t) : null;
-        if (!type)
-          throw new RescoreInputError(
-            `annotations for ${id}: unknown confusion type ${JSON.stringify(t)} (allowed: ${CONFUSION_TYPES.join(', ')})`,
-          );
-        return type;
-      });
-      // Two annotations matching one sentence still make one confusing sentence.
-      verdicts[k] = { confusing: true, types: [...new Set([...(verdicts[k]!.types ?? []), ...types])] };
-    }
+    // Type names are checked first: an unknown type is an input error, never dropped.
+    const entries = Object.fromEntries(
+      Object.entries(annotations[id] ?? {}).map(([sentence, a]) => [
+        sentence,
+        {
+          types: (Array.isArray(a?.types) ? a.types : []).map((t) => {
+            const type = typeof t === 'string' ? normalizeConfusionType(t) : null;
+            if (!type)
+              throw new RescoreInputError(
+                `annotations for ${id}: unknown confusion type ${JSON.stringify(t)} (allowed: ${CONFUSION_TYPES.join(', ')})`,
+              );
+            return type;
+          }),
+        },
+      ]),
+    );
+    const { verdicts, unmatched: missed } = verdictsFromAnnotations(sentences, entries);
+    for (const sentence of missed) unmatched.push({ id, sentence });
     return booookScoreForSummary(verdicts);
   });
   const system = systemBooookScore(perSummary, {
