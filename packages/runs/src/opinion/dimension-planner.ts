@@ -110,7 +110,7 @@ export async function planDatasetSystems(
   ctx: RunContext,
   runId: string,
   spec: BenchmarkSpec,
-  docs: readonly DocumentEntity[],
+  docs: readonly Omit<DocumentEntity, 'text'>[],
   existingSummaries: ReadonlySet<string>,
   planner: DimensionPlanner,
 ): Promise<DatasetSystemsPlan> {

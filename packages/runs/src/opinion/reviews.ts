@@ -36,7 +36,7 @@ export interface DatasetSummary {
 }
 
 // Rated candidate summaries stored by the SummEval-OP importer in documents.data.summaries.
-export function datasetSummaries(doc: DocumentEntity): DatasetSummary[] {
+export function datasetSummaries(doc: Pick<DocumentEntity, 'data'>): DatasetSummary[] {
   const raw = (doc.data as { summaries?: unknown } | null)?.summaries;
   if (!Array.isArray(raw)) return [];
   const out: DatasetSummary[] = [];

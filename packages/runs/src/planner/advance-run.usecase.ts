@@ -22,13 +22,24 @@ export interface RunProgress {
   error: string | null;
 }
 
-export async function runDocuments(ctx: RunContext, spec: BenchmarkSpec): Promise<DocumentEntity[]> {
-  const docs: DocumentEntity[] = [];
+async function documentText(ctx: RunContext, id: string): Promise<string> {
+  const rows: { text: string }[] = await ctx.db.query('SELECT text FROM documents WHERE id = $1', [id]);
+  if (!rows[0]) throw new Error(`document ${id} no longer exists`);
+  return rows[0].text;
+}
+
+// A run's documents without their text: the planner runs after every finished task, and a
+// book's text is only needed (once per process) to chunk it.
+export type RunDocument = Omit<DocumentEntity, 'text'>;
+
+export async function runDocuments(ctx: RunContext, spec: BenchmarkSpec): Promise<RunDocument[]> {
+  const docs: RunDocument[] = [];
   for (const d of spec.datasets) {
     const rows = await ctx.db
       .getRepository(DocumentEntity)
       .createQueryBuilder('d')
       .innerJoin('datasets', 'ds', 'ds.id = d.dataset_id')
+      .select(['d.id', 'd.datasetId', 'd.externalId', 'd.ordinal', 'd.title', 'd.data', 'd.metadata'])
       .where('ds.name = :name', { name: d.name })
       .orderBy('d.ordinal', 'ASC')
       .getMany();
@@ -142,7 +153,9 @@ export async function advanceRun(
           }
           plan = { status: 'done', summary: text, finalKey: OPINION_STEP_KEY };
         } else {
-          const chunks = documentChunks(doc.id, doc.text, system.params.chunkSize, system.params.encoding);
+          const chunks = await documentChunks(doc.id, system.params.chunkSize, system.params.encoding, () =>
+            documentText(ctx, doc.id),
+          );
           plan = planStrategy(system.strategy, {
             chunks,
             results,

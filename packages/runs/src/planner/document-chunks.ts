@@ -1,20 +1,20 @@
 import { chunkBySentences } from '@precis/text';
 
 // Chunking a book takes a moment; the planner re-plans often, so chunk lists are memoized per
-// (document, chunk size, encoding).
+// (document, chunk size, encoding), and the text is only read on a miss.
 const cache = new Map<string, string[]>();
 const MAX_ENTRIES = 256;
 
-export function documentChunks(
+export async function documentChunks(
   documentId: string,
-  text: string,
   chunkSize: number,
   encoding: 'cl100k_base' | 'o200k_base',
-): string[] {
+  loadText: () => Promise<string>,
+): Promise<string[]> {
   const key = `${documentId}:${chunkSize}:${encoding}`;
   let chunks = cache.get(key);
   if (!chunks) {
-    chunks = chunkBySentences(text, { maxTokens: chunkSize, encoding }).map((c) => c.text);
+    chunks = chunkBySentences(await loadText(), { maxTokens: chunkSize, encoding }).map((c) => c.text);
     if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(key, chunks);
   }
