@@ -234,20 +234,25 @@ export class NatsBus implements Bus {
     };
   }
 
+  // Declares the stage's durable consumer for these options and opens a pull on it.
+  private async openSource(stage: Stage, opts: ConsumeOptions | ConsumeBatchOptions, batch: boolean) {
+    await this.prepareConsumer(stage, opts);
+    return openNatsSource(
+      this.connection,
+      this.js,
+      this.names.taskStream(stage),
+      stage,
+      pullLimit(opts, batch),
+      this.sourceHooks(stage, opts),
+    );
+  }
+
   async consume<T extends BusData = BusData>(
     stage: Stage,
     handler: WorkHandler<T>,
     opts: ConsumeOptions = {},
   ): Promise<ConsumerHandle> {
-    await this.prepareConsumer(stage, opts);
-    const source = await openNatsSource(
-      this.connection,
-      this.js,
-      this.names.taskStream(stage),
-      stage,
-      pullLimit(opts, false),
-      this.sourceHooks(stage, opts),
-    );
+    const source = await this.openSource(stage, opts, false);
     return this.register(startWorkerPool(source, handler as WorkHandler, opts, this.deadLetterSink(stage)));
   }
 
@@ -256,15 +261,7 @@ export class NatsBus implements Bus {
     handler: BatchHandler<T>,
     opts: ConsumeBatchOptions = {},
   ): Promise<ConsumerHandle> {
-    await this.prepareConsumer(stage, opts);
-    const source = await openNatsSource(
-      this.connection,
-      this.js,
-      this.names.taskStream(stage),
-      stage,
-      pullLimit(opts, true),
-      this.sourceHooks(stage, opts),
-    );
+    const source = await this.openSource(stage, opts, true);
     return this.register(
       startBatchWorkerPool(source, handler as BatchHandler, opts, this.deadLetterSink(stage)),
     );
