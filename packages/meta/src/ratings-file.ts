@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { OPINION_DIMENSION_SHORT_IDS, type OpinionDimensionId, toOpinionDimensionId } from '@precis/prompts';
-import { MetaInputError } from './errors.js';
+import { forEachJsonObjectLine, MetaInputError } from './errors.js';
 
 // One product of a per-rater ratings file: ratings[dimension][summary][rater], null = missing.
 export interface RatedProduct {
@@ -31,23 +31,7 @@ export async function readRatingsFile(path: string): Promise<RatingsFile> {
 export function parseRatingsText(file: string, text: string): RatingsFile {
   const products: RatedProduct[] = [];
   let raters: number | null = null;
-  const lines = text.split(/\r?\n/);
-  lines.forEach((raw, i) => {
-    const line = i + 1;
-    if (raw.trim() === '') return;
-    const fail = (message: string, field?: string): never => {
-      throw new MetaInputError(message, { file, line, field });
-    };
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (err) {
-      fail(`not valid JSON (${(err as Error).message})`);
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      fail('each line must be a JSON object {"summaries": [...], "fl": [[...], ...], ...}');
-    }
-    const obj = value as Record<string, unknown>;
+  forEachJsonObjectLine(file, text, '{"summaries": [...], "fl": [[...], ...], ...}', (obj, line, fail) => {
     const summaries = obj.summaries;
     if (!Array.isArray(summaries) || summaries.length === 0 || summaries.some((s) => typeof s !== 'string')) {
       fail('"summaries" must be a non-empty array of summary texts', 'summaries');

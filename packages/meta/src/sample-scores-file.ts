@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type OpinionDimensionId, toOpinionDimensionId } from '@precis/prompts';
-import { MetaInputError } from './errors.js';
+import { forEachJsonObjectLine, MetaInputError } from './errors.js';
 
 // One judged summary: the judge's n sampled scores (null = sample failed to parse) and the
 // mean human rating of the same summary on the same dimension.
@@ -38,52 +38,42 @@ export function parseSampleScoresText(file: string, text: string): SampleScoresF
   const rows: SampleScoresRow[] = [];
   const judges = new Set<string>();
   const seen = new Set<string>();
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const line = i + 1;
-    if (raw.trim() === '') return;
-    const fail = (message: string, field?: string): never => {
-      throw new MetaInputError(message, { file, line, field });
-    };
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (err) {
-      fail(`not valid JSON (${(err as Error).message})`);
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      fail('each line must be a JSON object {"product", "system", "dimension", "samples", "human"}');
-    }
-    const o = value as Record<string, unknown>;
-    for (const f of ['product', 'system', 'dimension'] as const) {
-      if (typeof o[f] !== 'string' || o[f] === '') fail('must be a non-empty string', f);
-    }
-    const dimension = toOpinionDimensionId(o.dimension as string);
-    if (!dimension) fail(`unknown dimension "${String(o.dimension)}"`, 'dimension');
-    if (!Array.isArray(o.samples) || o.samples.length === 0) fail('must be a non-empty array', 'samples');
-    const samples = (o.samples as unknown[]).map((v, k) => {
-      if (v === null) return null;
-      if (typeof v !== 'number' || !Number.isFinite(v)) fail('must be a number or null', `samples[${k}]`);
-      return v as number;
-    });
-    if (typeof o.human !== 'number' || !Number.isFinite(o.human)) {
-      fail('must be the mean human rating (a number)', 'human');
-    }
-    if (o.judge !== undefined) {
-      if (typeof o.judge !== 'string') fail('must be a string', 'judge');
-      judges.add(o.judge as string);
-    }
-    const key = `${o.product}\u0000${o.system}\u0000${dimension}`;
-    if (seen.has(key)) fail(`duplicate row for product ${o.product}, system ${o.system}, ${dimension}`);
-    seen.add(key);
-    rows.push({
-      product: o.product as string,
-      system: o.system as string,
-      dimension: dimension!,
-      samples,
-      human: o.human as number,
-      judge: o.judge as string | undefined,
-    });
-  });
+  forEachJsonObjectLine(
+    file,
+    text,
+    '{"product", "system", "dimension", "samples", "human"}',
+    (o, _line, fail) => {
+      for (const f of ['product', 'system', 'dimension'] as const) {
+        if (typeof o[f] !== 'string' || o[f] === '') fail('must be a non-empty string', f);
+      }
+      const dimension = toOpinionDimensionId(o.dimension as string);
+      if (!dimension) fail(`unknown dimension "${String(o.dimension)}"`, 'dimension');
+      if (!Array.isArray(o.samples) || o.samples.length === 0) fail('must be a non-empty array', 'samples');
+      const samples = (o.samples as unknown[]).map((v, k) => {
+        if (v === null) return null;
+        if (typeof v !== 'number' || !Number.isFinite(v)) fail('must be a number or null', `samples[${k}]`);
+        return v as number;
+      });
+      if (typeof o.human !== 'number' || !Number.isFinite(o.human)) {
+        fail('must be the mean human rating (a number)', 'human');
+      }
+      if (o.judge !== undefined) {
+        if (typeof o.judge !== 'string') fail('must be a string', 'judge');
+        judges.add(o.judge as string);
+      }
+      const key = `${o.product}\u0000${o.system}\u0000${dimension}`;
+      if (seen.has(key)) fail(`duplicate row for product ${o.product}, system ${o.system}, ${dimension}`);
+      seen.add(key);
+      rows.push({
+        product: o.product as string,
+        system: o.system as string,
+        dimension: dimension!,
+        samples,
+        human: o.human as number,
+        judge: o.judge as string | undefined,
+      });
+    },
+  );
   if (rows.length === 0) throw new MetaInputError('no rows in the sample scores file', { file });
   return { file, rows, judges: [...judges].sort() };
 }
