@@ -141,15 +141,23 @@ export class TypeOrmLlmStore implements LlmStore {
   }
 
   private async lookupMany(keys: string[]): Promise<Map<string, Record<string, unknown>>> {
-    const rows: { cache_key: string; response: Record<string, unknown> | string }[] = await this.ds.query(
-      `SELECT DISTINCT ON (cache_key) cache_key, response FROM llm_calls
-        WHERE cache_key = ANY($1) AND cache_hit = false AND error IS NULL AND response IS NOT NULL
-        ORDER BY cache_key, created_at DESC`,
-      [keys],
-    );
+    // One index probe per key. The shape matters: `cache_key = ANY($1)` over the whole table is
+    // estimated from statistics, and without them (autovacuum off, a table that just grew) the
+    // planner picked sequential scans of llm_calls for it; a per-key LIMIT 1 is always an index scan.
+    const rows: { cache_key: string; response: Record<string, unknown> | string | null }[] =
+      await this.ds.query(
+        `SELECT k.key AS cache_key,
+                (SELECT c.response FROM llm_calls c
+                  WHERE c.cache_key = k.key AND c.cache_hit = false AND c.error IS NULL AND c.response IS NOT NULL
+                  ORDER BY c.created_at DESC LIMIT 1) AS response
+           FROM unnest($1::text[]) AS k(key)`,
+        [keys],
+      );
     const out = new Map<string, Record<string, unknown>>();
-    for (const r of rows)
+    for (const r of rows) {
+      if (r.response === null) continue;
       out.set(r.cache_key, typeof r.response === 'string' ? JSON.parse(r.response) : r.response);
+    }
     return out;
   }
 
