@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { canonicalJson, computeCacheKey } from './cache-key.js';
+import { canonicalJson, computeCacheKey, computeCacheKeys } from './cache-key.js';
 
 describe('cache key', () => {
   const base = {
@@ -25,5 +26,25 @@ describe('cache key', () => {
     expect(computeCacheKey({ ...base, payload: [{ role: 'user', content: 'y' }] })).not.toBe(k);
     expect(computeCacheKey({ ...base, templateVersion: 'v2' })).not.toBe(k);
     expect(computeCacheKey({ ...base, kind: 'embedding' })).not.toBe(k);
+  });
+
+  it('is the sha256 of the canonical document, one key per template version', () => {
+    const doc = (templateVersion: string | null) =>
+      canonicalJson({
+        v: 1,
+        kind: 'chat',
+        modelId: 'm',
+        params: base.params,
+        payload: base.payload,
+        templateVersion,
+      });
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(computeCacheKey(base)).toBe(sha(doc('v1')));
+    expect(computeCacheKey({ ...base, templateVersion: undefined })).toBe(sha(doc(null)));
+    const versions = ['v1#sample-0', 'v1#sample-1', null, 'quote"d'];
+    expect(computeCacheKeys(base, versions)).toEqual(versions.map((v) => sha(doc(v))));
+    expect(computeCacheKeys(base, versions)).toEqual(
+      versions.map((templateVersion) => computeCacheKey({ ...base, templateVersion })),
+    );
   });
 });

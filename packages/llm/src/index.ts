@@ -1,6 +1,6 @@
-export { canonicalJson, computeCacheKey } from './cache-key.js';
+export { canonicalJson, computeCacheKey, computeCacheKeys } from './cache-key.js';
 export { backoffDelayMs, parseRetryAfterMs } from './client/backoff.js';
-export { LlmClient, type LlmClientOptions } from './client/llm-client.js';
+export { LlmClient, type LlmClientOptions, sampleTemplateVersion } from './client/llm-client.js';
 export type {
   ChatMessage,
   ChatRequest,

@@ -38,6 +38,9 @@ export interface ChatReply {
 // The model access runs need: implemented over @precis/llm's client.
 export interface ChatModel {
   chat(request: ChatRequest): Promise<ChatReply>;
+  // `count` independent samples of one prompt, each its own call and cache entry (template
+  // version suffixed "#sample-<k>"); a re-run hits the cache sample by sample.
+  chatSamples(request: ChatRequest, count: number): Promise<ChatReply[]>;
 }
 
 export interface RunLogger {

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { computeCacheKey } from '../cache-key.js';
+import { type CacheKeyParts, computeCacheKey, computeCacheKeys } from '../cache-key.js';
 import { costUnits, formatCost } from '../cost.js';
 import { LlmConfigError, LlmError, LlmResponseError } from '../errors.js';
 import type { EndpointLimiterStats } from '../limits/endpoint-limiter.js';
@@ -39,6 +39,20 @@ interface Sdk {
 
 const ZERO_COST = formatCost(0n);
 
+// The template version of sample k of an n-sample request (part of its cache key).
+export function sampleTemplateVersion(templateVersion: string | undefined, k: number): string {
+  return `${templateVersion ?? ''}#sample-${k}`;
+}
+
+interface PreparedChat {
+  spec: ModelSpec;
+  n: number;
+  keyParts: Omit<CacheKeyParts, 'templateVersion'>;
+  body(): Record<string, unknown>;
+  // The prompt as one text, checked against the model's context window (on first use).
+  promptText(): string;
+}
+
 // The only way Precis calls a model: OpenAI-compatible chat completions and embeddings with
 // shared limits, retries, timeouts, a content-addressed response cache and a per-call ledger.
 export class LlmClient {
@@ -61,6 +75,25 @@ export class LlmClient {
   }
 
   async chat(req: ChatRequest): Promise<ChatResult> {
+    const prepared = this.prepareChat(req);
+    const [cacheKey] = computeCacheKeys(prepared.keyParts, [req.templateVersion]);
+    return this.chatOnce(prepared, req, cacheKey!, req.templateVersion ?? null);
+  }
+
+  // `count` independent samples of one prompt (an n-sample judge). Sample k is the request with
+  // template version sampleTemplateVersion(req.templateVersion, k): its own call with its own
+  // cache entry, so a re-run hits the cache sample by sample. The request is validated,
+  // serialized and hashed once for all samples, and their cache lookups share one query.
+  async chatSamples(req: ChatRequest, count: number): Promise<ChatResult[]> {
+    if (!Number.isInteger(count) || count < 1)
+      throw new LlmConfigError(`chatSamples needs a positive integer sample count, got ${count}`, req.model);
+    const prepared = this.prepareChat(req);
+    const versions = Array.from({ length: count }, (_, k) => sampleTemplateVersion(req.templateVersion, k));
+    const keys = computeCacheKeys(prepared.keyParts, versions);
+    return Promise.all(keys.map((key, k) => this.chatOnce(prepared, req, key, versions[k]!)));
+  }
+
+  private prepareChat(req: ChatRequest): PreparedChat {
     const spec = this.spec(req.model, 'chat');
     validateChatRequest(req, spec.name);
     const n = req.n ?? 1;
@@ -76,19 +109,38 @@ export class LlmClient {
       top_logprobs: req.topLogprobs,
     };
     const messages = req.messages.map((m) => ({ role: m.role, content: m.content }));
-    const body = JSON.parse(JSON.stringify({ model: spec.modelId, messages, ...params })) as Record<
-      string,
-      unknown
-    >;
-    const cacheKey = computeCacheKey({
-      kind: 'chat',
-      modelId: spec.modelId,
-      params,
-      payload: messages,
-      templateVersion: req.templateVersion,
-    });
+    let body: Record<string, unknown> | undefined;
+    let promptText: string | undefined;
+    return {
+      spec,
+      n,
+      keyParts: { kind: 'chat', modelId: spec.modelId, params, payload: messages },
+      // Built only when a call goes out (a warm re-run never serializes the prompt again).
+      body: () => {
+        body ??= JSON.parse(JSON.stringify({ model: spec.modelId, messages, ...params })) as Record<
+          string,
+          unknown
+        >;
+        return body;
+      },
+      promptText: () => {
+        if (promptText === undefined) {
+          promptText = messages.map((m) => m.content).join('\n');
+          checkContextWindow(spec, promptText, req.maxTokens);
+        }
+        return promptText;
+      },
+    };
+  }
+
+  private async chatOnce(
+    prepared: PreparedChat,
+    req: ChatRequest,
+    cacheKey: string,
+    templateVersion: string | null,
+  ): Promise<ChatResult> {
+    const { spec, n } = prepared;
     const started = performance.now();
-    const base = this.baseRecord(spec, 'chat', cacheKey, req, body, req.templateVersion ?? null);
     const finish = (
       parsed: ReturnType<typeof parseChatBody>,
       cached: boolean,
@@ -114,12 +166,15 @@ export class LlmClient {
       const hit = await this.cachedBody(cacheKey, (b) => parseChatBody(b, spec.name, n));
       if (hit) {
         const result = finish(hit, true, ZERO_COST, 0);
-        await this.store.record(this.hitRecord(base, hit.usage, result.latencyMs));
+        await this.store.record(
+          this.hitRecord(spec, 'chat', cacheKey, req, templateVersion, hit.usage, result.latencyMs),
+        );
         return result;
       }
     }
-    const promptText = messages.map((m) => m.content).join('\n');
-    checkContextWindow(spec, promptText, req.maxTokens);
+    const promptText = prepared.promptText();
+    const body = prepared.body();
+    const base = this.baseRecord(spec, 'chat', cacheKey, req, body, templateVersion);
     const sdk = this.sdk(spec);
     const estimate = estimateTokens(promptText) + (req.maxTokens ?? 0) * n;
     const outcome = await this.run(spec, sdk, estimate, started, base, req.signal, async (signal) => {
@@ -186,7 +241,9 @@ export class LlmClient {
       const hit = await this.cachedBody(cacheKey, (b) => parseEmbeddingBody(b, spec.name, expected));
       if (hit) {
         const result = finish(hit, true, ZERO_COST, 0);
-        await this.store.record(this.hitRecord(base, hit.usage, result.latencyMs));
+        await this.store.record(
+          this.hitRecord(spec, 'embedding', cacheKey, req, null, hit.usage, result.latencyMs),
+        );
         return result;
       }
     }
@@ -335,16 +392,19 @@ export class LlmClient {
 
   // Cache hits cost nothing; their tokens are recorded so workload size stays visible.
   private hitRecord(
-    base: LlmCallRecord,
+    spec: ModelSpec,
+    kind: 'chat' | 'embedding',
+    cacheKey: string,
+    req: { runId?: string; taskId?: string },
+    templateVersion: string | null,
     usage: { promptTokens: number; completionTokens: number },
     latencyMs: number,
-  ) {
+  ): LlmCallRecord {
     // The request and response already stand in the row that filled the cache (same cache key):
     // a hit records only which entry answered, so warm re-runs do not rewrite every prompt.
     return {
-      ...base,
+      ...this.baseRecord(spec, kind, cacheKey, req, { cachedAs: cacheKey }, templateVersion),
       cacheHit: true,
-      request: { cachedAs: base.cacheKey },
       tokensIn: usage.promptTokens,
       tokensOut: usage.completionTokens,
       latencyMs,

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
 import type { FakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
-import { costUnits, createTypeOrmLlmStore, formatCost, type LlmClient, parsePrice } from '../../src/index.js';
+import {
+  costUnits,
+  createTypeOrmLlmStore,
+  formatCost,
+  type LlmClient,
+  parsePrice,
+  sampleTemplateVersion,
+} from '../../src/index.js';
 import { setup, user } from './helpers.js';
 
 const RUN = '11111111-1111-4111-8111-111111111111';
@@ -91,6 +98,49 @@ function ledgerSuite(name: string, open: () => Promise<{ ds: DataSource; cleanup
       );
       expect(hit).toMatchObject({ cache_hit: true, response: null, tokens_in: first.usage.promptTokens });
       expect(Number(hit.cost)).toBe(0);
+    });
+
+    it('samples a prompt n times: one call and one cache entry per sample, served back per sample', async () => {
+      const req = {
+        model: 'chat',
+        messages: user('rate this summary'),
+        templateVersion: 'judge@2',
+        temperature: 1,
+        runId: RUN,
+        taskId: 'sampled',
+      };
+      const before = server.stats().total;
+      const first = await client.chatSamples(req, 5);
+      expect(server.stats().total - before).toBe(5);
+      expect(first.map((r) => r.cached)).toEqual([false, false, false, false, false]);
+      // Each sample has the key a single call with that sample's template version would have.
+      const single = await client.chat({ ...req, templateVersion: sampleTemplateVersion('judge@2', 3) });
+      expect(single).toMatchObject({ cached: true, cacheKey: first[3]!.cacheKey });
+      expect(new Set(first.map((r) => r.cacheKey)).size).toBe(5);
+      // A new client on the same database: all five from the cache, with no HTTP request, and a
+      // cache-hit ledger row for each.
+      const again = await setup({}, {}, createTypeOrmLlmStore(ds));
+      try {
+        const second = await again.client.chatSamples(req, 5);
+        expect(second.map((r) => r.cached)).toEqual([true, true, true, true, true]);
+        expect(second.map((r) => r.text)).toEqual(first.map((r) => r.text));
+        expect(again.server.stats().total).toBe(0);
+      } finally {
+        await again.server.close();
+      }
+      const rows: { template_version: string; hits: number; misses: number }[] = await ds.query(
+        `SELECT template_version, count(*) FILTER (WHERE cache_hit)::int AS hits,
+                count(*) FILTER (WHERE NOT cache_hit)::int AS misses
+           FROM llm_calls WHERE task_id = 'sampled' GROUP BY template_version ORDER BY template_version`,
+      );
+      expect(rows).toEqual(
+        [0, 1, 2, 3, 4].map((k) => ({
+          template_version: `judge@2#sample-${k}`,
+          hits: k === 3 ? 2 : 1,
+          misses: 1,
+        })),
+      );
+      await expect(client.chatSamples(req, 0)).rejects.toThrow(/positive integer sample count/);
     });
 
     it('records failures with attempts and error, and the batching store writes the same rows', async () => {

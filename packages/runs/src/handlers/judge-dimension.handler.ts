@@ -120,21 +120,23 @@ export async function judgeDimension(
     template,
   );
   const temperature = judgeTemperature(metric);
-  const samples: JudgeSample[] = await Promise.all(
-    Array.from({ length: metric.samples }, async (_, k) => {
-      const reply = await chat.chat({
-        model: metric.judge.model,
-        messages,
-        temperature,
-        runId: ref.runId,
-        taskId: ref.id,
-        templateVersion: `${template.version}#sample-${k}`,
-        cache: spec.cache,
-        ...(metric.logprobs ? { logprobs: true, topLogprobs: TOP_LOGPROBS } : {}),
-      });
-      return { text: reply.text, ...(reply.logprobs ? { logprobs: reply.logprobs } : {}) };
-    }),
+  const replies = await chat.chatSamples(
+    {
+      model: metric.judge.model,
+      messages,
+      temperature,
+      runId: ref.runId,
+      taskId: ref.id,
+      templateVersion: template.version,
+      cache: spec.cache,
+      ...(metric.logprobs ? { logprobs: true, topLogprobs: TOP_LOGPROBS } : {}),
+    },
+    metric.samples,
   );
+  const samples: JudgeSample[] = replies.map((reply) => ({
+    text: reply.text,
+    ...(reply.logprobs ? { logprobs: reply.logprobs } : {}),
+  }));
   const score = scoreJudgeSamples(samples, { templateId: template.id, logprobs: metric.logprobs });
   const producedBy = judgeProducer(metric.judge.model, template);
   const key = dimensionMetricKey(payload.metricIndex);
