@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -68,7 +70,15 @@ async function timedRun(
          FROM tasks WHERE run_id = $1 AND kind = 'judge-dimension'`,
       [run.id],
     )) as { tasks: number; done: number }[];
-    return { wallMs, runId: run.id, tasks: counts!.tasks, done: counts!.done };
+    // Where the wall time went, from the rows' own timestamps (ms after the run row was created).
+    const [phases] = (await db.query(
+      `SELECT (1000 * EXTRACT(EPOCH FROM max(t.created_at) FILTER (WHERE t.kind = 'judge-dimension') - r.created_at))::int AS planned,
+              (1000 * EXTRACT(EPOCH FROM max(t.finished_at) FILTER (WHERE t.kind = 'judge-dimension') - r.created_at))::int AS judged,
+              (1000 * EXTRACT(EPOCH FROM r.finished_at - r.created_at))::int AS finished
+         FROM tasks t JOIN runs r ON r.id = t.run_id WHERE r.id = $1 GROUP BY r.created_at, r.finished_at`,
+      [run.id],
+    )) as { planned: number; judged: number; finished: number }[];
+    return { wallMs, runId: run.id, tasks: counts!.tasks, done: counts!.done, phases: phases! };
   } finally {
     await coordinator.stop();
     for (const w of workers) await w.stop();
@@ -90,6 +100,7 @@ export async function run(args: string[]) {
       // 'postgres': cache + ledger in llm_calls (the product's setup); 'memory': both in this
       // process, to see what the per-call ledger costs.
       store: { type: 'string', default: 'postgres' },
+      profile: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -120,7 +131,19 @@ export async function run(args: string[]) {
     const first = await timedRun(db, fake.baseURL, store, { capacity, tasks, samples, products });
     const afterFirst = await fake.stats();
     const fakeCpuFirst = fake.cpuSeconds();
+    // --profile <file>: a V8 CPU profile of the warm re-run (open it in Chrome DevTools).
+    const profiler = values.profile ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     const second = await timedRun(db, fake.baseURL, store, { capacity, tasks, samples, products });
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      writeFileSync(values.profile!, JSON.stringify(profile));
+      profiler.disconnect();
+    }
     const afterSecond = await fake.stats();
     const calls = afterFirst.completedChats;
     const idealMs = (calls * latencyMs) / capacity;
@@ -142,6 +165,7 @@ export async function run(args: string[]) {
         'model calls (re-run)': afterSecond.completedChats - afterFirst.completedChats,
         're-run wall s': second.wallMs / 1000,
         're-run / first run': second.wallMs / first.wallMs,
+        're-run ms: tasks planned, judged, run finished': `${second.phases.planned}, ${second.phases.judged}, ${second.phases.finished}`,
         'judge tasks done (first, re-run)': `${first.done}, ${second.done}`,
         'load average 1 min (start, end)': `${load0.toFixed(2)}, ${loadavg()[0]!.toFixed(2)}`,
       },

@@ -1,5 +1,6 @@
 import { SummaryEntity } from '@precis/db';
 import type { DataSource } from 'typeorm';
+import { batcherFor, type TurnBatcher } from '../tasks/turn-batcher.js';
 
 export interface DimensionJudgmentWrite {
   taskId: string;
@@ -21,61 +22,122 @@ export interface DimensionJudgmentWrite {
   producedBy: string;
 }
 
-// Finishes a judge task, writes its judgment and its metric_values row in ONE statement (atomic,
-// one round trip): the rows are written only when this call is the one that finished the task.
-export async function finishDimensionJudgment(db: DataSource, w: DimensionJudgmentWrite): Promise<boolean> {
-  const res: { finished: boolean }[] = await db.query(
-    `WITH done AS (
-       UPDATE tasks SET status = $2, result = $3, error = $4, finished_at = now(), updated_at = now()
-       WHERE id = $1 AND status NOT IN ('done', 'failed', 'dead') RETURNING id
+const finishBatchers = new WeakMap<DataSource, TurnBatcher<DimensionJudgmentWrite, boolean>>();
+
+// Finishes a judge task and writes its judgment and its metric_values row atomically; the rows
+// are written only when this call is the one that finished the task (true). Concurrent finishes
+// in one event-loop turn share one statement (group commit); each resolves once it is written.
+export function finishDimensionJudgment(db: DataSource, w: DimensionJudgmentWrite): Promise<boolean> {
+  return batcherFor(finishBatchers, db, (ws: DimensionJudgmentWrite[]) => finishMany(db, ws)).submit(w);
+}
+
+// One statement for writes whose tasks, judgments and metric values are all distinct; a write
+// that repeats one of those ids (a duplicate delivery) goes into a later statement, so it sees
+// the first one's effect exactly as if the two had come one after the other.
+async function finishMany(db: DataSource, writes: DimensionJudgmentWrite[]): Promise<boolean[]> {
+  const seen = new Set<string>();
+  const now: number[] = [];
+  const later: number[] = [];
+  writes.forEach((w, k) => {
+    const ids = [`t:${w.taskId}`, `j:${w.judgmentId}`, `m:${w.metricValueId}`];
+    if (ids.some((id) => seen.has(id))) later.push(k);
+    else {
+      for (const id of ids) seen.add(id);
+      now.push(k);
+    }
+  });
+  const out = new Array<boolean>(writes.length);
+  const finished = await finishDistinct(
+    db,
+    now.map((k) => writes[k]!),
+  );
+  now.forEach((k, i) => {
+    out[k] = finished[i]!;
+  });
+  if (later.length) {
+    const rest = await finishMany(
+      db,
+      later.map((k) => writes[k]!),
+    );
+    later.forEach((k, i) => {
+      out[k] = rest[i]!;
+    });
+  }
+  return out;
+}
+
+async function finishDistinct(db: DataSource, writes: DimensionJudgmentWrite[]): Promise<boolean[]> {
+  const rows: { id: string }[] = await db.query(
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
+         task_id text, status text, result jsonb, error text, judgment_id text, run_id uuid,
+         summary_id text, system text, metric text, verdict_status text, judge text, template text,
+         metric_value_id text, document_id uuid, value double precision, details jsonb, produced_by text)
+     ), done AS (
+       UPDATE tasks AS t SET status = i.status, result = i.result, error = i.error, finished_at = now(), updated_at = now()
+       FROM input AS i
+       WHERE t.id = i.task_id AND t.status NOT IN ('done', 'failed', 'dead')
+       RETURNING t.id
      ), judged AS (
        INSERT INTO judgments (id, run_id, summary_id, system, metric, unit, status, verdict, judge, template_version, task_id)
-       SELECT $5, $6::uuid, $7, $8, $9, 0, $10, $3::jsonb, $11, $12, $1 WHERE EXISTS (SELECT 1 FROM done)
+       SELECT i.judgment_id, i.run_id, i.summary_id, i.system, i.metric, 0, i.verdict_status, i.result, i.judge, i.template, i.task_id
+         FROM input AS i JOIN done AS d ON d.id = i.task_id
        ON CONFLICT (id) DO NOTHING
-       RETURNING 1
      ), valued AS (
        INSERT INTO metric_values (id, run_id, system, document_id, metric, value, details, produced_by)
-       SELECT $13, $6::uuid, $8, $14::uuid, $9, $15::double precision, $16::jsonb, $17 WHERE EXISTS (SELECT 1 FROM done)
+       SELECT i.metric_value_id, i.run_id, i.system, i.document_id, i.metric, i.value, i.details, i.produced_by
+         FROM input AS i JOIN done AS d ON d.id = i.task_id
        ON CONFLICT (id) DO UPDATE SET value = EXCLUDED.value, details = EXCLUDED.details, produced_by = EXCLUDED.produced_by
-       RETURNING 1
      )
-     SELECT EXISTS (SELECT 1 FROM done) AS finished, (SELECT COUNT(*) FROM judged) + (SELECT COUNT(*) FROM valued) AS written`,
+     -- Data-modifying CTEs always run to completion, read or not.
+     SELECT id FROM done`,
     [
-      w.taskId,
-      w.status,
-      JSON.stringify(w.result),
-      w.error,
-      w.judgmentId,
-      w.runId,
-      w.summaryId,
-      w.system,
-      w.metric,
-      w.status === 'done' ? 'ok' : 'failed',
-      w.judge,
-      w.template,
-      w.metricValueId,
-      w.documentId,
-      w.value,
-      JSON.stringify(w.details),
-      w.producedBy,
+      JSON.stringify(
+        writes.map((w) => ({
+          task_id: w.taskId,
+          status: w.status,
+          result: w.result,
+          error: w.error,
+          judgment_id: w.judgmentId,
+          run_id: w.runId,
+          summary_id: w.summaryId,
+          system: w.system,
+          metric: w.metric,
+          verdict_status: w.status === 'done' ? 'ok' : 'failed',
+          judge: w.judge,
+          template: w.template,
+          metric_value_id: w.metricValueId,
+          document_id: w.documentId,
+          value: w.value,
+          details: w.details,
+          produced_by: w.producedBy,
+        })),
+      ),
     ],
   );
-  return res[0]?.finished === true;
+  const finished = new Set(rows.map((r) => r.id));
+  return writes.map((w) => finished.has(w.taskId));
 }
 
 // A run's summaries never change once written: their texts are memoized (bounded) so the
-// (summary, dimension) tasks of one summary read it once.
-const texts = new Map<string, string>();
+// (summary, dimension) tasks of one summary, which run concurrently, read it once.
+const texts = new Map<string, Promise<string | null>>();
 const MAX_TEXTS = 4096;
 
-export async function summaryText(db: DataSource, summaryId: string): Promise<string | null> {
-  const hit = texts.get(summaryId);
-  if (hit !== undefined) return hit;
-  const row = await db
-    .getRepository(SummaryEntity)
-    .findOne({ select: { text: true }, where: { id: summaryId } });
-  if (!row) return null;
-  if (texts.size >= MAX_TEXTS) texts.delete(texts.keys().next().value!);
-  texts.set(summaryId, row.text);
-  return row.text;
+export function summaryText(db: DataSource, summaryId: string): Promise<string | null> {
+  let hit = texts.get(summaryId);
+  if (!hit) {
+    hit = db
+      .getRepository(SummaryEntity)
+      .findOne({ select: { text: true }, where: { id: summaryId } })
+      .then((row) => {
+        // A summary that does not exist (yet) is not remembered.
+        if (!row) texts.delete(summaryId);
+        return row?.text ?? null;
+      });
+    hit.catch(() => texts.delete(summaryId));
+    if (texts.size >= MAX_TEXTS) texts.delete(texts.keys().next().value!);
+    texts.set(summaryId, hit);
+  }
+  return hit;
 }

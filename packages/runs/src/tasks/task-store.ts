@@ -3,6 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import type { RunStage } from '../ports.js';
 import type { TaskPayload } from './task-payloads.js';
+import { batcherFor, type TurnBatcher } from './turn-batcher.js';
 
 export const FINISHED: readonly TaskStatus[] = ['done', 'failed', 'dead'];
 
@@ -69,35 +70,49 @@ export interface ClaimedTask {
   payload: Record<string, unknown>;
 }
 
-// Marks a task as being worked on, in one round trip; null when it has already finished (a
-// redelivery) or its run is no longer running (completed, failed, stopped or cancelled).
-export async function claimTask(db: DataSource, id: string): Promise<ClaimedTask | null> {
+type ClaimRow = {
+  id: string;
+  run_id: string;
+  stage: string;
+  kind: string;
+  attempts: number;
+  payload: Record<string, unknown>;
+};
+
+const claimBatchers = new WeakMap<DataSource, TurnBatcher<string, ClaimedTask | null>>();
+
+// Marks a task as being worked on; null when it has already finished (a redelivery) or its run
+// is no longer running (completed, failed, stopped or cancelled). Claims made by concurrent
+// handlers in the same event-loop turn share one UPDATE.
+export function claimTask(db: DataSource, id: string): Promise<ClaimedTask | null> {
+  return batcherFor(claimBatchers, db, (ids: string[]) => claimTasks(db, ids)).submit(id);
+}
+
+// One claim per id, in order. An id listed twice is claimed once: the first entry gets the task.
+async function claimTasks(db: DataSource, ids: string[]): Promise<(ClaimedTask | null)[]> {
   const res = await db.query(
     `UPDATE tasks AS t SET status = 'running', attempts = t.attempts + 1, updated_at = now()
      FROM runs AS r
-     WHERE t.id = $1 AND r.id = t.run_id AND r.status IN ('pending', 'running')
+     WHERE t.id = ANY($1::text[]) AND r.id = t.run_id AND r.status IN ('pending', 'running')
        AND t.status NOT IN ('done', 'failed', 'dead')
      RETURNING t.id, t.run_id, t.stage, t.kind, t.attempts, t.payload`,
-    [id],
+    [[...new Set(ids)]],
   );
-  const rows: {
-    id: string;
-    run_id: string;
-    stage: string;
-    kind: string;
-    attempts: number;
-    payload: Record<string, unknown>;
-  }[] = Array.isArray(res[0]) ? res[0] : res;
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    id: row.id,
-    runId: row.run_id,
-    stage: row.stage,
-    kind: row.kind,
-    attempts: Number(row.attempts),
-    payload: row.payload,
-  };
+  const rows: ClaimRow[] = Array.isArray(res[0]) ? res[0] : res;
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => {
+    const row = byId.get(id);
+    if (!row) return null;
+    byId.delete(id);
+    return {
+      id: row.id,
+      runId: row.run_id,
+      stage: row.stage,
+      kind: row.kind,
+      attempts: Number(row.attempts),
+      payload: row.payload,
+    };
+  });
 }
 
 // A run's spec never changes once stored, so workers keep it instead of reading it per task.

@@ -1,0 +1,57 @@
+// Group commit: calls made during one event-loop turn (concurrent handlers of one worker) share
+// one statement. Each caller's promise settles only after its part of the batch is written, so
+// "ack after persist" holds per task. When a batch fails, its items are retried one by one, so
+// one bad item cannot fail the items it happened to be grouped with.
+export class TurnBatcher<I, O> {
+  private queue: { input: I; resolve: (value: O) => void; reject: (err: unknown) => void }[] = [];
+  private scheduled = false;
+
+  // `run` gets the inputs in submission order and returns one output per input, in that order.
+  constructor(
+    private readonly run: (inputs: I[]) => Promise<O[]>,
+    private readonly maxBatch = 256,
+  ) {}
+
+  submit(input: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ input, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.drain());
+      }
+    });
+  }
+
+  private drain(): void {
+    this.scheduled = false;
+    const items = this.queue;
+    this.queue = [];
+    for (let i = 0; i < items.length; i += this.maxBatch) void this.write(items.slice(i, i + this.maxBatch));
+  }
+
+  private async write(items: typeof this.queue): Promise<void> {
+    try {
+      const outputs = await this.run(items.map((it) => it.input));
+      if (outputs.length !== items.length)
+        throw new Error(`batch returned ${outputs.length} results for ${items.length} inputs`);
+      for (let k = 0; k < items.length; k++) items[k]!.resolve(outputs[k]!);
+    } catch (err) {
+      if (items.length === 1) return items[0]!.reject(err);
+      for (const it of items) this.run([it.input]).then(([out]) => it.resolve(out!), it.reject);
+    }
+  }
+}
+
+// One batcher per key object (a DataSource), created on first use.
+export function batcherFor<K extends object, I, O>(
+  registry: WeakMap<K, TurnBatcher<I, O>>,
+  key: K,
+  run: (inputs: I[]) => Promise<O[]>,
+): TurnBatcher<I, O> {
+  let batcher = registry.get(key);
+  if (!batcher) {
+    batcher = new TurnBatcher(run);
+    registry.set(key, batcher);
+  }
+  return batcher;
+}

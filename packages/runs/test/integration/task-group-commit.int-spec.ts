@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDataSource, createThrowawayDatabase, RunEntity, type ThrowawayDatabase } from '@precis/db';
+import type { DataSource } from 'typeorm';
+import { type DimensionJudgmentWrite, finishDimensionJudgment } from '../../src/opinion/finish-judgment.js';
+import { claimTask, finishTask, insertTasks } from '../../src/tasks/task-store.js';
+import { TurnBatcher } from '../../src/tasks/turn-batcher.js';
+
+describe('TurnBatcher', () => {
+  it('runs the calls of one event-loop turn as one batch, in order, and settles each', async () => {
+    const batches: number[][] = [];
+    const b = new TurnBatcher(async (xs: number[]) => {
+      batches.push(xs);
+      return xs.map((x) => x * 10);
+    });
+    const first = await Promise.all([b.submit(1), b.submit(2), b.submit(3)]);
+    const second = await b.submit(4);
+    expect(first).toEqual([10, 20, 30]);
+    expect(second).toBe(40);
+    expect(batches).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('retries a failed batch item by item, so only the bad item fails', async () => {
+    const batches: number[][] = [];
+    const b = new TurnBatcher(async (xs: number[]) => {
+      batches.push(xs);
+      if (xs.includes(13)) throw new Error('unlucky');
+      return xs;
+    });
+    const results = await Promise.allSettled([b.submit(1), b.submit(13), b.submit(3)]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(batches).toEqual([[1, 13, 3], [1], [13], [3]]);
+  });
+
+  it('splits a turn into batches of at most maxBatch', async () => {
+    const sizes: number[] = [];
+    const b = new TurnBatcher(async (xs: number[]) => {
+      sizes.push(xs.length);
+      return xs;
+    }, 4);
+    await Promise.all(Array.from({ length: 10 }, (_, i) => b.submit(i)));
+    expect(sizes).toEqual([4, 4, 2]);
+  });
+});
+
+describe('grouped task claims and judgment finishes on PostgreSQL', () => {
+  let tdb: ThrowawayDatabase;
+  let db: DataSource;
+  let runId: string;
+
+  beforeAll(async () => {
+    tdb = await createThrowawayDatabase('runs_group_commit');
+    db = await createDataSource({ url: tdb.url });
+    const run = await db.getRepository(RunEntity).save({
+      name: 'group-commit',
+      status: 'running',
+      spec: {},
+      specSha256: 'x',
+      costLimitUsd: null,
+      error: null,
+    });
+    runId = run.id;
+    await insertTasks(
+      db,
+      ['a', 'b', 'c', 'd'].map((k) => ({
+        id: `${runId}:verify:${k}`,
+        runId,
+        stage: 'verify' as const,
+        kind: 'judge-dimension' as const,
+        payload: { type: 'judge-dimension', key: k } as never,
+      })),
+    );
+    await finishTask(db.manager, `${runId}:verify:d`, 'done', {}, null);
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.destroy();
+    await tdb?.drop();
+  });
+
+  it('claims concurrent tasks in one turn: a duplicate delivery gets nothing, a finished task is skipped', async () => {
+    const id = (k: string) => `${runId}:verify:${k}`;
+    const claims = await Promise.all([
+      claimTask(db, id('a')),
+      claimTask(db, id('b')),
+      claimTask(db, id('a')),
+      claimTask(db, id('d')),
+      claimTask(db, id('missing')),
+    ]);
+    expect(claims.map((c) => c?.id ?? null)).toEqual([id('a'), id('b'), null, null, null]);
+    expect(claims[0]).toMatchObject({ runId, stage: 'verify', kind: 'judge-dimension', attempts: 1 });
+    expect(claims[0]!.payload).toEqual({ type: 'judge-dimension', key: 'a' });
+    const rows: { id: string; status: string; attempts: number }[] = await db.query(
+      'SELECT id, status, attempts FROM tasks WHERE run_id = $1 ORDER BY id',
+      [runId],
+    );
+    expect(rows.map((r) => [r.id.slice(-1), r.status, r.attempts])).toEqual([
+      ['a', 'running', 1],
+      ['b', 'running', 1],
+      ['c', 'queued', 0],
+      ['d', 'done', 0],
+    ]);
+  });
+
+  it('finishes concurrent judgments in one turn; a repeated finish of a task writes nothing twice', async () => {
+    const write = (k: string, value: number): DimensionJudgmentWrite => ({
+      taskId: `${runId}:verify:${k}`,
+      status: 'done',
+      result: { score: value },
+      error: null,
+      runId,
+      summaryId: `summary-${k}`,
+      documentId: `00000000-0000-4000-8000-00000000000${'abc'.indexOf(k) + 1}`,
+      system: 'sys',
+      judgmentId: `judgment-${k}`,
+      metricValueId: `value-${k}`,
+      metric: 'dimension:fluency',
+      value,
+      details: { n: 1 },
+      judge: 'model:judge',
+      template: 'op-i@1',
+      producedBy: 'model:judge op-i@1',
+    });
+    const finished = await Promise.all([
+      finishDimensionJudgment(db, write('a', 4)),
+      finishDimensionJudgment(db, write('b', 3)),
+      // The same task again in the same turn (a redelivery racing the first): it loses.
+      finishDimensionJudgment(db, write('a', 2)),
+      finishDimensionJudgment(db, write('c', 5)),
+    ]);
+    expect(finished).toEqual([true, true, false, true]);
+    // Later, once more: already finished, nothing changes.
+    expect(await finishDimensionJudgment(db, write('b', 1))).toBe(false);
+    const tasks: { id: string; status: string; result: { score: number } }[] = await db.query(
+      `SELECT id, status, result FROM tasks WHERE run_id = $1 AND id <> $2 ORDER BY id`,
+      [runId, `${runId}:verify:d`],
+    );
+    expect(tasks.map((t) => [t.id.slice(-1), t.status, t.result.score])).toEqual([
+      ['a', 'done', 4],
+      ['b', 'done', 3],
+      ['c', 'done', 5],
+    ]);
+    const judgments: { id: string; task_id: string; status: string }[] = await db.query(
+      'SELECT id, task_id, status FROM judgments WHERE run_id = $1 ORDER BY id',
+      [runId],
+    );
+    expect(judgments.map((j) => j.id)).toEqual(['judgment-a', 'judgment-b', 'judgment-c']);
+    const values: { id: string; value: number; produced_by: string }[] = await db.query(
+      'SELECT id, value, produced_by FROM metric_values WHERE run_id = $1 ORDER BY id',
+      [runId],
+    );
+    expect(values.map((v) => [v.id, v.value])).toEqual([
+      ['value-a', 4],
+      ['value-b', 3],
+      ['value-c', 5],
+    ]);
+  });
+});
