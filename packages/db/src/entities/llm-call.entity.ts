@@ -1,7 +1,8 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-// One row per model call: the ledger (tokens, latency, cost, cache hit, error) and, for
-// successful uncached calls, the content-addressed response cache (looked up by cache_key).
+// The ledger of model calls (tokens, latency, cost, cache hit, error) and, for successful
+// uncached calls, the content-addressed response cache (looked up by cache_key). One row per
+// call, except that the cache hits of one n-sample request are one row counting them (`calls`).
 @Entity({ name: 'llm_calls' })
 @Index('ix_llm_calls_cache_key', ['cacheKey'])
 @Index('ix_llm_calls_run', ['runId'])
@@ -58,6 +59,11 @@ export class LlmCallEntity {
 
   @Column({ type: 'integer', default: 1 })
   attempts!: number;
+
+  // Calls this row accounts for: 1, or the number of samples of one request answered together
+  // from the cache (request.cachedAs then lists their cache keys). Counts sum this column.
+  @Column({ type: 'integer', default: 1 })
+  calls!: number;
 
   @Column({ type: 'text', nullable: true })
   error!: string | null;

@@ -77,20 +77,80 @@ export class LlmClient {
   async chat(req: ChatRequest): Promise<ChatResult> {
     const prepared = this.prepareChat(req);
     const [cacheKey] = computeCacheKeys(prepared.keyParts, [req.templateVersion]);
-    return this.chatOnce(prepared, req, cacheKey!, req.templateVersion ?? null);
+    const templateVersion = req.templateVersion ?? null;
+    const started = performance.now();
+    if (req.cache ?? this.cacheEnabled) {
+      const hit = await this.cachedChat(prepared, cacheKey!);
+      if (hit) {
+        const result = chatResult(hit, cacheKey!, started, true, ZERO_COST, 0);
+        await this.store.record(
+          this.hitRecord(
+            prepared.spec,
+            'chat',
+            cacheKey!,
+            req,
+            templateVersion,
+            hit.usage,
+            result.latencyMs,
+            {
+              cachedAs: cacheKey!,
+            },
+          ),
+        );
+        return result;
+      }
+    }
+    return this.callChat(prepared, req, cacheKey!, templateVersion, started);
   }
 
   // `count` independent samples of one prompt (an n-sample judge). Sample k is the request with
   // template version sampleTemplateVersion(req.templateVersion, k): its own call with its own
   // cache entry, so a re-run hits the cache sample by sample. The request is validated,
-  // serialized and hashed once for all samples, and their cache lookups share one query.
+  // serialized and hashed once for all samples, their cache lookups share one query, and the
+  // samples answered from the cache are recorded as ONE ledger row counting them (calls = hits,
+  // request.cachedAs = their keys, request.samples = their indices); each sample that goes out is
+  // its own row as usual.
   async chatSamples(req: ChatRequest, count: number): Promise<ChatResult[]> {
     if (!Number.isInteger(count) || count < 1)
       throw new LlmConfigError(`chatSamples needs a positive integer sample count, got ${count}`, req.model);
     const prepared = this.prepareChat(req);
     const versions = Array.from({ length: count }, (_, k) => sampleTemplateVersion(req.templateVersion, k));
     const keys = computeCacheKeys(prepared.keyParts, versions);
-    return Promise.all(keys.map((key, k) => this.chatOnce(prepared, req, key, versions[k]!)));
+    const started = performance.now();
+    const cached =
+      (req.cache ?? this.cacheEnabled)
+        ? await Promise.all(keys.map((key) => this.cachedChat(prepared, key)))
+        : keys.map(() => null);
+    const results: (ChatResult | Promise<ChatResult>)[] = keys.map((key, k) => {
+      const hit = cached[k];
+      return hit
+        ? chatResult(hit, key, started, true, ZERO_COST, 0)
+        : this.callChat(prepared, req, key, versions[k]!, started);
+    });
+    // Settled below; observed now, so a sample that fails at once is not an unhandled rejection
+    // while the hits are being recorded.
+    const all = Promise.all(results);
+    all.catch(() => {});
+    const hits = cached.flatMap((hit, k) => (hit ? [k] : []));
+    if (hits.length) {
+      const usage = { promptTokens: 0, completionTokens: 0 };
+      for (const k of hits) {
+        usage.promptTokens += cached[k]!.usage.promptTokens;
+        usage.completionTokens += cached[k]!.usage.completionTokens;
+      }
+      const record = this.hitRecord(
+        prepared.spec,
+        'chat',
+        keys[hits[0]!]!,
+        req,
+        req.templateVersion ?? null,
+        usage,
+        Math.round(performance.now() - started),
+        { cachedAs: hits.map((k) => keys[k]!), samples: hits },
+      );
+      await this.store.record({ ...record, calls: hits.length });
+    }
+    return all;
   }
 
   private prepareChat(req: ChatRequest): PreparedChat {
@@ -133,45 +193,19 @@ export class LlmClient {
     };
   }
 
-  private async chatOnce(
+  private async cachedChat(prepared: PreparedChat, cacheKey: string) {
+    return this.cachedBody(cacheKey, (b) => parseChatBody(b, prepared.spec.name, prepared.n));
+  }
+
+  // The call itself (after a cache miss, or with the cache off), recorded in the ledger.
+  private async callChat(
     prepared: PreparedChat,
     req: ChatRequest,
     cacheKey: string,
     templateVersion: string | null,
+    started: number,
   ): Promise<ChatResult> {
     const { spec, n } = prepared;
-    const started = performance.now();
-    const finish = (
-      parsed: ReturnType<typeof parseChatBody>,
-      cached: boolean,
-      cost: string,
-      attempts: number,
-    ) => {
-      const result: ChatResult = {
-        text: parsed.choices[0] ?? '',
-        choices: parsed.choices,
-        finishReasons: parsed.finishReasons,
-        usage: parsed.usage,
-        cached,
-        costUsd: cost,
-        latencyMs: Math.round(performance.now() - started),
-        attempts,
-        cacheKey,
-      };
-      if (parsed.logprobs) result.logprobs = parsed.logprobs;
-      return result;
-    };
-
-    if (req.cache ?? this.cacheEnabled) {
-      const hit = await this.cachedBody(cacheKey, (b) => parseChatBody(b, spec.name, n));
-      if (hit) {
-        const result = finish(hit, true, ZERO_COST, 0);
-        await this.store.record(
-          this.hitRecord(spec, 'chat', cacheKey, req, templateVersion, hit.usage, result.latencyMs),
-        );
-        return result;
-      }
-    }
     const promptText = prepared.promptText();
     const body = prepared.body();
     const base = this.baseRecord(spec, 'chat', cacheKey, req, body, templateVersion);
@@ -194,7 +228,7 @@ export class LlmClient {
         spec.priceOutUnits,
       ),
     );
-    const result = finish(parsed, false, cost, outcome.attempts);
+    const result = chatResult(parsed, cacheKey, started, false, cost, outcome.attempts);
     await this.store.record({
       ...base,
       response: toPlain(raw),
@@ -242,7 +276,9 @@ export class LlmClient {
       if (hit) {
         const result = finish(hit, true, ZERO_COST, 0);
         await this.store.record(
-          this.hitRecord(spec, 'embedding', cacheKey, req, null, hit.usage, result.latencyMs),
+          this.hitRecord(spec, 'embedding', cacheKey, req, null, hit.usage, result.latencyMs, {
+            cachedAs: cacheKey,
+          }),
         );
         return result;
       }
@@ -387,6 +423,7 @@ export class LlmClient {
       costUsd: ZERO_COST,
       attempts: 0,
       error: null,
+      calls: 1,
     };
   }
 
@@ -399,17 +436,41 @@ export class LlmClient {
     templateVersion: string | null,
     usage: { promptTokens: number; completionTokens: number },
     latencyMs: number,
-  ): LlmCallRecord {
     // The request and response already stand in the row that filled the cache (same cache key):
     // a hit records only which entry answered, so warm re-runs do not rewrite every prompt.
+    request: { cachedAs: string | string[]; samples?: number[] },
+  ): LlmCallRecord {
     return {
-      ...this.baseRecord(spec, kind, cacheKey, req, { cachedAs: cacheKey }, templateVersion),
+      ...this.baseRecord(spec, kind, cacheKey, req, request, templateVersion),
       cacheHit: true,
       tokensIn: usage.promptTokens,
       tokensOut: usage.completionTokens,
       latencyMs,
     };
   }
+}
+
+function chatResult(
+  parsed: ReturnType<typeof parseChatBody>,
+  cacheKey: string,
+  started: number,
+  cached: boolean,
+  costUsd: string,
+  attempts: number,
+): ChatResult {
+  const result: ChatResult = {
+    text: parsed.choices[0] ?? '',
+    choices: parsed.choices,
+    finishReasons: parsed.finishReasons,
+    usage: parsed.usage,
+    cached,
+    costUsd,
+    latencyMs: Math.round(performance.now() - started),
+    attempts,
+    cacheKey,
+  };
+  if (parsed.logprobs) result.logprobs = parsed.logprobs;
+  return result;
 }
 
 function toPlain(raw: unknown): Record<string, unknown> {

@@ -20,9 +20,13 @@ export interface LlmCallRecord {
   costUsd: string;
   attempts: number;
   error: string | null;
+  // Calls this record accounts for: 1, or the n cache hits of one n-sample request recorded
+  // together (their keys in request.cachedAs). Ledger counts sum it.
+  calls: number;
 }
 
 export interface LlmLedgerTotals {
+  // Model calls and cache hits (a grouped cache-hit record counts each call it stands for).
   calls: number;
   cacheHits: number;
   errors: number;

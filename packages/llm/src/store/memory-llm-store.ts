@@ -26,9 +26,9 @@ export function sumRecords(rows: LlmCallRecord[]): LlmLedgerTotals {
   let cost = 0n;
   const t = { calls: 0, cacheHits: 0, errors: 0, tokensIn: 0, tokensOut: 0 };
   for (const r of rows) {
-    t.calls++;
-    if (r.cacheHit) t.cacheHits++;
-    if (r.error !== null) t.errors++;
+    t.calls += r.calls;
+    if (r.cacheHit) t.cacheHits += r.calls;
+    if (r.error !== null) t.errors += r.calls;
     t.tokensIn += r.tokensIn;
     t.tokensOut += r.tokensOut;
     cost += parseCost(r.costUsd);

@@ -85,9 +85,9 @@ export class TypeOrmLlmStore implements LlmStore {
     await this.flush();
     const where = filter.runId === undefined ? '' : 'WHERE run_id = $1';
     const rows: Record<string, string | number | null>[] = await this.ds.query(
-      `SELECT count(*)::text AS calls,
-              count(*) FILTER (WHERE cache_hit)::text AS cache_hits,
-              count(*) FILTER (WHERE error IS NOT NULL)::text AS errors,
+      `SELECT coalesce(sum(calls), 0)::text AS calls,
+              coalesce(sum(calls) FILTER (WHERE cache_hit), 0)::text AS cache_hits,
+              coalesce(sum(calls) FILTER (WHERE error IS NOT NULL), 0)::text AS errors,
               coalesce(sum(tokens_in), 0)::text AS tokens_in,
               coalesce(sum(tokens_out), 0)::text AS tokens_out,
               coalesce(sum(cost_usd), 0)::text AS cost
@@ -192,13 +192,13 @@ export class TypeOrmLlmStore implements LlmStore {
     for (let i = 0; i < rows.length; i += chunk) {
       await this.ds.query(
         `INSERT INTO llm_calls (run_id, task_id, model, model_id, kind, cache_key, cache_hit, template_version,
-                                request, response, tokens_in, tokens_out, latency_ms, cost_usd, attempts, error)
+                                request, response, tokens_in, tokens_out, latency_ms, cost_usd, attempts, error, calls)
          SELECT run_id, task_id, model, model_id, kind, cache_key, cache_hit, template_version,
-                request, response, tokens_in, tokens_out, latency_ms, cost_usd, attempts, error
+                request, response, tokens_in, tokens_out, latency_ms, cost_usd, attempts, error, calls
          FROM jsonb_to_recordset($1::jsonb) AS r(
            run_id uuid, task_id text, model text, model_id text, kind text, cache_key text, cache_hit boolean,
            template_version text, request jsonb, response jsonb, tokens_in integer, tokens_out integer,
-           latency_ms integer, cost_usd numeric, attempts integer, error text)`,
+           latency_ms integer, cost_usd numeric, attempts integer, error text, calls integer)`,
         [JSON.stringify(rows.slice(i, i + chunk).map(toRow))],
       );
     }
@@ -224,6 +224,7 @@ function toRow(c: LlmCallRecord): Record<string, unknown> {
     cost_usd: c.costUsd,
     attempts: c.attempts,
     error: c.error,
+    calls: c.calls,
   };
 }
 

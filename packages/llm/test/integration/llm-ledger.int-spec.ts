@@ -128,19 +128,70 @@ function ledgerSuite(name: string, open: () => Promise<{ ds: DataSource; cleanup
       } finally {
         await again.server.close();
       }
-      const rows: { template_version: string; hits: number; misses: number }[] = await ds.query(
-        `SELECT template_version, count(*) FILTER (WHERE cache_hit)::int AS hits,
-                count(*) FILTER (WHERE NOT cache_hit)::int AS misses
-           FROM llm_calls WHERE task_id = 'sampled' GROUP BY template_version ORDER BY template_version`,
+      // Misses: a row per sample. The second client's five hits: ONE row counting five calls,
+      // naming the cache entries that answered. The single chat() hit: a row of its own.
+      const rows: { template_version: string; cache_hit: boolean; calls: number; request: unknown }[] =
+        await ds.query(
+          `SELECT template_version, cache_hit, calls, request FROM llm_calls WHERE task_id = 'sampled'
+            ORDER BY cache_hit, template_version`,
+        );
+      expect(rows.filter((r) => !r.cache_hit).map((r) => [r.template_version, r.calls])).toEqual(
+        [0, 1, 2, 3, 4].map((k) => [`judge@2#sample-${k}`, 1]),
       );
-      expect(rows).toEqual(
-        [0, 1, 2, 3, 4].map((k) => ({
-          template_version: `judge@2#sample-${k}`,
-          hits: k === 3 ? 2 : 1,
-          misses: 1,
-        })),
+      expect(rows.filter((r) => r.cache_hit)).toEqual([
+        {
+          template_version: 'judge@2',
+          cache_hit: true,
+          calls: 5,
+          request: { cachedAs: first.map((r) => r.cacheKey), samples: [0, 1, 2, 3, 4] },
+        },
+        {
+          template_version: 'judge@2#sample-3',
+          cache_hit: true,
+          calls: 1,
+          request: { cachedAs: first[3]!.cacheKey },
+        },
+      ]);
+      const totals = await client.store.totals({ runId: RUN });
+      const [sums] = await ds.query(
+        `SELECT COALESCE(SUM(calls), 0)::int AS calls, COALESCE(SUM(calls) FILTER (WHERE cache_hit), 0)::int AS hits
+           FROM llm_calls WHERE run_id = $1`,
+        [RUN],
       );
+      expect({ calls: totals.calls, hits: totals.cacheHits }).toEqual(sums);
       await expect(client.chatSamples(req, 0)).rejects.toThrow(/positive integer sample count/);
+    });
+
+    it('samples with part of the set cached: only the missing samples go out', async () => {
+      const req = {
+        model: 'chat',
+        messages: user('partly cached'),
+        templateVersion: 'judge@3',
+        runId: RUN,
+        taskId: 'partial',
+      };
+      for (const k of [1, 3])
+        await client.chat({ ...req, templateVersion: sampleTemplateVersion('judge@3', k) });
+      const before = server.stats().total;
+      const results = await client.chatSamples(req, 4);
+      expect(server.stats().total - before).toBe(2);
+      expect(results.map((r) => r.cached)).toEqual([false, true, false, true]);
+      const rows: {
+        template_version: string;
+        cache_hit: boolean;
+        calls: number;
+        samples: number[] | null;
+      }[] = await ds.query(
+        `SELECT template_version, cache_hit, calls, request->'samples' AS samples FROM llm_calls
+            WHERE task_id = 'partial' ORDER BY cache_hit, template_version`,
+      );
+      expect(rows.map((r) => [r.template_version, r.cache_hit, r.calls, r.samples])).toEqual([
+        ['judge@3#sample-0', false, 1, null],
+        ['judge@3#sample-1', false, 1, null],
+        ['judge@3#sample-2', false, 1, null],
+        ['judge@3#sample-3', false, 1, null],
+        ['judge@3', true, 2, [1, 3]],
+      ]);
     });
 
     it('records failures with attempts and error, and the batching store writes the same rows', async () => {
