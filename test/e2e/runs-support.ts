@@ -240,8 +240,12 @@ export async function runCounts(db: DataSource, runId: string): Promise<RunCount
     summaries: await one('SELECT COUNT(*) AS n FROM summaries WHERE run_id = $1'),
     judgments: await one('SELECT COUNT(*) AS n FROM judgments WHERE run_id = $1'),
     metricValues: await one('SELECT COUNT(*) AS n FROM metric_values WHERE run_id = $1'),
-    modelCalls: await one('SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = $1 AND NOT cache_hit'),
-    cacheHits: await one('SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = $1 AND cache_hit'),
+    modelCalls: await one(
+      'SELECT COALESCE(SUM(calls), 0) AS n FROM llm_calls WHERE run_id = $1 AND NOT cache_hit',
+    ),
+    cacheHits: await one(
+      'SELECT COALESCE(SUM(calls), 0) AS n FROM llm_calls WHERE run_id = $1 AND cache_hit',
+    ),
   };
 }
 

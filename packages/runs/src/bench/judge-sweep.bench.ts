@@ -101,6 +101,7 @@ export async function run(args: string[]) {
       // process, to see what the per-call ledger costs.
       store: { type: 'string', default: 'postgres' },
       profile: { type: 'string' },
+      reruns: { type: 'string', default: '3' },
     },
     allowPositionals: true,
   });
@@ -131,25 +132,33 @@ export async function run(args: string[]) {
     const first = await timedRun(db, fake.baseURL, store, { capacity, tasks, samples, products });
     const afterFirst = await fake.stats();
     const fakeCpuFirst = fake.cpuSeconds();
-    // --profile <file>: a V8 CPU profile of the warm re-run (open it in Chrome DevTools).
-    const profiler = values.profile ? new Session() : null;
-    if (profiler) {
-      profiler.connect();
-      await profiler.post('Profiler.enable');
-      await profiler.post('Profiler.start');
+    // Warm re-runs: each a fresh run of the same spec, every call answered by the cache. Several,
+    // because one re-run takes a few seconds and this shared machine's timing varies by +-20%.
+    // --profile <file>: a V8 CPU profile of the first re-run (open it in Chrome DevTools).
+    const reruns: Awaited<ReturnType<typeof timedRun>>[] = [];
+    for (let i = 0; i < Number(values.reruns); i++) {
+      const profiler = values.profile && i === 0 ? new Session() : null;
+      if (profiler) {
+        profiler.connect();
+        await profiler.post('Profiler.enable');
+        await profiler.post('Profiler.start');
+      }
+      reruns.push(await timedRun(db, fake.baseURL, store, { capacity, tasks, samples, products }));
+      if (profiler) {
+        const { profile } = await profiler.post('Profiler.stop');
+        writeFileSync(values.profile!, JSON.stringify(profile));
+        profiler.disconnect();
+      }
     }
-    const second = await timedRun(db, fake.baseURL, store, { capacity, tasks, samples, products });
-    if (profiler) {
-      const { profile } = await profiler.post('Profiler.stop');
-      writeFileSync(values.profile!, JSON.stringify(profile));
-      profiler.disconnect();
-    }
+    const walls = reruns.map((r) => r.wallMs).sort((a, b) => a - b);
+    const medianMs = walls[Math.floor((walls.length - 1) / 2)]!;
+    const second = reruns.find((r) => r.wallMs === medianMs)!;
     const afterSecond = await fake.stats();
     const calls = afterFirst.completedChats;
     const idealMs = (calls * latencyMs) / capacity;
     return {
       name: 'judge-sweep',
-      description: `SummEval-OP 7-dimension Op-I judge sweep: ${first.tasks} (summary, dimension) tasks x n = ${samples} samples through the verify stage (tasks in PostgreSQL, in-process bus, LlmClient -> fake server in its own process, latency ${latencyMs} ms, capacity ${capacity}), then the same spec as a fresh run with a warm cache; targets: wall close to the ideal (calls x latency / capacity), re-run without model calls in < 5% of the first run`,
+      description: `SummEval-OP 7-dimension Op-I judge sweep: ${first.tasks} (summary, dimension) tasks x n = ${samples} samples through the verify stage (tasks in PostgreSQL, in-process bus, LlmClient -> fake server in its own process, latency ${latencyMs} ms, capacity ${capacity}), then the same spec as fresh runs with a warm cache (median of --reruns, default 3); targets: wall close to the ideal (calls x latency / capacity), re-run without model calls in < 5% of the first run`,
       metrics: {
         'judge tasks': first.tasks,
         'llm store': String(values.store),
@@ -162,11 +171,12 @@ export async function run(args: string[]) {
         // first run's wall time, the fake server (not the run machinery) is the bottleneck.
         'fake server CPU s (first run)': fakeCpuFirst ?? 'n/a',
         'process CPU s (both runs)': process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
-        'model calls (re-run)': afterSecond.completedChats - afterFirst.completedChats,
-        're-run wall s': second.wallMs / 1000,
-        're-run / first run': second.wallMs / first.wallMs,
-        're-run ms: tasks planned, judged, run finished': `${second.phases.planned}, ${second.phases.judged}, ${second.phases.finished}`,
-        'judge tasks done (first, re-run)': `${first.done}, ${second.done}`,
+        'model calls (all re-runs)': afterSecond.completedChats - afterFirst.completedChats,
+        're-run wall s (each)': reruns.map((r) => (r.wallMs / 1000).toFixed(3)).join(', '),
+        're-run wall s (median)': medianMs / 1000,
+        're-run / first run (median)': medianMs / first.wallMs,
+        'median re-run ms: tasks planned, judged, run finished': `${second.phases.planned}, ${second.phases.judged}, ${second.phases.finished}`,
+        'judge tasks done (first, median re-run)': `${first.done}, ${second.done}`,
         'load average 1 min (start, end)': `${load0.toFixed(2)}, ${loadavg()[0]!.toFixed(2)}`,
       },
     };

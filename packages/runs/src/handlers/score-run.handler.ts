@@ -28,7 +28,7 @@ async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string
     // kind keeps other judges, e.g. dimension judges, out of these rows).
     `SELECT t.stage AS stage, split_part(c.task_id, ':', 3) AS system,
             CASE WHEN t.kind = 'booookscore-batch' THEN split_part(c.task_id, ':', 5) ELSE '' END AS metric,
-            COUNT(*) AS calls, SUM(CASE WHEN c.cache_hit THEN 1 ELSE 0 END) AS hits,
+            SUM(c.calls) AS calls, SUM(CASE WHEN c.cache_hit THEN c.calls ELSE 0 END) AS hits,
             COALESCE(SUM(c.tokens_in), 0) AS tin, COALESCE(SUM(c.tokens_out), 0) AS tout, COALESCE(SUM(c.cost_usd), 0) AS cost
      FROM llm_calls c JOIN tasks t ON t.id = c.task_id
      WHERE c.run_id = $1 AND (t.stage = 'summarize' OR t.kind = 'booookscore-batch')

@@ -66,7 +66,7 @@ export async function stageCounts(db: DataSource, runId: string): Promise<Record
 
 export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSoFar> {
   const rows = await db.query(
-    `SELECT COUNT(*) AS calls, COALESCE(SUM(CASE WHEN cache_hit THEN 1 ELSE 0 END), 0) AS hits,
+    `SELECT COALESCE(SUM(calls), 0) AS calls, COALESCE(SUM(CASE WHEN cache_hit THEN calls ELSE 0 END), 0) AS hits,
             COALESCE(SUM(tokens_in), 0) AS tin, COALESCE(SUM(tokens_out), 0) AS tout, COALESCE(SUM(cost_usd), 0) AS cost
      FROM llm_calls WHERE run_id = $1`,
     [runId],

@@ -116,16 +116,19 @@ async function claimTasks(db: DataSource, ids: string[]): Promise<(ClaimedTask |
 }
 
 // A run's spec never changes once stored, so workers keep it instead of reading it per task.
-const specCache = new Map<string, Record<string, unknown>>();
+// (Memoized as promises: the tasks a worker starts together at a run's start read it once.)
+const specCache = new Map<string, Promise<Record<string, unknown>>>();
 
-export async function runSpec(db: DataSource, runId: string): Promise<Record<string, unknown>> {
+export function runSpec(db: DataSource, runId: string): Promise<Record<string, unknown>> {
   let spec = specCache.get(runId);
   if (!spec) {
-    const rows: { spec: Record<string, unknown> }[] = await db.query('SELECT spec FROM runs WHERE id = $1', [
-      runId,
-    ]);
-    if (!rows[0]) throw new Error(`run ${runId} does not exist`);
-    spec = rows[0].spec;
+    spec = db
+      .query('SELECT spec FROM runs WHERE id = $1', [runId])
+      .then((rows: { spec: Record<string, unknown> }[]) => {
+        if (!rows[0]) throw new Error(`run ${runId} does not exist`);
+        return rows[0].spec;
+      });
+    spec.catch(() => specCache.delete(runId));
     if (specCache.size >= 64) specCache.delete(specCache.keys().next().value!);
     specCache.set(runId, spec);
   }

@@ -22,6 +22,7 @@ import {
   RunCoordinator,
   renderDimensionReport,
   startStageWorker,
+  usageSoFar,
   validateSpec,
 } from '../../src/index.js';
 
@@ -262,6 +263,22 @@ describe('dimension judges (Op-I, G-Eval, logprobs) over SummEval-OP candidates'
     expect(progress.status).toBe('completed');
     expect(run.id).not.toBe(opIRun);
     expect(fake.stats().completedChats).toBe(before);
+    // The ledger still counts every call: each judge task's N samples are one cache-hit row
+    // standing for N calls.
+    const [{ tasks }] = await db.query(
+      `SELECT COUNT(*)::int AS tasks FROM tasks WHERE run_id = $1 AND kind = 'judge-dimension'`,
+      [run.id],
+    );
+    expect(await usageSoFar(db, run.id)).toMatchObject({
+      calls: tasks * N,
+      cacheHits: tasks * N,
+      costUsd: 0,
+    });
+    const [ledger] = await db.query(
+      `SELECT COUNT(*)::int AS rows, SUM(calls)::int AS calls, MIN(calls)::int AS least FROM llm_calls WHERE run_id = $1`,
+      [run.id],
+    );
+    expect(ledger).toEqual({ rows: tasks, calls: tasks * N, least: N });
     const values = (id: string) =>
       db.query(
         `SELECT system, document_id, metric, value FROM metric_values WHERE run_id = $1 AND document_id IS NOT NULL ORDER BY 1, 2, 3`,
