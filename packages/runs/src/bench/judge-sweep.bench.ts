@@ -19,6 +19,7 @@ import { createRun } from '../planner/create-run.usecase.js';
 import { createRunContext } from '../runtime/run-context-factory.js';
 import { RunCoordinator } from '../runtime/run-coordinator.js';
 import { startStageWorker } from '../runtime/stage-workers.js';
+import { DEFAULT_STAGE_CONCURRENCY } from '../spec/benchmark-spec.schema.js';
 import { validateSpec } from '../spec/load-spec.js';
 
 const repo = resolve(import.meta.dirname, '../../../..');
@@ -93,7 +94,8 @@ export async function run(args: string[]) {
       capacity: { type: 'string', default: '128' },
       latency: { type: 'string', default: '100' },
       samples: { type: 'string', default: '20' },
-      tasks: { type: 'string', default: '16' },
+      // Judge tasks at once: the spec's default limits.concurrency unless given.
+      tasks: { type: 'string', default: String(DEFAULT_STAGE_CONCURRENCY) },
       pool: { type: 'string', default: '32' },
       // Fewer products for a quicker look (the acceptance figure uses all 32).
       products: { type: 'string', default: '32' },

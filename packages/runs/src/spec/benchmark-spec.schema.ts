@@ -106,6 +106,12 @@ const metricSpec = z
   })
   .strict();
 
+// Tasks each stage works on at once (limits.concurrency). Model calls are limited separately, per
+// endpoint (the registry's maxConcurrency), so this mostly bounds memory and database load: it
+// must be high enough to keep an endpoint busy. With 16, a one-sample judge sweep kept 16 of a
+// 128-slot endpoint's slots busy and ran at 9.6x the ideal time; with 128, 2.7x.
+export const DEFAULT_STAGE_CONCURRENCY = 128;
+
 // LLM judges of the seven opinion-summary dimensions (METHODS.md §4.2), n-sample scoring.
 const dimensionsMetricSpec = z
   .object({
@@ -138,11 +144,11 @@ export const benchmarkSpecSchema = z
     metrics: z.array(z.discriminatedUnion('name', [metricSpec, dimensionsMetricSpec])).min(1),
     limits: z
       .object({
-        concurrency: int().min(1).max(1024).default(16),
+        concurrency: int().min(1).max(1024).default(DEFAULT_STAGE_CONCURRENCY),
         costUsd: z.number().positive().optional(),
       })
       .strict()
-      .default({ concurrency: 16 }),
+      .default({ concurrency: DEFAULT_STAGE_CONCURRENCY }),
     cache: z.boolean().default(true),
     // Prompt overrides: a YAML/JSON file (relative to the spec) of { <template id>: { system?, user? } };
     // loading the spec reads it into templateOverrides, which is what a run stores and uses.

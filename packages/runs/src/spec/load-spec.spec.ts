@@ -33,7 +33,7 @@ describe('benchmark spec validation', () => {
     expect((spec.systems[0] as SystemSpec).params.chunkSize).toBe(2048);
     expect((spec.systems[1] as SystemSpec).params.levelBudgets).toEqual([500]);
     expect((spec.metrics[0] as MetricSpec).batchSize).toBe(10);
-    expect(spec.limits.concurrency).toBe(16);
+    expect(spec.limits.concurrency).toBe(128);
   });
 
   it('names the path of each problem', () => {
