@@ -79,12 +79,14 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
   async function withSlot<T>(extraMs: number, fn: () => T): Promise<T> {
     const slot = slots.acquire();
     book.observeQueue(slots.queued);
-    await slot;
+    // The latency runs from the grant: when many requests get slots at once, the thread builds
+    // their answers one after another, and that wait must not stretch each slot's time.
+    const started = await slot;
     book.slotAcquired(slots);
-    const started = Date.now();
     try {
-      // The answer is built first and its cost counted in the latency, so a slot is busy for
-      // the configured latency, not latency + build time.
+      // The answer (token counts included) is built inside the slot's latency, so a slot is busy
+      // for the configured latency, not latency + build time, and a request waiting for a slot
+      // costs the server almost nothing.
       const out = fn();
       await hold(latencyMs + extraMs - (Date.now() - started));
       return out;
@@ -170,10 +172,6 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
       const plan = parseChat(body);
       const seq = chatSeq++;
       const rule = replies.matchRule({ ...plan, requestIndex: seq });
-      // Count the prompt while the request waits for a slot (the count is memoized): a wave of
-      // requests getting slots at once would otherwise count one after another inside their
-      // latency and stretch every wave.
-      countChatPromptTokens(plan.messages);
       const out = await withSlot(rule?.latencyMs ?? 0, () => chatResponse(plan, replies, rule, seq));
       book.chatDone(out.usage.prompt_tokens, out.usage.completion_tokens);
       return sendJson(res, 200, out);

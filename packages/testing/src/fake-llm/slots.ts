@@ -2,7 +2,7 @@
 // lets a benchmark measure how well a client keeps the server busy.
 export class SlotQueue {
   active = 0;
-  private readonly waiters: (() => void)[] = [];
+  private readonly waiters: ((grantedAt: number) => void)[] = [];
 
   constructor(public capacity: number) {}
 
@@ -10,17 +10,19 @@ export class SlotQueue {
     return this.waiters.length;
   }
 
-  acquire(): Promise<void> {
+  // Resolves with the time (Date.now()) the slot was granted: the moment it was free for this
+  // request, which is not when the request's continuation gets to run on a busy thread.
+  acquire(): Promise<number> {
     if (this.active < this.capacity) {
       this.active++;
-      return Promise.resolve();
+      return Promise.resolve(Date.now());
     }
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   release(): void {
     const next = this.waiters.shift();
-    if (next) next();
+    if (next) next(Date.now());
     else this.active--;
   }
 }
