@@ -177,10 +177,11 @@ export class LlmClient {
       keyParts: { kind: 'chat', modelId: spec.modelId, params, payload: messages },
       // Built only when a call goes out (a warm re-run never serializes the prompt again).
       body: () => {
-        body ??= JSON.parse(JSON.stringify({ model: spec.modelId, messages, ...params })) as Record<
-          string,
-          unknown
-        >;
+        if (body === undefined) {
+          // The request body: the messages as they are (plain strings), the params that are set.
+          body = { model: spec.modelId, messages };
+          for (const [k, v] of Object.entries(params)) if (v !== undefined) body[k] = v;
+        }
         return body;
       },
       promptText: () => {
