@@ -1,4 +1,7 @@
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { type Bus, createInProcessBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, RunEntity, SummaryEntity } from '@precis/db';
@@ -22,14 +25,19 @@ async function startJudgeServer() {
     workerData: { latencyMs: LATENCY_MS, capacity: CAPACITY },
   });
   const [ready] = (await once(worker, 'message')) as [{ baseURL: string }];
-  const ask = async <T>(type: string): Promise<T> => {
-    worker.postMessage({ type });
+  const ask = async <T>(type: string, extra: Record<string, unknown> = {}): Promise<T> => {
+    worker.postMessage({ type, ...extra });
     const [msg] = (await once(worker, 'message')) as [T];
     return msg;
   };
   return {
     baseURL: ready.baseURL,
     stats: async () => (await ask<{ stats: FakeLlmStats }>('stats')).stats,
+    mark: () => ask('mark'),
+    timeline: (since: number) =>
+      ask<{ firstReceived: number; lastResponded: number; utilization: number | null }>('timeline', {
+        since,
+      }),
     close: async () => {
       await ask('close');
       await worker.terminate();
@@ -44,7 +52,7 @@ function summaryText(i: number): string {
   ).join(' ');
 }
 
-async function measure(mode: 'sentence' | 'batched', bus: Bus, url: string) {
+async function measure(mode: 'sentence' | 'batched', bus: Bus, url: string, profile?: string) {
   const db = await createDataSource({ url });
   const fake = await startJudgeServer();
   try {
@@ -133,6 +141,15 @@ async function measure(mode: 'sentence' | 'batched', bus: Bus, url: string) {
       },
     };
     const worker = await startStageWorker(ctx, bus, 'verify', { concurrency: CAPACITY * 2 });
+    // --profile <file>: a V8 CPU profile of the timed window (the last mode measured).
+    const profiler = profile ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    await fake.mark();
+    const startedEpoch = Date.now();
     const started = performance.now();
     await bus.enqueueMany(
       'verify',
@@ -140,23 +157,61 @@ async function measure(mode: 'sentence' | 'batched', bus: Bus, url: string) {
     );
     await all;
     const wallMs = performance.now() - started;
+    const endedEpoch = Date.now();
+    if (profiler) {
+      writeFileSync(profile!, JSON.stringify((await profiler.post('Profiler.stop')).profile));
+      profiler.disconnect();
+    }
     await worker.stop();
+    const timeline = await fake.timeline(startedEpoch);
     const stats = await fake.stats();
     const calls = stats.completedChats - warmCalls;
     const idealMs = (calls * LATENCY_MS) / CAPACITY;
-    return { calls, wallMs, idealMs, ratio: wallMs / idealMs, maxActive: stats.maxActive };
+    return {
+      calls,
+      wallMs,
+      idealMs,
+      ratio: wallMs / idealMs,
+      maxActive: stats.maxActive,
+      // Where the time beyond the server's own work went (ms, Date.now resolution).
+      toFirstRequestMs: timeline.firstReceived - startedEpoch,
+      afterLastResponseMs: endedEpoch - timeline.lastResponded,
+      fakeBusy: timeline.utilization,
+    };
   } finally {
     await fake.close();
     await db.destroy();
   }
 }
 
-export async function run(_args: string[]) {
+const pct = (x: number | null | undefined) => (x == null ? 'n/a' : (100 * x).toFixed(0));
+
+export async function run(args: string[]) {
+  // --only sentence|batched: measure one mode (the other's figures are then n/a).
+  const { values } = parseArgs({
+    args,
+    options: { only: { type: 'string' }, profile: { type: 'string' } },
+    allowPositionals: true,
+  });
+  if (values.only !== undefined && values.only !== 'sentence' && values.only !== 'batched')
+    throw new Error(`--only: expected sentence or batched, got "${values.only}"`);
   const tdb = await createThrowawayDatabase('bench_annotation');
   try {
     const bus = createInProcessBus();
-    const sentence = await measure('sentence', bus, tdb.url);
-    const batched = await measure('batched', bus, tdb.url);
+    const skipped: Awaited<ReturnType<typeof measure>> = {
+      calls: 0,
+      wallMs: NaN,
+      idealMs: NaN,
+      ratio: NaN,
+      maxActive: 0,
+      toFirstRequestMs: NaN,
+      afterLastResponseMs: NaN,
+      fakeBusy: null,
+    };
+    const sentence =
+      values.only === 'batched' ? skipped : await measure('sentence', bus, tdb.url, values.profile);
+    const batched =
+      values.only === 'sentence' ? skipped : await measure('batched', bus, tdb.url, values.profile);
     await bus.close();
     return {
       name: 'annotation-throughput',
@@ -170,6 +225,9 @@ export async function run(_args: string[]) {
         'batched wall s': batched.wallMs / 1000,
         'batched ideal s': batched.idealMs / 1000,
         'batched wall/ideal': batched.ratio,
+        'ms to first request at server (per-sentence, batched)': `${sentence.toFirstRequestMs}, ${batched.toFirstRequestMs}`,
+        'ms after last response (per-sentence, batched)': `${sentence.afterLastResponseMs}, ${batched.afterLastResponseMs}`,
+        'fake server thread busy % (per-sentence, batched)': `${pct(sentence.fakeBusy)}, ${pct(batched.fakeBusy)}`,
         'max concurrent at server': Math.max(sentence.maxActive, batched.maxActive),
       },
     };

@@ -21,8 +21,26 @@ function judgeReply(ctx: FakeReplyContext): string {
 const { latencyMs, capacity } = workerData as { latencyMs: number; capacity: number };
 const server = await startFakeLlmServer({ latencyMs, capacity, rules: [{ reply: judgeReply }] });
 parentPort!.postMessage({ type: 'ready', baseURL: server.baseURL });
-parentPort!.on('message', async (msg: { type: string }) => {
+let mark: ReturnType<typeof performance.eventLoopUtilization> | undefined;
+parentPort!.on('message', async (msg: { type: string; since?: number }) => {
   if (msg.type === 'stats') parentPort!.postMessage({ type: 'stats', stats: server.stats() });
+  // The server thread's event-loop utilization between a 'mark' and the next 'timeline': how much
+  // of the window the fake itself was busy (it shares this machine's cores with what is measured).
+  if (msg.type === 'mark') {
+    mark = performance.eventLoopUtilization();
+    parentPort!.postMessage({ type: 'mark' });
+  }
+  if (msg.type === 'timeline') {
+    // Epoch ms of the first request received and the last response sent, after `since`.
+    const since = (msg as { since?: number }).since ?? 0;
+    const seen = server.requests().filter((r) => r.receivedAt >= since);
+    parentPort!.postMessage({
+      type: 'timeline',
+      firstReceived: Math.min(...seen.map((r) => r.receivedAt)),
+      lastResponded: Math.max(...seen.map((r) => r.respondedAt ?? 0)),
+      utilization: mark ? performance.eventLoopUtilization(mark).utilization : null,
+    });
+  }
   if (msg.type === 'close') {
     await server.close();
     parentPort!.postMessage({ type: 'closed' });

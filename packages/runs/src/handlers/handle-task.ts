@@ -1,9 +1,9 @@
-import { SummaryEntity } from '@precis/db';
 import { StrategyError } from '@precis/strategies';
 import { judgmentId } from '../ids.js';
 import { summarizeOpinion } from '../opinion/opinion-summary.js';
 import type { RunContext } from '../planner/run-context.js';
 import { type BenchmarkSpec, isBooookScoreMetric, isGeneratedSystem } from '../spec/benchmark-spec.schema.js';
+import { summaryText } from '../tasks/summary-texts.js';
 import type { AnnotateCoherencePayload, SummarizeStepPayload, TaskPayload } from '../tasks/task-payloads.js';
 import {
   claimTask,
@@ -106,8 +106,10 @@ async function annotate(
   const metric = spec.metrics[payload.metricIndex];
   if (!metric || !isBooookScoreMetric(metric))
     throw new ConfigurationError(`task ${ref.id}: metric #${payload.metricIndex} is not in the run's spec`);
-  const summary = await summaryById(ctx, payload.summaryId);
-  if (!summary) throw new ConfigurationError(`task ${ref.id}: summary ${payload.summaryId} does not exist`);
+  const text = await summaryText(ctx.db, payload.summaryId);
+  if (text === null)
+    throw new ConfigurationError(`task ${ref.id}: summary ${payload.summaryId} does not exist`);
+  const summary = { id: payload.summaryId, text };
   const metricKey = `${metric.name}.${payload.metricIndex}`;
   const rows = (
     judge: string,
@@ -164,20 +166,6 @@ async function annotate(
     );
     return 'failed';
   }
-}
-
-// Final summaries never change, so a worker annotating many batches of one summary reads it once.
-const summaryCache = new Map<string, SummaryEntity>();
-
-async function summaryById(ctx: RunContext, id: string): Promise<SummaryEntity | null> {
-  const cached = summaryCache.get(id);
-  if (cached) return cached;
-  const summary = await ctx.db.getRepository(SummaryEntity).findOneBy({ id });
-  if (summary) {
-    if (summaryCache.size >= 1024) summaryCache.delete(summaryCache.keys().next().value!);
-    summaryCache.set(id, summary);
-  }
-  return summary;
 }
 
 // Called by the bus when a task exhausted its deliveries.

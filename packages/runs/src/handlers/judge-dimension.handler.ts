@@ -1,7 +1,7 @@
 import { OutputParseError, parseEvaluationSteps, renderGevalStepsPrompt } from '@precis/prompts';
 import { judgmentId, metricValueId } from '../ids.js';
 import { dimensionMetricKey } from '../opinion/dimension-planner.js';
-import { finishDimensionJudgment, summaryText } from '../opinion/finish-judgment.js';
+import { finishDimensionJudgment } from '../opinion/finish-judgment.js';
 import {
   asDimension,
   checkTemplate,
@@ -20,6 +20,7 @@ import {
   type DimensionsMetricSpec,
   judgeTemperature,
 } from '../spec/benchmark-spec.schema.js';
+import { summaryText } from '../tasks/summary-texts.js';
 import type { GevalStepsPayload, GevalStepsResult, JudgeDimensionPayload } from '../tasks/task-payloads.js';
 import { finishTask } from '../tasks/task-store.js';
 import { ConfigurationError } from './summarize-step.handler.js';

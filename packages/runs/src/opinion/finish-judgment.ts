@@ -117,36 +117,3 @@ async function finishDistinct(db: DataSource, writes: DimensionJudgmentWrite[]):
   const finished = new Set(rows.map((r) => r.id));
   return writes.map((w) => finished.has(w.taskId));
 }
-
-// A run's summaries never change once written: their texts are memoized (bounded) so the
-// (summary, dimension) tasks of one summary, which run concurrently, read it once; the summaries
-// asked for in one event-loop turn are read with one query.
-const texts = new Map<string, Promise<string | null>>();
-const MAX_TEXTS = 4096;
-const textBatchers = new WeakMap<DataSource, TurnBatcher<string, string | null>>();
-
-export function summaryText(db: DataSource, summaryId: string): Promise<string | null> {
-  let hit = texts.get(summaryId);
-  if (!hit) {
-    hit = batcherFor(textBatchers, db, (ids: string[]) => readSummaryTexts(db, ids))
-      .submit(summaryId)
-      .then((text) => {
-        // A summary that does not exist (yet) is not remembered.
-        if (text === null) texts.delete(summaryId);
-        return text;
-      });
-    hit.catch(() => texts.delete(summaryId));
-    if (texts.size >= MAX_TEXTS) texts.delete(texts.keys().next().value!);
-    texts.set(summaryId, hit);
-  }
-  return hit;
-}
-
-async function readSummaryTexts(db: DataSource, ids: string[]): Promise<(string | null)[]> {
-  const rows: { id: string; text: string }[] = await db.query(
-    'SELECT id, text FROM summaries WHERE id = ANY($1::text[])',
-    [ids],
-  );
-  const byId = new Map(rows.map((r) => [r.id, r.text]));
-  return ids.map((id) => byId.get(id) ?? null);
-}
