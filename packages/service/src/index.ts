@@ -48,6 +48,7 @@ export {
   registerProcessMetrics,
 } from './metrics/metrics-registry.js';
 export { buildRunContext, runLogger } from './runs/run-context.js';
+export { RUN_STAGES, RunStageConsumer } from './runs/run-stage-consumer.js';
 export { type RunStageConsumerConfig, startRunStageConsumers } from './runs/run-stage-consumers.js';
 export { ShutdownState } from './shutdown/shutdown-state.js';
 export {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { SummarizationConsumer } from './summarization.consumer.js';
+import { RUN_STAGES, RunStageConsumer } from '@precis/service';
+import { SUMMARIZATION_STAGES } from './summarization.handlers.js';
 
-@Module({ providers: [SummarizationConsumer] })
+@Module({ providers: [{ provide: RUN_STAGES, useValue: SUMMARIZATION_STAGES }, RunStageConsumer] })
 export class SummarizationModule {}

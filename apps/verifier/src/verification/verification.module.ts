@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { VerificationConsumer } from './verification.consumer.js';
+import { RUN_STAGES, RunStageConsumer } from '@precis/service';
+import { VERIFICATION_STAGES } from './verification.handlers.js';
 
-@Module({ providers: [VerificationConsumer] })
+@Module({ providers: [{ provide: RUN_STAGES, useValue: VERIFICATION_STAGES }, RunStageConsumer] })
 export class VerificationModule {}

@@ -1,29 +1,29 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Bus, ConsumerHandle } from '@precis/bus';
-import {
-  BUS,
-  MetricsRegistry,
-  SERVICE_CONFIG,
-  SERVICE_LOGGER,
-  type ServiceLogger,
-  StageWorkerFactory,
-  startRunStageConsumers,
-} from '@precis/service';
+import type { RunStage } from '@precis/runs';
 import { DataSource } from 'typeorm';
-import type { VerifierConfig } from '../config/verifier.env.js';
-import { VERIFICATION_STAGES } from './verification.handlers.js';
+import { BUS, SERVICE_CONFIG, SERVICE_LOGGER } from '../core/tokens.js';
+import type { ServiceLogger } from '../logging/create-logger.js';
+import { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { StageWorkerFactory } from '../tasks/stage-worker.factory.js';
+import { type RunStageConsumerConfig, startRunStageConsumers } from './run-stage-consumers.js';
 
-// Pulls this service's run stage queue(s). On shutdown it stops pulling, lets in-flight tasks
-// finish, persist and ack, then the connections close (ServiceCoreModule closes them last).
+// The run stages a service's RunStageConsumer pulls: `{ provide: RUN_STAGES, useValue: [...] }`.
+export const RUN_STAGES = Symbol.for('precis.service.run-stages');
+
+// Pulls a run service's stage queue(s) (summarization, verifier). On shutdown it stops pulling,
+// lets in-flight tasks finish, persist and ack, then the connections close (ServiceCoreModule
+// closes them last).
 @Injectable()
-export class VerificationConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+export class RunStageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private handles: ConsumerHandle[] = [];
   private readonly log: ServiceLogger;
 
   constructor(
+    @Inject(RUN_STAGES) private readonly stages: readonly RunStage[],
     @Inject(BUS) private readonly bus: Bus,
     private readonly dataSource: DataSource,
-    @Inject(SERVICE_CONFIG) private readonly config: VerifierConfig,
+    @Inject(SERVICE_CONFIG) private readonly config: RunStageConsumerConfig,
     @Inject(SERVICE_LOGGER) logger: ServiceLogger,
     private readonly metrics: MetricsRegistry,
     private readonly factory: StageWorkerFactory,
@@ -33,7 +33,7 @@ export class VerificationConsumer implements OnApplicationBootstrap, OnModuleDes
 
   async onApplicationBootstrap(): Promise<void> {
     this.handles = await startRunStageConsumers({
-      stages: VERIFICATION_STAGES,
+      stages: this.stages,
       bus: this.bus,
       dataSource: this.dataSource,
       config: this.config,
