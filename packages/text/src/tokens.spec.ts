@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { countTokens, decodeTokens, encodeTokens, getEncoder, isEncoding, tokenOffsets } from './tokens.js';
 
@@ -38,5 +41,25 @@ describe('tokens', () => {
     expect(parts.join('')).toBe(text);
     for (const p of parts) expect(p).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
     expect(new Set(offsets).size).toBeLessThan(offsets.length); // emoji/CJK span several tokens
+  });
+
+  it('gives exactly the uncached encoder\'s tokens, on whole books and on awkward text', () => {
+    const books = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/datasets/books');
+    const texts = [
+      readFileSync(resolve(books, 'pride-and-prejudice.txt'), 'utf8'),
+      readFileSync(resolve(books, 'alice-in-wonderland.txt'), 'utf8'),
+      // Whitespace runs before words and at the end, CRLF, digits, contractions, emoji, CJK.
+      "  two  spaces\t\ttabs \r\n\r\n  x   \n\n\n12345 678'S I'll we'RE 🙂🙂 中文字 <|endoftext|>  ",
+      ' ', '\n', '   ', "'", 'a', '',
+    ];
+    for (const enc of ['cl100k_base', 'o200k_base'] as const) {
+      for (const text of texts) {
+        const uncached = getEncoder(enc).encode(text, [], []);
+        // Twice: the second pass reads every piece from the cache.
+        expect(encodeTokens(text, enc)).toEqual(uncached);
+        expect(encodeTokens(text, enc)).toEqual(uncached);
+        expect(countTokens(text, enc)).toBe(uncached.length);
+      }
+    }
   });
 });
