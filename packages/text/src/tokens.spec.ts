@@ -43,14 +43,19 @@ describe('tokens', () => {
     expect(new Set(offsets).size).toBeLessThan(offsets.length); // emoji/CJK span several tokens
   });
 
-  it('gives exactly the uncached encoder\'s tokens, on whole books and on awkward text', () => {
+  it("gives exactly the uncached encoder's tokens, on whole books and on awkward text", () => {
     const books = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/datasets/books');
     const texts = [
       readFileSync(resolve(books, 'pride-and-prejudice.txt'), 'utf8'),
       readFileSync(resolve(books, 'alice-in-wonderland.txt'), 'utf8'),
       // Whitespace runs before words and at the end, CRLF, digits, contractions, emoji, CJK.
       "  two  spaces\t\ttabs \r\n\r\n  x   \n\n\n12345 678'S I'll we'RE 🙂🙂 中文字 <|endoftext|>  ",
-      ' ', '\n', '   ', "'", 'a', '',
+      ' ',
+      '\n',
+      '   ',
+      "'",
+      'a',
+      '',
     ];
     for (const enc of ['cl100k_base', 'o200k_base'] as const) {
       for (const text of texts) {
