@@ -76,27 +76,34 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
 
   const hold = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
 
-  async function withSlot<T>(extraMs: number, fn: () => T): Promise<T> {
-    const slot = slots.acquire();
+  // `arrivedAt`: when the request had fully come in. A request that finds a slot free is answered
+  // `latency` after it arrived, one that waits `latency` after a slot was freed for it: the
+  // time this thread takes to parse it, or to get to it when it is busy, is inside the latency,
+  // not added to it.
+  async function withSlot<T>(arrivedAt: number, extraMs: number, fn: () => T): Promise<T> {
+    const slot = slots.acquire(arrivedAt);
     book.observeQueue(slots.queued);
-    // The latency runs from the grant: when many requests get slots at once, the thread builds
-    // their answers one after another, and that wait must not stretch each slot's time.
+    // When many requests get slots at once, the thread builds their answers one after another;
+    // that wait must not stretch each slot's time either.
     const started = await slot;
     book.slotAcquired(slots);
+    const due = started + latencyMs + extraMs;
     try {
       // The answer (token counts included) is built inside the slot's latency, so a slot is busy
       // for the configured latency, not latency + build time, and a request waiting for a slot
       // costs the server almost nothing.
       const out = fn();
-      await hold(latencyMs + extraMs - (Date.now() - started));
+      await hold(due - Date.now());
       return out;
     } finally {
-      book.slotReleased(Date.now() - started);
-      slots.release();
+      // Freed when the latency ended (see SlotQueue), or now if building the answer failed first.
+      const freedAt = Math.min(Date.now(), due);
+      book.slotReleased(freedAt - started);
+      slots.release(freedAt);
     }
   }
 
-  async function applyFault(res: ServerResponse, fault: FakeFault): Promise<void> {
+  async function applyFault(res: ServerResponse, fault: FakeFault, arrivedAt: number): Promise<void> {
     if (fault.kind === 'rate-limit') {
       const headers: Record<string, string> = {};
       if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
@@ -106,7 +113,7 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
     }
     // A hung request holds no slot: it only waits until the client gives up or the server closes.
     if (fault.kind === 'hang') return;
-    await withSlot(0, () => undefined);
+    await withSlot(arrivedAt, 0, () => undefined);
     if (fault.kind === 'server-error') sendError(res, 500, 'Internal server error (fake)', 'server_error');
     else if (fault.kind === 'unavailable') sendError(res, 503, 'Service unavailable (fake)', 'server_error');
     else if (fault.kind === 'non-json') {
@@ -121,7 +128,12 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
     }
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
+  async function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    raw: string,
+    arrivedAt: number,
+  ): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     // Control routes for a server running in another process (CLI): stats and reset,
     // not counted as traffic.
@@ -141,7 +153,7 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
     }
     const model = typeof body.model === 'string' ? body.model : null;
     const auth = req.headers.authorization ?? null;
-    const rec = book.begin(req.method ?? 'GET', path, model, auth, body);
+    const rec = book.begin(req.method ?? 'GET', path, model, auth, body, arrivedAt);
     res.on('close', () => book.end(rec, res.headersSent ? res.statusCode : null));
 
     if (opts.apiKey !== undefined && auth !== `Bearer ${opts.apiKey}`) {
@@ -161,18 +173,20 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
     if (fault) {
       rec.fault = fault.kind;
       book.fault(fault.kind);
-      return applyFault(res, fault);
+      return applyFault(res, fault, arrivedAt);
     }
     try {
       if (path === EMBED) {
-        const out = await withSlot(0, () => embeddingResponse(body, embeddingDim));
+        const out = await withSlot(arrivedAt, 0, () => embeddingResponse(body, embeddingDim));
         book.embeddingDone();
         return sendJson(res, 200, out);
       }
       const plan = parseChat(body);
       const seq = chatSeq++;
       const rule = replies.matchRule({ ...plan, requestIndex: seq });
-      const out = await withSlot(rule?.latencyMs ?? 0, () => chatResponse(plan, replies, rule, seq));
+      const out = await withSlot(arrivedAt, rule?.latencyMs ?? 0, () =>
+        chatResponse(plan, replies, rule, seq),
+      );
       book.chatDone(out.usage.prompt_tokens, out.usage.completion_tokens);
       return sendJson(res, 200, out);
     } catch (err) {
@@ -185,7 +199,7 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      handle(req, res, Buffer.concat(chunks).toString('utf8')).catch((err: Error) => {
+      handle(req, res, Buffer.concat(chunks).toString('utf8'), Date.now()).catch((err: Error) => {
         if (!res.headersSent) sendError(res, 500, `fake server bug: ${err.message}`, 'server_error');
       });
     });

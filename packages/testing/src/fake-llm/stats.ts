@@ -9,7 +9,14 @@ export class StatsBook {
 
   constructor(private readonly maxLog: number) {}
 
-  begin(method: string, path: string, model: string | null, auth: string | null, body: unknown) {
+  begin(
+    method: string,
+    path: string,
+    model: string | null,
+    auth: string | null,
+    body: unknown,
+    receivedAt = Date.now(),
+  ) {
     this.total++;
     const s = this.s;
     s.total++;
@@ -24,7 +31,7 @@ export class StatsBook {
       model,
       authorization: auth,
       body,
-      receivedAt: Date.now(),
+      receivedAt,
       respondedAt: null,
       status: null,
       fault: null,
