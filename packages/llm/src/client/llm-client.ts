@@ -39,6 +39,9 @@ interface Sdk {
 
 const ZERO_COST = formatCost(0n);
 
+// Resolves in a later event-loop turn (the check phase, after pending I/O).
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 // The template version of sample k of an n-sample request (part of its cache key).
 export function sampleTemplateVersion(templateVersion: string | undefined, k: number): string {
   return `${templateVersion ?? ''}#sample-${k}`;
@@ -74,7 +77,13 @@ export class LlmClient {
     this.fetchImpl = (opts.transport ?? 'node-http') === 'node-http' ? createNodeHttpFetch() : undefined;
   }
 
+  // Calls are prepared (serialized, hashed) and sent each in an event-loop turn of its own: when
+  // a worker starts many tasks at once, the first request is on the wire after one call's work,
+  // not after every call has been built (their socket writes would all wait for the same turn).
+  // Misses found by one grouped cache lookup resume together, so each takes a turn of its own
+  // again before it is sent.
   async chat(req: ChatRequest): Promise<ChatResult> {
+    await nextTurn();
     const prepared = this.prepareChat(req);
     const [cacheKey] = computeCacheKeys(prepared.keyParts, [req.templateVersion]);
     const templateVersion = req.templateVersion ?? null;
@@ -99,6 +108,7 @@ export class LlmClient {
         );
         return result;
       }
+      await nextTurn();
     }
     return this.callChat(prepared, req, cacheKey!, templateVersion, started);
   }
@@ -113,19 +123,20 @@ export class LlmClient {
   async chatSamples(req: ChatRequest, count: number): Promise<ChatResult[]> {
     if (!Number.isInteger(count) || count < 1)
       throw new LlmConfigError(`chatSamples needs a positive integer sample count, got ${count}`, req.model);
+    await nextTurn();
     const prepared = this.prepareChat(req);
     const versions = Array.from({ length: count }, (_, k) => sampleTemplateVersion(req.templateVersion, k));
     const keys = computeCacheKeys(prepared.keyParts, versions);
     const started = performance.now();
-    const cached =
-      (req.cache ?? this.cacheEnabled)
-        ? await Promise.all(keys.map((key) => this.cachedChat(prepared, key)))
-        : keys.map(() => null);
+    const looked = req.cache ?? this.cacheEnabled;
+    const cached = looked
+      ? await Promise.all(keys.map((key) => this.cachedChat(prepared, key)))
+      : keys.map(() => null);
     const results: (ChatResult | Promise<ChatResult>)[] = keys.map((key, k) => {
       const hit = cached[k];
-      return hit
-        ? chatResult(hit, key, started, true, ZERO_COST, 0)
-        : this.callChat(prepared, req, key, versions[k]!, started);
+      if (hit) return chatResult(hit, key, started, true, ZERO_COST, 0);
+      const send = () => this.callChat(prepared, req, key, versions[k]!, started);
+      return looked ? nextTurn().then(send) : send();
     });
     // Settled below; observed now, so a sample that fails at once is not an unhandled rejection
     // while the hits are being recorded.
