@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { batcherFor, type TurnBatcher } from '../tasks/turn-batcher.js';
+import { batcherFor, inDistinctRounds, type TurnBatcher } from '../tasks/turn-batcher.js';
 
 export interface DimensionJudgmentWrite {
   taskId: string;
@@ -31,38 +31,13 @@ export function finishDimensionJudgment(db: DataSource, w: DimensionJudgmentWrit
 }
 
 // One statement for writes whose tasks, judgments and metric values are all distinct; a write
-// that repeats one of those ids (a duplicate delivery) goes into a later statement, so it sees
-// the first one's effect exactly as if the two had come one after the other.
-async function finishMany(db: DataSource, writes: DimensionJudgmentWrite[]): Promise<boolean[]> {
-  const seen = new Set<string>();
-  const now: number[] = [];
-  const later: number[] = [];
-  writes.forEach((w, k) => {
-    const ids = [`t:${w.taskId}`, `j:${w.judgmentId}`, `m:${w.metricValueId}`];
-    if (ids.some((id) => seen.has(id))) later.push(k);
-    else {
-      for (const id of ids) seen.add(id);
-      now.push(k);
-    }
-  });
-  const out = new Array<boolean>(writes.length);
-  const finished = await finishDistinct(
-    db,
-    now.map((k) => writes[k]!),
+// that repeats one of those ids (a duplicate delivery) goes into a later statement.
+function finishMany(db: DataSource, writes: DimensionJudgmentWrite[]): Promise<boolean[]> {
+  return inDistinctRounds(
+    writes,
+    (w) => [`t:${w.taskId}`, `j:${w.judgmentId}`, `m:${w.metricValueId}`],
+    (ws) => finishDistinct(db, ws),
   );
-  now.forEach((k, i) => {
-    out[k] = finished[i]!;
-  });
-  if (later.length) {
-    const rest = await finishMany(
-      db,
-      later.map((k) => writes[k]!),
-    );
-    later.forEach((k, i) => {
-      out[k] = rest[i]!;
-    });
-  }
-  return out;
 }
 
 async function finishDistinct(db: DataSource, writes: DimensionJudgmentWrite[]): Promise<boolean[]> {

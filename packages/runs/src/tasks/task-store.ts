@@ -3,7 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import type { RunStage } from '../ports.js';
 import type { TaskPayload } from './task-payloads.js';
-import { batcherFor, type TurnBatcher } from './turn-batcher.js';
+import { batcherFor, inDistinctRounds, type TurnBatcher } from './turn-batcher.js';
 
 export const FINISHED: readonly TaskStatus[] = ['done', 'failed', 'dead'];
 
@@ -166,51 +166,81 @@ export interface JudgmentRow {
   taskId: string;
 }
 
-// Finishes a task and stores its judgments in ONE statement (atomic, one round trip): the rows
-// are written only when this call is the one that finished the task.
-export async function finishTaskWithJudgments(
-  db: DataSource | EntityManager,
+interface TaskJudgmentsWrite {
+  id: string;
+  status: 'done' | 'failed';
+  result: Record<string, unknown> | null;
+  error: string | null;
+  rows: JudgmentRow[];
+}
+
+const judgedBatchers = new WeakMap<DataSource, TurnBatcher<TaskJudgmentsWrite, boolean>>();
+
+// Finishes a task and stores its judgments atomically: the rows are written only when this call
+// is the one that finished the task (true). Finishes by concurrent handlers in one event-loop
+// turn share one statement (group commit); each resolves once its part is written.
+export function finishTaskWithJudgments(
+  db: DataSource,
   id: string,
   status: 'done' | 'failed',
   result: Record<string, unknown> | null,
   error: string | null,
   rows: JudgmentRow[],
 ): Promise<boolean> {
-  const res: { finished: boolean }[] = await db.query(
-    `WITH done AS (
-       UPDATE tasks SET status = $2, result = $3, error = $4, finished_at = now(), updated_at = now()
-       WHERE id = $1 AND status NOT IN ('done', 'failed', 'dead') RETURNING id
+  return batcherFor(judgedBatchers, db, (ws: TaskJudgmentsWrite[]) =>
+    inDistinctRounds(
+      ws,
+      (w) => [`t:${w.id}`, ...w.rows.map((r) => `j:${r.id}`)],
+      (distinct) => finishJudgedTasks(db, distinct),
+    ),
+  ).submit({ id, status, result, error, rows });
+}
+
+// One statement for writes whose task ids and judgment ids are all distinct.
+async function finishJudgedTasks(db: DataSource, writes: TaskJudgmentsWrite[]): Promise<boolean[]> {
+  const done: { id: string }[] = await db.query(
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(id text, status text, result jsonb, error text, judgments jsonb)
+     ), done AS (
+       UPDATE tasks AS t SET status = i.status, result = i.result, error = i.error, finished_at = now(), updated_at = now()
+       FROM input AS i
+       WHERE t.id = i.id AND t.status NOT IN ('done', 'failed', 'dead')
+       RETURNING t.id
      ), written AS (
        INSERT INTO judgments (id, run_id, summary_id, system, metric, unit, status, verdict, judge, template_version, task_id)
        SELECT j.id, j.run_id, j.summary_id, j.system, j.metric, j.unit, j.status, j.verdict, j.judge, j.template_version, j.task_id
-       FROM jsonb_to_recordset($5::jsonb) AS j(id text, run_id uuid, summary_id text, system text, metric text, unit integer,
-                                               status text, verdict jsonb, judge text, template_version text, task_id text)
-       WHERE EXISTS (SELECT 1 FROM done)
+       FROM input AS i JOIN done AS d ON d.id = i.id
+       CROSS JOIN LATERAL jsonb_to_recordset(i.judgments) AS j(id text, run_id uuid, summary_id text, system text, metric text,
+                                                               unit integer, status text, verdict jsonb, judge text,
+                                                               template_version text, task_id text)
        ON CONFLICT (id) DO NOTHING
-       RETURNING 1
      )
-     SELECT EXISTS (SELECT 1 FROM done) AS finished, (SELECT COUNT(*) FROM written) AS written`,
+     -- Data-modifying CTEs always run to completion, read or not.
+     SELECT id FROM done`,
     [
-      id,
-      status,
-      result === null ? null : JSON.stringify(result),
-      error,
       JSON.stringify(
-        rows.map((r) => ({
-          id: r.id,
-          run_id: r.runId,
-          summary_id: r.summaryId,
-          system: r.system,
-          metric: r.metric,
-          unit: r.unit,
-          status: r.status,
-          verdict: r.verdict,
-          judge: r.judge,
-          template_version: r.templateVersion,
-          task_id: r.taskId,
+        writes.map((w) => ({
+          id: w.id,
+          status: w.status,
+          result: w.result,
+          error: w.error,
+          judgments: w.rows.map((r) => ({
+            id: r.id,
+            run_id: r.runId,
+            summary_id: r.summaryId,
+            system: r.system,
+            metric: r.metric,
+            unit: r.unit,
+            status: r.status,
+            verdict: r.verdict,
+            judge: r.judge,
+            template_version: r.templateVersion,
+            task_id: r.taskId,
+          })),
         })),
       ),
     ],
   );
-  return res[0]?.finished === true;
+  const finished = new Set(done.map((r) => r.id));
+  return writes.map((w) => finished.has(w.id));
 }

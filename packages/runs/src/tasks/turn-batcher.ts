@@ -55,3 +55,42 @@ export function batcherFor<K extends object, I, O>(
   }
   return batcher;
 }
+
+// Runs a batch whose items must not share a key within one statement (a task finished twice, a
+// row written twice: a duplicate delivery grouped with the first). Items whose keys are all
+// new go into this round; an item repeating a key waits for a later round, so it sees the
+// earlier one's effect exactly as if the two had come one after the other. Outputs are in input
+// order.
+export async function inDistinctRounds<I, O>(
+  items: I[],
+  keysOf: (item: I) => string[],
+  round: (items: I[]) => Promise<O[]>,
+): Promise<O[]> {
+  const seen = new Set<string>();
+  const now: number[] = [];
+  const later: number[] = [];
+  items.forEach((item, k) => {
+    const keys = keysOf(item);
+    if (keys.some((key) => seen.has(key))) later.push(k);
+    else {
+      for (const key of keys) seen.add(key);
+      now.push(k);
+    }
+  });
+  const out = new Array<O>(items.length);
+  const first = await round(now.map((k) => items[k]!));
+  now.forEach((k, i) => {
+    out[k] = first[i]!;
+  });
+  if (later.length) {
+    const rest = await inDistinctRounds(
+      later.map((k) => items[k]!),
+      keysOf,
+      round,
+    );
+    later.forEach((k, i) => {
+      out[k] = rest[i]!;
+    });
+  }
+  return out;
+}

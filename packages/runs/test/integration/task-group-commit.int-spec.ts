@@ -2,8 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, RunEntity, type ThrowawayDatabase } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { type DimensionJudgmentWrite, finishDimensionJudgment } from '../../src/opinion/finish-judgment.js';
-import { claimTask, finishTask, insertTasks } from '../../src/tasks/task-store.js';
-import { TurnBatcher } from '../../src/tasks/turn-batcher.js';
+import {
+  claimTask,
+  finishTask,
+  finishTaskWithJudgments,
+  insertTasks,
+  type JudgmentRow,
+} from '../../src/tasks/task-store.js';
+import { inDistinctRounds, TurnBatcher } from '../../src/tasks/turn-batcher.js';
 
 describe('TurnBatcher', () => {
   it('runs the calls of one event-loop turn as one batch, in order, and settles each', async () => {
@@ -39,6 +45,20 @@ describe('TurnBatcher', () => {
     }, 4);
     await Promise.all(Array.from({ length: 10 }, (_, i) => b.submit(i)));
     expect(sizes).toEqual([4, 4, 2]);
+  });
+
+  it('puts an item that repeats a key into a later round, and answers in input order', async () => {
+    const rounds: string[][] = [];
+    const out = await inDistinctRounds(
+      ['a1', 'b1', 'a2', 'c1', 'a3', 'b2'],
+      (x) => [x[0]!],
+      async (xs) => {
+        rounds.push(xs);
+        return xs.map((x) => `${x}@${rounds.length}`);
+      },
+    );
+    expect(rounds).toEqual([['a1', 'b1', 'c1'], ['a2', 'b2'], ['a3']]);
+    expect(out).toEqual(['a1@1', 'b1@1', 'a2@2', 'c1@1', 'a3@3', 'b2@2']);
   });
 });
 
@@ -152,6 +172,70 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
       ['value-a', 4],
       ['value-b', 3],
       ['value-c', 5],
+    ]);
+  });
+
+  it('finishes concurrent annotation tasks with their judgments in one turn; a racing duplicate writes nothing', async () => {
+    const id = (k: string) => `${runId}:verify:${k}`;
+    await insertTasks(
+      db,
+      ['e', 'f', 'g'].map((k) => ({
+        id: id(k),
+        runId,
+        stage: 'verify' as const,
+        kind: 'booookscore-batch' as const,
+        payload: { type: 'booookscore-batch', key: k } as never,
+      })),
+    );
+    const rows = (k: string, status: string, units: number[]): JudgmentRow[] =>
+      units.map((unit) => ({
+        id: `bs-${k}-${unit}`,
+        runId,
+        summaryId: `summary-${k}`,
+        system: 'sys',
+        metric: 'booookscore.0',
+        unit,
+        status,
+        verdict: { confusing: unit === 2, by: k },
+        judge: 'model:judge',
+        templateVersion: 'annotate-batch@1',
+        taskId: id(k),
+      }));
+    const finished = await Promise.all([
+      finishTaskWithJudgments(db, id('e'), 'done', { n: 2 }, null, rows('e', 'ok', [1, 2])),
+      finishTaskWithJudgments(
+        db,
+        id('f'),
+        'failed',
+        null,
+        'judge gave no parseable answer',
+        rows('f', 'failed', [1]),
+      ),
+      // A redelivery of e racing the first in the same turn, with other verdicts: it loses.
+      finishTaskWithJudgments(db, id('e'), 'done', { n: 9 }, null, rows('e', 'ok', [1, 2, 3])),
+      finishTaskWithJudgments(db, id('g'), 'done', { n: 0 }, null, []),
+    ]);
+    expect(finished).toEqual([true, true, false, true]);
+    expect(await finishTaskWithJudgments(db, id('g'), 'done', { n: 5 }, null, rows('g', 'ok', [1]))).toBe(
+      false,
+    );
+    const tasks: { id: string; status: string; result: { n: number } | null; error: string | null }[] =
+      await db.query('SELECT id, status, result, error FROM tasks WHERE id = ANY($1) ORDER BY id', [
+        [id('e'), id('f'), id('g')],
+      ]);
+    expect(tasks.map((t) => [t.id.slice(-1), t.status, t.result?.n ?? null, t.error])).toEqual([
+      ['e', 'done', 2, null],
+      ['f', 'failed', null, 'judge gave no parseable answer'],
+      ['g', 'done', 0, null],
+    ]);
+    const judgments: { id: string; status: string; verdict: { by: string } }[] = await db.query(
+      `SELECT id, status, verdict FROM judgments WHERE run_id = $1 AND id LIKE 'bs-%' ORDER BY id`,
+      [runId],
+    );
+    expect(judgments.map((j) => [j.id, j.status])).toEqual([
+      ['bs-e-1', 'ok'],
+      ['bs-e-2', 'ok'],
+      ['bs-f-1', 'failed'],
     ]);
   });
 });
