@@ -39,9 +39,7 @@ async function startJudgeServer() {
     stats: async () => (await ask<{ stats: FakeLlmStats }>('stats')).stats,
     mark: () => ask('mark'),
     timeline: (since: number) =>
-      ask<{ firstReceived: number; lastResponded: number; utilization: number | null }>('timeline', {
-        since,
-      }),
+      ask<{ received: number[]; lastResponded: number; utilization: number | null }>('timeline', { since }),
     close: async () => {
       await ask('close');
       await worker.terminate();
@@ -189,6 +187,10 @@ async function measure(mode: 'sentence' | 'batched', bus: Bus, url: string, prof
     const stats = await fake.stats();
     const calls = stats.completedChats - warmCalls;
     const idealMs = (calls * LATENCY_MS) / CAPACITY;
+    // With every request taking the same latency, the slots that serve one request more than the
+    // others (calls mod capacity of them) are those the first requests got: the run cannot end
+    // before the latest of those came in plus ceil(calls / capacity) latencies.
+    const extra = calls % CAPACITY || CAPACITY;
     return {
       calls,
       wallMs,
@@ -196,7 +198,10 @@ async function measure(mode: 'sentence' | 'batched', bus: Bus, url: string, prof
       ratio: wallMs / idealMs,
       maxActive: stats.maxActive,
       // Where the time beyond the server's own work went (ms, Date.now resolution).
-      toFirstRequestMs: timeline.firstReceived - startedEpoch,
+      toFirstRequestMs: (timeline.received[0] ?? NaN) - startedEpoch,
+      toLastFullSlotRequestMs: (timeline.received[extra - 1] ?? NaN) - startedEpoch,
+      extra,
+      floorMs: Math.ceil(calls / CAPACITY) * LATENCY_MS,
       afterLastResponseMs: endedEpoch - timeline.lastResponded,
       fakeBusy: timeline.utilization,
     };
@@ -227,6 +232,9 @@ export async function run(args: string[]) {
       ratio: NaN,
       maxActive: 0,
       toFirstRequestMs: NaN,
+      toLastFullSlotRequestMs: NaN,
+      extra: 0,
+      floorMs: NaN,
       afterLastResponseMs: NaN,
       fakeBusy: null,
     };
@@ -237,7 +245,7 @@ export async function run(args: string[]) {
     await bus.close();
     return {
       name: 'annotation-throughput',
-      description: `BooookScore annotation of ${SUMMARIES} summaries x ${SENTENCES} sentences through the verify stage (tasks in PostgreSQL, in-process bus, judge via openai SDK -> fake server in a worker thread, latency ${LATENCY_MS} ms, capacity ${CAPACITY}); after a warm-up round of ${WARM_UP_TASKS} annotation tasks through the same worker; target wall <= 1.15 x ideal (calls x latency / capacity)`,
+      description: `BooookScore annotation of ${SUMMARIES} summaries x ${SENTENCES} sentences through the verify stage (tasks in PostgreSQL, in-process bus, judge via openai SDK -> fake server in a worker thread, latency ${LATENCY_MS} ms, capacity ${CAPACITY}); after a warm-up round of ${WARM_UP_TASKS} annotation tasks through the same worker; target wall <= 1.15 x ideal (calls x latency / capacity). Every call takes the full latency, so no client can beat the floor ceil(calls / capacity) x latency, reached only if the requests that get the busiest slots arrive at once and nothing follows the last response`,
       metrics: {
         'per-sentence calls': sentence.calls,
         'per-sentence wall s': sentence.wallMs / 1000,
@@ -247,7 +255,9 @@ export async function run(args: string[]) {
         'batched wall s': batched.wallMs / 1000,
         'batched ideal s': batched.idealMs / 1000,
         'batched wall/ideal': batched.ratio,
+        'floor s: ceil(calls / capacity) x latency (per-sentence, batched)': `${sentence.floorMs / 1000}, ${batched.floorMs / 1000}`,
         'ms to first request at server (per-sentence, batched)': `${sentence.toFirstRequestMs}, ${batched.toFirstRequestMs}`,
+        [`ms to request no. ${sentence.extra || '-'}, no. ${batched.extra || '-'} (the last to get a slot that serves one call more)`]: `${sentence.toLastFullSlotRequestMs}, ${batched.toLastFullSlotRequestMs}`,
         'ms after last response (per-sentence, batched)': `${sentence.afterLastResponseMs}, ${batched.afterLastResponseMs}`,
         'fake server thread busy % (per-sentence, batched)': `${pct(sentence.fakeBusy)}, ${pct(batched.fakeBusy)}`,
         'max concurrent at server': Math.max(sentence.maxActive, batched.maxActive),

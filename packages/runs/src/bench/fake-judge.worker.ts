@@ -31,12 +31,12 @@ parentPort!.on('message', async (msg: { type: string; since?: number }) => {
     parentPort!.postMessage({ type: 'mark' });
   }
   if (msg.type === 'timeline') {
-    // Epoch ms of the first request received and the last response sent, after `since`.
+    // Epoch ms at which requests after `since` came in (sorted), and of the last response sent.
     const since = (msg as { since?: number }).since ?? 0;
     const seen = server.requests().filter((r) => r.receivedAt >= since);
     parentPort!.postMessage({
       type: 'timeline',
-      firstReceived: Math.min(...seen.map((r) => r.receivedAt)),
+      received: seen.map((r) => r.receivedAt).sort((a, b) => a - b),
       lastResponded: Math.max(...seen.map((r) => r.respondedAt ?? 0)),
       utilization: mark ? performance.eventLoopUtilization(mark).utilization : null,
     });
