@@ -74,7 +74,8 @@ export interface FakeLlmServerOptions {
   // 0 (default) picks a free port; always bound to 127.0.0.1.
   port?: number;
   host?: string;
-  // Time each request spends "generating" while holding a capacity slot.
+  // Time each request spends "generating" while holding a capacity slot, on the server's own
+  // clock: from its arrival (or from when a slot was freed for it) to its answer.
   latencyMs?: number;
   // Requests processed at once; further requests wait in a FIFO queue inside the server.
   capacity?: number;
