@@ -47,4 +47,29 @@ describe('cache key', () => {
       versions.map((templateVersion) => computeCacheKey({ ...base, templateVersion })),
     );
   });
+
+  it('hashes long, nested and non-ASCII prompts exactly as their canonical document', () => {
+    const payload = [
+      {
+        role: 'system',
+        content: `Précis — ${'long instructions with "quotes" and \\ slashes\n'.repeat(200)}`,
+      },
+      {
+        role: 'user',
+        content: '中文 🙂 [1] first\n[2] second',
+        name: undefined,
+        extra: [null, undefined, { z: 1, a: [] }],
+      },
+    ];
+    const parts = { ...base, payload, params: { temperature: 0.2, stop: ['\n\n'], top_p: undefined } };
+    const doc = canonicalJson({ v: 1, ...parts, templateVersion: 'v9' });
+    expect(computeCacheKey({ ...parts, templateVersion: 'v9' })).toBe(
+      createHash('sha256').update(doc).digest('hex'),
+    );
+    expect(JSON.parse(doc).payload[1]).toEqual({
+      role: 'user',
+      content: '中文 🙂 [1] first\n[2] second',
+      extra: [null, null, { a: [], z: 1 }],
+    });
+  });
 });

@@ -22,10 +22,17 @@ export function computeCacheKeys(
   parts: Omit<CacheKeyParts, 'templateVersion'>,
   templateVersions: readonly (string | null | undefined)[],
 ): string[] {
-  const prefix = createHash('sha256').update(
-    `{"kind":${JSON.stringify(parts.kind)},"modelId":${JSON.stringify(parts.modelId)},` +
-      `"params":${canonicalJson(parts.params)},"payload":${canonicalJson(parts.payload)},"templateVersion":`,
-  );
+  // The document is fed to the hash piece by piece: a prompt is not copied into one big string
+  // (and that string's pieces) before it is hashed.
+  const prefix = createHash('sha256');
+  const write = (piece: string) => {
+    prefix.update(piece);
+  };
+  write(`{"kind":${JSON.stringify(parts.kind)},"modelId":${JSON.stringify(parts.modelId)},"params":`);
+  writeCanonicalJson(parts.params, write);
+  write(',"payload":');
+  writeCanonicalJson(parts.payload, write);
+  write(',"templateVersion":');
   return templateVersions.map((version) =>
     prefix
       .copy()
@@ -35,11 +42,36 @@ export function computeCacheKeys(
 }
 
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value))
-    return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const pieces: string[] = [];
+  writeCanonicalJson(value, (piece) => pieces.push(piece));
+  return pieces.join('');
+}
+
+// Sorted keys, undefined fields dropped (undefined array items are null), like JSON.stringify
+// otherwise; written as a sequence of pieces.
+function writeCanonicalJson(value: unknown, write: (piece: string) => void): void {
+  if (value === null || typeof value !== 'object') {
+    write(JSON.stringify(value) ?? 'null');
+    return;
+  }
+  if (Array.isArray(value)) {
+    write('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) write(',');
+      const item: unknown = value[i];
+      if (item === undefined) write('null');
+      else writeCanonicalJson(item, write);
+    }
+    write(']');
+    return;
+  }
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  write('{');
+  entries.forEach(([k, v], i) => {
+    write(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`);
+    writeCanonicalJson(v, write);
+  });
+  write('}');
 }
