@@ -8,7 +8,7 @@ import type { ModelKind, ModelRegistry, ModelSpec } from '../registry/model-spec
 import type { LlmCallRecord, LlmStore } from '../store/llm-store.js';
 import { MemoryLlmStore } from '../store/memory-llm-store.js';
 import { checkContextWindow } from './context-window.js';
-import { estimateTokens } from './estimate-tokens.js';
+import { estimateTokens, estimateTokensForChars } from './estimate-tokens.js';
 import { executeWithRetries } from './execute-with-retries.js';
 import { createNodeHttpFetch } from './node-http-fetch.js';
 import { parseChatBody, parseEmbeddingBody } from './parse-response.js';
@@ -52,8 +52,9 @@ interface PreparedChat {
   n: number;
   keyParts: Omit<CacheKeyParts, 'templateVersion'>;
   body(): Record<string, unknown>;
-  // The prompt as one text, checked against the model's context window (on first use).
-  promptText(): string;
+  // The prompt's length in characters (its messages joined by newlines), checked against the
+  // model's context window on first use.
+  promptChars(): number;
 }
 
 // The only way Precis calls a model: OpenAI-compatible chat completions and embeddings with
@@ -181,7 +182,7 @@ export class LlmClient {
     };
     const messages = req.messages.map((m) => ({ role: m.role, content: m.content }));
     let body: Record<string, unknown> | undefined;
-    let promptText: string | undefined;
+    let promptChars: number | undefined;
     return {
       spec,
       n,
@@ -195,12 +196,13 @@ export class LlmClient {
         }
         return body;
       },
-      promptText: () => {
-        if (promptText === undefined) {
-          promptText = messages.map((m) => m.content).join('\n');
-          checkContextWindow(spec, promptText, req.maxTokens);
+      promptChars: () => {
+        if (promptChars === undefined) {
+          const chars = messages.reduce((sum, m) => sum + m.content.length, Math.max(0, messages.length - 1));
+          checkContextWindow(spec, chars, () => messages.map((m) => m.content).join('\n'), req.maxTokens);
+          promptChars = chars;
         }
-        return promptText;
+        return promptChars;
       },
     };
   }
@@ -218,11 +220,11 @@ export class LlmClient {
     started: number,
   ): Promise<ChatResult> {
     const { spec, n } = prepared;
-    const promptText = prepared.promptText();
+    const promptChars = prepared.promptChars();
     const body = prepared.body();
     const base = this.baseRecord(spec, 'chat', cacheKey, req, body, templateVersion);
     const sdk = this.sdk(spec);
-    const estimate = estimateTokens(promptText) + (req.maxTokens ?? 0) * n;
+    const estimate = estimateTokensForChars(promptChars) + (req.maxTokens ?? 0) * n;
     const outcome = await this.run(spec, sdk, estimate, started, base, req.signal, async (signal) => {
       const raw: unknown = await sdk.openai.chat.completions.create(
         body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,

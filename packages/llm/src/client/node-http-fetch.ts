@@ -17,7 +17,12 @@ export function createNodeHttpFetch(maxSockets = 256): typeof fetch {
     const lib = url.protocol === 'https:' ? https : http;
     const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
     const headers: Record<string, string> = {};
-    new Headers(init.headers as ConstructorParameters<typeof Headers>[0]).forEach((v, k) => {
+    // The SDK hands over a Headers object: read it as it is rather than through a copy.
+    const given =
+      init.headers instanceof Headers
+        ? init.headers
+        : new Headers(init.headers as ConstructorParameters<typeof Headers>[0]);
+    given.forEach((v, k) => {
       headers[k] = v;
     });
     const body = toBuffer(init.body);

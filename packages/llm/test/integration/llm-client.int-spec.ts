@@ -222,6 +222,24 @@ describe.each(['node-http', 'fetch'] as const)(
       );
     });
 
+    it('refuses a prompt over the context window before sending it, counting the joined messages', async () => {
+      const { server, client } = await boot({}, { contextWindow: 100 });
+      // "lorem " is one token: 2 messages of 60 words each, plus 30 reserved for the answer.
+      const long = [
+        { role: 'system' as const, content: 'lorem '.repeat(60) },
+        { role: 'user' as const, content: 'lorem '.repeat(60) },
+      ];
+      await expect(client.chat({ model: 'chat', messages: long, maxTokens: 30 })).rejects.toThrow(
+        /prompt for model "chat" has ~\d+ tokens \+ maxTokens 30, more than its context window of 100/,
+      );
+      // Close to the window by the ~4 chars/token estimate, but fits by the exact count: sent.
+      const close = [{ role: 'user' as const, content: 'lorem '.repeat(50) }];
+      await expect(client.chat({ model: 'chat', messages: close, maxTokens: 30 })).resolves.toMatchObject({
+        cached: false,
+      });
+      expect(server.stats().completedChats).toBe(1);
+    });
+
     it('embeds with cost on input tokens and caches embeddings', async () => {
       const store = new MemoryLlmStore();
       const { server, client } = await boot({ embeddingDim: 12 }, {}, store);
