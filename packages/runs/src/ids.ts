@@ -16,6 +16,9 @@ export const verifyTaskId = (
 
 export const scoreTaskId = (runId: string) => `${runId}:score`;
 
+// Every task id above starts with its run's id.
+export const runIdOfTask = (taskId: string) => taskId.slice(0, taskId.indexOf(':'));
+
 export const judgmentId = (summary: string, metric: string, unit: number) => `${summary}:${metric}:${unit}`;
 
 export const metricValueId = (runId: string, system: string, documentId: string | null, metric: string) =>

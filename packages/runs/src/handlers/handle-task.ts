@@ -1,5 +1,5 @@
 import { StrategyError } from '@precis/strategies';
-import { judgmentId } from '../ids.js';
+import { judgmentId, runIdOfTask } from '../ids.js';
 import { summarizeOpinion } from '../opinion/opinion-summary.js';
 import type { RunContext } from '../planner/run-context.js';
 import { type BenchmarkSpec, isBooookScoreMetric, isGeneratedSystem } from '../spec/benchmark-spec.schema.js';
@@ -20,6 +20,8 @@ import { TemplateMismatchError } from './templates.js';
 
 export type TaskOutcome = 'done' | 'failed' | 'skipped';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 // Errors that no redelivery can fix: the task is recorded as failed at once.
 function isPermanent(err: unknown): boolean {
   return (
@@ -31,6 +33,10 @@ function isPermanent(err: unknown): boolean {
 // persists the result and its side rows in one transaction, then reports the completion.
 // Transient errors are rethrown so the bus redelivers; the caller acks only after this resolves.
 export async function handleTask(ctx: RunContext, taskId: string): Promise<TaskOutcome> {
+  // The run's spec (memoized per run) is read while the task is claimed rather than after: task
+  // ids start with their run's id. A task that is not claimed leaves the read unused.
+  const prefix = runIdOfTask(taskId);
+  if (UUID.test(prefix)) runSpec(ctx.db, prefix).catch(() => undefined);
   const task = await claimTask(ctx.db, taskId);
   if (!task) {
     // A redelivery of a finished task: announce it again, in case the first announcement was lost
@@ -38,7 +44,7 @@ export async function handleTask(ctx: RunContext, taskId: string): Promise<TaskO
     const rows: { status: string }[] = await ctx.db.query('SELECT status FROM tasks WHERE id = $1', [taskId]);
     const status = rows[0]?.status;
     if (status === 'done' || status === 'failed' || status === 'dead') {
-      await ctx.events.taskFinished(taskId.slice(0, taskId.indexOf(':')), taskId);
+      await ctx.events.taskFinished(runIdOfTask(taskId), taskId);
     }
     return 'skipped';
   }
@@ -170,7 +176,7 @@ async function annotate(
 
 // Called by the bus when a task exhausted its deliveries.
 export async function markTaskDead(ctx: RunContext, taskId: string, error: string): Promise<void> {
-  const runId = taskId.slice(0, taskId.indexOf(':'));
+  const runId = runIdOfTask(taskId);
   const changed = await finishTask(ctx.db.manager, taskId, 'dead', null, error);
   if (changed) await ctx.events.taskFinished(runId, taskId);
 }
