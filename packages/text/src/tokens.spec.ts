@@ -49,6 +49,7 @@ describe('tokens', () => {
       readFileSync(resolve(books, 'pride-and-prejudice.txt'), 'utf8'),
       readFileSync(resolve(books, 'alice-in-wonderland.txt'), 'utf8'),
       // Whitespace runs before words and at the end, CRLF, digits, contractions, emoji, CJK.
+      `${'x'.repeat(500)} ${' '.repeat(300)}end`,
       "  two  spaces\t\ttabs \r\n\r\n  x   \n\n\n12345 678'S I'll we'RE 🙂🙂 中文字 <|endoftext|>  ",
       ' ',
       '\n',

@@ -37,6 +37,9 @@ export function getEncoder(encoding: Encoding = DEFAULT_ENCODING): Tiktoken {
 // again, so encoding it alone gives its tokens; tokens.spec.ts checks whole books against the
 // uncached encoder.)
 const PIECE_CACHE_LIMIT = 200_000;
+// Longer pieces (a run of letters with no space, a long whitespace run) are rare and are
+// encoded directly: the cache holds words, not blobs.
+const PIECE_CACHE_MAX_LENGTH = 64;
 const pieceCaches = new Map<Encoding, { pattern: RegExp; tokens: Map<string, readonly number[]> }>();
 
 function pieceCache(encoding: Encoding) {
@@ -56,6 +59,10 @@ function forEachPiece(text: string, encoding: Encoding, each: (tokens: readonly 
   pattern.lastIndex = 0;
   for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
     const piece = m[0];
+    if (piece.length > PIECE_CACHE_MAX_LENGTH) {
+      each(enc.encode(piece, [], []));
+      continue;
+    }
     let t = tokens.get(piece);
     if (t === undefined) {
       t = enc.encode(piece, [], []);
