@@ -11,9 +11,9 @@ import { type RunStageConsumerConfig, startRunStageConsumers } from './run-stage
 // The run stages a service's RunStageConsumer pulls: `{ provide: RUN_STAGES, useValue: [...] }`.
 export const RUN_STAGES = Symbol.for('precis.service.run-stages');
 
-// Pulls a run service's stage queue(s) (summarization, verifier). On shutdown it stops pulling,
-// lets in-flight tasks finish, persist and ack, then the connections close (ServiceCoreModule
-// closes them last).
+// Pulls a run service's stage queue(s) (summarization, verifier, scoring). On shutdown it stops
+// pulling, lets in-flight tasks finish, persist and ack, then the connections close
+// (ServiceCoreModule closes them last).
 @Injectable()
 export class RunStageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private handles: ConsumerHandle[] = [];
