@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { type CacheKeyParts, computeCacheKey, computeCacheKeys } from '../cache-key.js';
 import { costUnits, formatCost } from '../cost.js';
@@ -38,9 +39,6 @@ interface Sdk {
 }
 
 const ZERO_COST = formatCost(0n);
-
-// Resolves in a later event-loop turn (the check phase, after pending I/O).
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 // The template version of sample k of an n-sample request (part of its cache key).
 export function sampleTemplateVersion(templateVersion: string | undefined, k: number): string {

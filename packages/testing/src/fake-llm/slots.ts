@@ -18,7 +18,7 @@ export class SlotQueue {
 
   // Resolves with the time (epoch ms) the request got its slot: when it came in (`requestedAt`)
   // if one is free, otherwise the moment a slot was freed for it (never before it came in).
-  acquire(requestedAt: number = Date.now()): Promise<number> {
+  acquire(requestedAt: number): Promise<number> {
     if (this.active < this.capacity) {
       this.active++;
       return Promise.resolve(requestedAt);
@@ -27,7 +27,7 @@ export class SlotQueue {
   }
 
   // `freedAt`: when the slot's request ended on the server's clock (at most now).
-  release(freedAt: number = Date.now()): void {
+  release(freedAt: number): void {
     const next = this.waiters.shift();
     if (next) next.grant(Math.max(freedAt, next.requestedAt));
     else this.active--;

@@ -15,7 +15,7 @@ export class StatsBook {
     model: string | null,
     auth: string | null,
     body: unknown,
-    receivedAt = Date.now(),
+    receivedAt: number,
   ) {
     this.total++;
     const s = this.s;
