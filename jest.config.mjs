@@ -19,6 +19,7 @@ export default {
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
     '^@precis/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@precis/([a-z-]+)/([a-z-]+)$': '<rootDir>/packages/$1/src/$2.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: ['**/?(*.)+(spec|int-spec|e2e-spec).ts'],

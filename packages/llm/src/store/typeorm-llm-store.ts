@@ -1,3 +1,4 @@
+import { TurnBatcher } from '@precis/db/group-commit';
 import type { DataSource } from 'typeorm';
 import { formatCost, parseCost } from '../cost.js';
 import { isCacheable, type LlmCallRecord, type LlmLedgerTotals, type LlmStore } from './llm-store.js';
@@ -13,11 +14,6 @@ export interface TypeOrmLlmStoreOptions {
   groupCommit?: boolean;
 }
 
-interface Waiter<T> {
-  resolve: (value: T) => void;
-  reject: (err: unknown) => void;
-}
-
 // Cache + ledger on the llm_calls table (@precis/db's LlmCallEntity).
 export class TypeOrmLlmStore implements LlmStore {
   private pending: LlmCallRecord[] = [];
@@ -26,9 +22,23 @@ export class TypeOrmLlmStore implements LlmStore {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private failure: Error | null = null;
-  private readonly groupWrites: { call: LlmCallRecord; waiter: Waiter<void> }[] = [];
-  private readonly groupLookups = new Map<string, Waiter<Record<string, unknown> | null>[]>();
-  private groupScheduled = false;
+  // Group commit: every record() / findCached() of one event-loop turn goes into one INSERT / one
+  // lookup (the insert chunks itself, so no batch limit). A failed INSERT is retried row by row,
+  // so one bad row cannot fail the calls it was grouped with.
+  private readonly groupWrites = new TurnBatcher<LlmCallRecord, void>(
+    async (calls) => {
+      await this.insert(calls);
+      return calls.map(() => undefined);
+    },
+    { maxBatch: Number.POSITIVE_INFINITY },
+  );
+  private readonly groupLookups = new TurnBatcher<string, Record<string, unknown> | null>(
+    async (keys) => {
+      const found = await this.lookupMany([...new Set(keys)]);
+      return keys.map((key) => found.get(key) ?? null);
+    },
+    { maxBatch: Number.POSITIVE_INFINITY, retryEach: false },
+  );
 
   constructor(
     private readonly ds: DataSource,
@@ -38,14 +48,7 @@ export class TypeOrmLlmStore implements LlmStore {
   async findCached(cacheKey: string): Promise<Record<string, unknown> | null> {
     const buffered = this.pendingCache.get(cacheKey);
     if (buffered) return buffered;
-    if (this.opts.groupCommit !== false) {
-      return new Promise((resolve, reject) => {
-        const waiters = this.groupLookups.get(cacheKey) ?? [];
-        waiters.push({ resolve, reject });
-        this.groupLookups.set(cacheKey, waiters);
-        this.scheduleGroup();
-      });
-    }
+    if (this.opts.groupCommit !== false) return this.groupLookups.submit(cacheKey);
     const rows: { response: Record<string, unknown> | string }[] = await this.ds.query(
       `SELECT response FROM llm_calls
         WHERE cache_key = $1 AND cache_hit = false AND error IS NULL AND response IS NOT NULL
@@ -61,10 +64,7 @@ export class TypeOrmLlmStore implements LlmStore {
     if (this.failure) throw this.failure;
     if (!this.opts.batch) {
       if (this.opts.groupCommit === false) return this.insert([call]);
-      return new Promise((resolve, reject) => {
-        this.groupWrites.push({ call, waiter: { resolve, reject } });
-        this.scheduleGroup();
-      });
+      return this.groupWrites.submit(call);
     }
     this.pending.push(call);
     if (isCacheable(call) && call.response) this.pendingCache.set(call.cacheKey, call.response);
@@ -104,40 +104,6 @@ export class TypeOrmLlmStore implements LlmStore {
       // Re-format so pg ("1.5000000000") and PGlite text agree.
       costUsd: formatCost(parseCost(String(r.cost ?? '0'))),
     };
-  }
-
-  // Runs once per event-loop turn with everything the concurrent callers asked for meanwhile.
-  private scheduleGroup(): void {
-    if (this.groupScheduled) return;
-    this.groupScheduled = true;
-    setImmediate(() => {
-      this.groupScheduled = false;
-      const writes = this.groupWrites.splice(0);
-      const lookups = new Map(this.groupLookups);
-      this.groupLookups.clear();
-      if (writes.length) {
-        this.insert(writes.map((w) => w.call)).then(
-          () => {
-            for (const w of writes) w.waiter.resolve();
-          },
-          (err: unknown) => {
-            if (writes.length === 1) return writes[0]!.waiter.reject(err);
-            // One bad row must not fail the calls it was grouped with: write them one by one.
-            for (const w of writes) this.insert([w.call]).then(() => w.waiter.resolve(), w.waiter.reject);
-          },
-        );
-      }
-      if (lookups.size) {
-        this.lookupMany([...lookups.keys()]).then(
-          (found) => {
-            for (const [key, waiters] of lookups) for (const w of waiters) w.resolve(found.get(key) ?? null);
-          },
-          (err: unknown) => {
-            for (const waiters of lookups.values()) for (const w of waiters) w.reject(err);
-          },
-        );
-      }
-    });
   }
 
   private async lookupMany(keys: string[]): Promise<Map<string, Record<string, unknown>>> {

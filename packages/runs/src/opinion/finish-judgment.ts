@@ -1,5 +1,5 @@
+import { batcherFor, inDistinctRounds, type TurnBatcher } from '@precis/db/group-commit';
 import type { DataSource } from 'typeorm';
-import { batcherFor, inDistinctRounds, type TurnBatcher } from '../tasks/turn-batcher.js';
 
 export interface DimensionJudgmentWrite {
   taskId: string;

@@ -1,5 +1,5 @@
+import { batcherFor, type TurnBatcher } from '@precis/db/group-commit';
 import type { DataSource } from 'typeorm';
-import { batcherFor, type TurnBatcher } from './turn-batcher.js';
 
 // A run's summaries never change once written: their texts are memoized (bounded) so the
 // (summary, dimension) tasks of one summary, which run concurrently, read it once; the summaries

@@ -1,9 +1,9 @@
 import { TaskEntity, type TaskStatus } from '@precis/db';
+import { batcherFor, inDistinctRounds, type TurnBatcher } from '@precis/db/group-commit';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import type { RunStage } from '../ports.js';
 import type { TaskPayload } from './task-payloads.js';
-import { batcherFor, inDistinctRounds, type TurnBatcher } from './turn-batcher.js';
 
 export const FINISHED: readonly TaskStatus[] = ['done', 'failed', 'dead'];
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, RunEntity, type ThrowawayDatabase } from '@precis/db';
+import { inDistinctRounds, TurnBatcher } from '@precis/db/group-commit';
 import type { DataSource } from 'typeorm';
 import { type DimensionJudgmentWrite, finishDimensionJudgment } from '../../src/opinion/finish-judgment.js';
 import {
@@ -9,7 +10,6 @@ import {
   insertTasks,
   type JudgmentRow,
 } from '../../src/tasks/task-store.js';
-import { inDistinctRounds, TurnBatcher } from '../../src/tasks/turn-batcher.js';
 
 describe('TurnBatcher', () => {
   it('runs the calls of one event-loop turn as one batch, in order, and settles each', async () => {
@@ -39,12 +39,29 @@ describe('TurnBatcher', () => {
 
   it('splits a turn into batches of at most maxBatch', async () => {
     const sizes: number[] = [];
-    const b = new TurnBatcher(async (xs: number[]) => {
-      sizes.push(xs.length);
-      return xs;
-    }, 4);
+    const b = new TurnBatcher(
+      async (xs: number[]) => {
+        sizes.push(xs.length);
+        return xs;
+      },
+      { maxBatch: 4 },
+    );
     await Promise.all(Array.from({ length: 10 }, (_, i) => b.submit(i)));
     expect(sizes).toEqual([4, 4, 2]);
+  });
+
+  it('without retryEach, fails every caller of a failed batch and runs nothing again', async () => {
+    const batches: number[][] = [];
+    const b = new TurnBatcher(
+      async (xs: number[]) => {
+        batches.push(xs);
+        throw new Error('database gone');
+      },
+      { retryEach: false },
+    );
+    const results = await Promise.allSettled([b.submit(1), b.submit(2)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(batches).toEqual([[1, 2]]);
   });
 
   it('puts an item that repeats a key into a later round, and answers in input order', async () => {

@@ -1,16 +1,33 @@
 // Group commit: calls made during one event-loop turn (concurrent handlers of one worker) share
 // one statement. Each caller's promise settles only after its part of the batch is written, so
-// "ack after persist" holds per task. When a batch fails, its items are retried one by one, so
-// one bad item cannot fail the items it happened to be grouped with.
+// "ack after persist" holds per task. When a batch of writes fails, its items are retried one by
+// one, so one bad item cannot fail the items it happened to be grouped with.
+//
+// Imported as '@precis/db/group-commit' (no TypeORM behind it), so a package that only needs the
+// batcher does not load the database layer.
+export interface TurnBatcherOptions {
+  // Largest batch handed to `run` (default 256); a turn with more items makes several batches.
+  maxBatch?: number;
+  // Retry the items of a failed batch one by one (default true). Off for reads, where no single
+  // item can fail a batch: a failed batch fails all of its callers.
+  retryEach?: boolean;
+}
+
 export class TurnBatcher<I, O> {
   private queue: { input: I; resolve: (value: O) => void; reject: (err: unknown) => void }[] = [];
   private scheduled = false;
 
   // `run` gets the inputs in submission order and returns one output per input, in that order.
+  private readonly maxBatch: number;
+  private readonly retryEach: boolean;
+
   constructor(
     private readonly run: (inputs: I[]) => Promise<O[]>,
-    private readonly maxBatch = 256,
-  ) {}
+    opts: TurnBatcherOptions = {},
+  ) {
+    this.maxBatch = opts.maxBatch ?? 256;
+    this.retryEach = opts.retryEach ?? true;
+  }
 
   submit(input: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
@@ -36,7 +53,10 @@ export class TurnBatcher<I, O> {
         throw new Error(`batch returned ${outputs.length} results for ${items.length} inputs`);
       for (let k = 0; k < items.length; k++) items[k]!.resolve(outputs[k]!);
     } catch (err) {
-      if (items.length === 1) return items[0]!.reject(err);
+      if (items.length === 1 || !this.retryEach) {
+        for (const it of items) it.reject(err);
+        return;
+      }
       for (const it of items) this.run([it.input]).then(([out]) => it.resolve(out!), it.reject);
     }
   }
