@@ -8,10 +8,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ProvisionError, provisionServices, stopProvisioned } from './lib/provision.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Benchmark names come first; everything from the first flag (or after a literal `--`) goes to the
+// benchmarks, values included: `npm run bench annotation-throughput -- --rounds 5` reaches this
+// script as `annotation-throughput --rounds 5`, since npm drops the `--`.
 const argv = process.argv.slice(2);
-const dash = argv.indexOf('--');
-const names = (dash === -1 ? argv : argv.slice(0, dash)).filter((a) => !a.startsWith('-'));
-const benchArgs = dash === -1 ? argv.filter((a) => a.startsWith('-')) : argv.slice(dash + 1);
+const split = argv.findIndex((a) => a.startsWith('-'));
+const names = split === -1 ? argv : argv.slice(0, split);
+const benchArgs = split === -1 ? [] : argv.slice(argv[split] === '--' ? split + 1 : split);
 
 function findBenchmarks() {
   const found = [];
