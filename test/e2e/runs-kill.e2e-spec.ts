@@ -109,8 +109,9 @@ describe('kill -9 of a stage service in the middle of a run', () => {
       )[0].n,
     );
 
-  // Freezes the process right after one of its stage's calls is recorded (before its task is
-  // stored, often: a redelivery then replays the call from the cache), and kills it only when none
+  // Freezes the process right after one of its stage's calls is recorded (a summarize step's call
+  // often before its task is stored: a redelivery then replays it from the cache; a judge task's
+  // last call is recorded with the task's result), and kills it only when none
   // of its model calls is in flight and every call its stage's servers completed is recorded.
   // Otherwise it resumes the process and waits for the next recorded call. Returns the tries.
   async function quietKill(

@@ -22,6 +22,7 @@ export {
   LlmTimeoutError,
   redactSecrets,
 } from './errors.js';
+export { ledgerInsertSql, ledgerRowsJson } from './ledger-rows.js';
 export type { EndpointLimiterStats } from './limits/endpoint-limiter.js';
 export { LimiterRegistry, processLimiters } from './limits/limiter-registry.js';
 export { Semaphore } from './limits/semaphore.js';
@@ -39,6 +40,7 @@ export type {
   ModelRegistryInput,
   ModelSpec,
 } from './registry/model-spec.js';
+export { DeferredLedger } from './store/deferred-ledger.js';
 export type { LlmCallRecord, LlmLedgerTotals, LlmStore } from './store/llm-store.js';
 export { MemoryLlmStore } from './store/memory-llm-store.js';
 export {

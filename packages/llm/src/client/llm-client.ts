@@ -6,6 +6,7 @@ import { LlmConfigError, LlmError, LlmResponseError } from '../errors.js';
 import type { EndpointLimiterStats } from '../limits/endpoint-limiter.js';
 import { type LimiterRegistry, processLimiters } from '../limits/limiter-registry.js';
 import type { ModelKind, ModelRegistry, ModelSpec } from '../registry/model-spec.js';
+import { DeferredLedger } from '../store/deferred-ledger.js';
 import type { LlmCallRecord, LlmStore } from '../store/llm-store.js';
 import { MemoryLlmStore } from '../store/memory-llm-store.js';
 import { checkContextWindow } from './context-window.js';
@@ -83,6 +84,7 @@ export class LlmClient {
   // again before it is sent.
   async chat(req: ChatRequest): Promise<ChatResult> {
     await nextTurn();
+    await req.ledger?.flush();
     const prepared = this.prepareChat(req);
     const [cacheKey] = computeCacheKeys(prepared.keyParts, [req.templateVersion]);
     const templateVersion = req.templateVersion ?? null;
@@ -91,7 +93,8 @@ export class LlmClient {
       const hit = await this.cachedChat(prepared, cacheKey!);
       if (hit) {
         const result = chatResult(hit, cacheKey!, started, true, ZERO_COST, 0);
-        await this.store.record(
+        await this.record(
+          req.ledger,
           this.hitRecord(
             prepared.spec,
             'chat',
@@ -123,6 +126,7 @@ export class LlmClient {
     if (!Number.isInteger(count) || count < 1)
       throw new LlmConfigError(`chatSamples needs a positive integer sample count, got ${count}`, req.model);
     await nextTurn();
+    await req.ledger?.flush();
     const prepared = this.prepareChat(req);
     const versions = Array.from({ length: count }, (_, k) => sampleTemplateVersion(req.templateVersion, k));
     const keys = computeCacheKeys(prepared.keyParts, versions);
@@ -158,7 +162,7 @@ export class LlmClient {
         Math.round(performance.now() - started),
         { cachedAs: hits.map((k) => keys[k]!), samples: hits },
       );
-      await this.store.record({ ...record, calls: hits.length });
+      await this.record(req.ledger, { ...record, calls: hits.length });
     }
     return all;
   }
@@ -223,7 +227,7 @@ export class LlmClient {
     const base = this.baseRecord(spec, 'chat', cacheKey, req, body, templateVersion);
     const sdk = this.sdk(spec);
     const estimate = estimateTokensForChars(promptChars) + (req.maxTokens ?? 0) * n;
-    const outcome = await this.run(spec, sdk, estimate, started, base, req.signal, async (signal) => {
+    const outcome = await this.run(spec, sdk, estimate, started, base, req, async (signal) => {
       const raw: unknown = await sdk.openai.chat.completions.create(
         body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
         { signal, maxRetries: 0, timeout: spec.timeoutMs + 5_000 },
@@ -241,7 +245,7 @@ export class LlmClient {
       ),
     );
     const result = chatResult(parsed, cacheKey, started, false, cost, outcome.attempts);
-    await this.store.record({
+    await this.record(req.ledger, {
       ...base,
       response: toPlain(raw),
       tokensIn: parsed.usage.promptTokens,
@@ -297,7 +301,7 @@ export class LlmClient {
     }
     const sdk = this.sdk(spec);
     const estimate = estimateTokens(req.input.join('\n'));
-    const outcome = await this.run(spec, sdk, estimate, started, base, req.signal, async (signal) => {
+    const outcome = await this.run(spec, sdk, estimate, started, base, req, async (signal) => {
       const raw: unknown = await sdk.openai.embeddings.create(
         body as unknown as OpenAI.EmbeddingCreateParams,
         { signal, maxRetries: 0, timeout: spec.timeoutMs + 5_000 },
@@ -324,6 +328,13 @@ export class LlmClient {
     const out: Record<string, EndpointLimiterStats> = {};
     for (const name of this.used) out[name] = this.limiters.for(this.registry.get(name)).stats();
     return out;
+  }
+
+  // A ledger for one task's calls whose rows the task writes itself, with its result, in the
+  // database `db` (see DeferredLedger); null when this client's store does not write to `db`,
+  // and the calls then record themselves as usual.
+  deferLedger(db: unknown): DeferredLedger | null {
+    return this.store.sharesDatabase?.(db) ? new DeferredLedger(this.store) : null;
   }
 
   // Writes buffered ledger rows.
@@ -374,7 +385,7 @@ export class LlmClient {
     estimate: number,
     started: number,
     base: LlmCallRecord,
-    signal: AbortSignal | undefined,
+    req: { signal?: AbortSignal; ledger?: DeferredLedger },
     attempt: (signal: AbortSignal) => Promise<{ value: T; tokens: number }>,
   ) {
     try {
@@ -383,13 +394,13 @@ export class LlmClient {
         limiter: this.limiters.for(spec),
         estimatedTokens: estimate,
         secrets: sdk.secrets,
-        signal,
+        signal: req.signal,
         random: this.opts.random,
         attempt,
       });
     } catch (err) {
       const e = err instanceof LlmError ? err : new LlmResponseError(String(err), spec.name);
-      await this.store.record({
+      await this.record(req.ledger, {
         ...base,
         latencyMs: Math.round(performance.now() - started),
         attempts: e.attempts,
@@ -397,6 +408,11 @@ export class LlmClient {
       });
       throw e;
     }
+  }
+
+  private async record(ledger: DeferredLedger | undefined, row: LlmCallRecord): Promise<void> {
+    if (ledger) ledger.add(row);
+    else await this.store.record(row);
   }
 
   private async cachedBody<P>(cacheKey: string, parse: (body: unknown) => P): Promise<P | null> {

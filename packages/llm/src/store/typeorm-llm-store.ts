@@ -1,6 +1,7 @@
 import { TurnBatcher } from '@precis/db/group-commit';
 import type { DataSource } from 'typeorm';
 import { formatCost, parseCost } from '../cost.js';
+import { ledgerInsertSql, ledgerRowsJson } from '../ledger-rows.js';
 import { isCacheable, type LlmCallRecord, type LlmLedgerTotals, type LlmStore } from './llm-store.js';
 
 export interface TypeOrmLlmStoreOptions {
@@ -74,6 +75,11 @@ export class TypeOrmLlmStore implements LlmStore {
     } else if (this.timer === null) {
       this.timer = setTimeout(() => void this.writeBatch(), this.opts.batch.maxDelayMs ?? 50);
     }
+  }
+
+  // Not with `batch`: its rows are written later, and its lookups see them before they land.
+  sharesDatabase(db: unknown): boolean {
+    return db === this.ds && !this.opts.batch;
   }
 
   async flush(): Promise<void> {
@@ -156,42 +162,9 @@ export class TypeOrmLlmStore implements LlmStore {
   private async insert(rows: LlmCallRecord[]): Promise<void> {
     const chunk = 500;
     for (let i = 0; i < rows.length; i += chunk) {
-      await this.ds.query(
-        `INSERT INTO llm_calls (run_id, task_id, model, model_id, kind, cache_key, cache_hit, template_version,
-                                request, response, tokens_in, tokens_out, latency_ms, cost_usd, attempts, error, calls)
-         SELECT run_id, task_id, model, model_id, kind, cache_key, cache_hit, template_version,
-                request, response, tokens_in, tokens_out, latency_ms, cost_usd, attempts, error, calls
-         FROM jsonb_to_recordset($1::jsonb) AS r(
-           run_id uuid, task_id text, model text, model_id text, kind text, cache_key text, cache_hit boolean,
-           template_version text, request jsonb, response jsonb, tokens_in integer, tokens_out integer,
-           latency_ms integer, cost_usd numeric, attempts integer, error text, calls integer)`,
-        [JSON.stringify(rows.slice(i, i + chunk).map(toRow))],
-      );
+      await this.ds.query(ledgerInsertSql('$1::jsonb'), [ledgerRowsJson(rows.slice(i, i + chunk))]);
     }
   }
-}
-
-function toRow(c: LlmCallRecord): Record<string, unknown> {
-  return {
-    run_id: c.runId,
-    task_id: c.taskId,
-    model: c.model,
-    model_id: c.modelId,
-    kind: c.kind,
-    cache_key: c.cacheKey,
-    cache_hit: c.cacheHit,
-    template_version: c.templateVersion,
-    request: c.request,
-    response: c.response,
-    tokens_in: c.tokensIn,
-    tokens_out: c.tokensOut,
-    latency_ms: c.latencyMs,
-    // An exact decimal string: numeric parses its text, no float in between.
-    cost_usd: c.costUsd,
-    attempts: c.attempts,
-    error: c.error,
-    calls: c.calls,
-  };
 }
 
 export function createTypeOrmLlmStore(ds: DataSource, opts?: TypeOrmLlmStoreOptions): TypeOrmLlmStore {

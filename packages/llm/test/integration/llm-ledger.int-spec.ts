@@ -6,7 +6,9 @@ import {
   costUnits,
   createTypeOrmLlmStore,
   formatCost,
-  type LlmClient,
+  LlmClient,
+  ledgerInsertSql,
+  ledgerRowsJson,
   parsePrice,
   sampleTemplateVersion,
 } from '../../src/index.js';
@@ -192,6 +194,61 @@ function ledgerSuite(name: string, open: () => Promise<{ ds: DataSource; cleanup
         ['judge@3#sample-3', false, 1, null],
         ['judge@3', true, 2, [1, 3]],
       ]);
+    });
+
+    it('defers rows to the caller: a call resolves unwritten, the caller writes it, flush() writes the rest', async () => {
+      const DEFERRED_RUN = '44444444-4444-4444-8444-444444444444';
+      const rowsOf = async () =>
+        (
+          await ds.query(
+            'SELECT task_id, cache_hit FROM llm_calls WHERE run_id = $1 ORDER BY task_id, cache_hit',
+            [DEFERRED_RUN],
+          )
+        ).map((r: { task_id: string; cache_hit: boolean }) => `${r.task_id}${r.cache_hit ? ' (hit)' : ''}`);
+      // Only a store that writes each row at once, to this very database, lends itself to it.
+      expect(client.deferLedger({})).toBeNull();
+      expect(new LlmClient({ registry: client.registry }).deferLedger(ds)).toBeNull();
+      expect(createTypeOrmLlmStore(ds, { batch: {} }).sharesDatabase(ds)).toBe(false);
+      const ledger = client.deferLedger(ds)!;
+      expect(ledger).not.toBeNull();
+      const ask = (taskId: string) =>
+        client.chat({
+          model: 'chat',
+          messages: user(`deferred ${taskId}`),
+          runId: DEFERRED_RUN,
+          taskId,
+          ledger,
+        });
+      await Promise.all([ask('a'), ask('b')]);
+      expect(await rowsOf()).toEqual([]);
+      // The caller's own statement writes them (here with nothing else in it).
+      const written = await ledger.writeWith(async (rows) => {
+        await ds.query(`WITH ledger AS (${ledgerInsertSql('$1::jsonb')}) SELECT 1`, [ledgerRowsJson(rows)]);
+        return rows.length;
+      });
+      expect(written).toBe(2);
+      expect(await rowsOf()).toEqual(['a', 'b']);
+      // A call made while the ledger holds a row writes that row first: a re-asking task never
+      // holds back more than its latest call.
+      await ask('c');
+      await ask('d');
+      expect(await rowsOf()).toEqual(['a', 'b', 'c']);
+      // A statement that fails leaves its rows to flush(), which writes each once.
+      await expect(
+        ledger.writeWith(async () => {
+          throw new Error('statement failed');
+        }),
+      ).rejects.toThrow('statement failed');
+      expect(await rowsOf()).toEqual(['a', 'b', 'c']);
+      await ledger.flush();
+      await ledger.flush();
+      expect(await rowsOf()).toEqual(['a', 'b', 'c', 'd']);
+      // Written rows serve the cache like any other; a hit made with a ledger is deferred too.
+      const before = server.stats().total;
+      expect((await ask('a')).cached).toBe(true);
+      expect(server.stats().total).toBe(before);
+      await ledger.flush();
+      expect(await rowsOf()).toEqual(['a', 'a (hit)', 'b', 'c', 'd']);
     });
 
     it('records failures with attempts and error, and the batching store writes the same rows', async () => {

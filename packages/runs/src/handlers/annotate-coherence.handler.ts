@@ -1,4 +1,5 @@
 import { annotateDuplication, DUPLICATION_ENGINE } from '@precis/engines';
+import type { DeferredLedger } from '@precis/llm';
 import {
   ANNOTATE_BATCH_TEMPLATE,
   ANNOTATE_SENTENCE_TEMPLATE,
@@ -47,6 +48,8 @@ export async function annotateCoherence(
   metric: MetricSpec,
   cache: boolean,
   overrides?: TemplateOverrides,
+  // Collects the judge calls' ledger rows for the task to write with its result.
+  ledger?: DeferredLedger,
 ): Promise<AnnotateCoherenceResult> {
   if (metric.judge.engine === 'heuristic') {
     const all = annotateDuplication(splitSentences(summaryText));
@@ -88,6 +91,7 @@ export async function annotateCoherence(
       taskId: task.id,
       templateVersion: attempt === 0 ? template.version : `${template.version}#reask-${attempt}`,
       cache,
+      ledger,
     });
     outputs.push(reply.text);
     try {

@@ -16,6 +16,7 @@ import { annotateCoherence, JudgeOutputError } from './annotate-coherence.handle
 import { generateGevalSteps, judgeDimension } from './judge-dimension.handler.js';
 import { scoreRun } from './score-run.handler.js';
 import { ConfigurationError, summarizeStep } from './summarize-step.handler.js';
+import { withTaskLedger, writeWithCalls } from './task-ledger.js';
 import { TemplateMismatchError } from './templates.js';
 
 export type TaskOutcome = 'done' | 'failed' | 'skipped';
@@ -135,43 +136,52 @@ async function annotate(
       templateVersion,
       taskId: ref.id,
     }));
-  try {
-    const result = await annotateCoherence(
-      ctx,
-      ref,
-      payload,
-      summary.text,
-      metric,
-      spec.cache,
-      spec.templateOverrides,
-    );
-    const verdicts = result.verdicts.map((v) => ({ n: v.n, status: 'ok', verdict: { ...v } }));
-    await finishTaskWithJudgments(
-      ctx.db,
-      ref.id,
-      'done',
-      result,
-      null,
-      rows(result.judge, result.templateVersion, verdicts),
-    );
-    return 'done';
-  } catch (err) {
-    if (!(err instanceof JudgeOutputError)) throw err;
-    const failed = payload.sentences.map((s) => ({
-      n: s.n,
-      status: 'failed',
-      verdict: { error: err.message, outputs: err.outputs },
-    }));
-    await finishTaskWithJudgments(
-      ctx.db,
-      ref.id,
-      'failed',
-      { judge: err.judge, outputs: err.outputs },
-      err.message,
-      rows(err.judge, err.templateVersion, failed),
-    );
-    return 'failed';
-  }
+  return withTaskLedger(ctx, async (ledger) => {
+    try {
+      const result = await annotateCoherence(
+        ctx,
+        ref,
+        payload,
+        summary.text,
+        metric,
+        spec.cache,
+        spec.templateOverrides,
+        ledger,
+      );
+      const verdicts = result.verdicts.map((v) => ({ n: v.n, status: 'ok', verdict: { ...v } }));
+      await writeWithCalls(ledger, (calls) =>
+        finishTaskWithJudgments(
+          ctx.db,
+          ref.id,
+          'done',
+          result,
+          null,
+          rows(result.judge, result.templateVersion, verdicts),
+          calls,
+        ),
+      );
+      return 'done';
+    } catch (err) {
+      if (!(err instanceof JudgeOutputError)) throw err;
+      const failed = payload.sentences.map((s) => ({
+        n: s.n,
+        status: 'failed',
+        verdict: { error: err.message, outputs: err.outputs },
+      }));
+      await writeWithCalls(ledger, (calls) =>
+        finishTaskWithJudgments(
+          ctx.db,
+          ref.id,
+          'failed',
+          { judge: err.judge, outputs: err.outputs },
+          err.message,
+          rows(err.judge, err.templateVersion, failed),
+          calls,
+        ),
+      );
+      return 'failed';
+    }
+  });
 }
 
 // Called by the bus when a task exhausted its deliveries.

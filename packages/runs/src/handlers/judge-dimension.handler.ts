@@ -24,6 +24,7 @@ import { summaryText } from '../tasks/summary-texts.js';
 import type { GevalStepsPayload, GevalStepsResult, JudgeDimensionPayload } from '../tasks/task-payloads.js';
 import { finishTask } from '../tasks/task-store.js';
 import { ConfigurationError } from './summarize-step.handler.js';
+import { withTaskLedger, writeWithCalls } from './task-ledger.js';
 
 const TOP_LOGPROBS = 5;
 
@@ -121,59 +122,65 @@ export async function judgeDimension(
     template,
   );
   const temperature = judgeTemperature(metric);
-  const replies = await chat.chatSamples(
-    {
-      model: metric.judge.model,
-      messages,
+  return withTaskLedger(ctx, async (ledger) => {
+    const replies = await chat.chatSamples(
+      {
+        model: metric.judge.model,
+        messages,
+        temperature,
+        runId: ref.runId,
+        taskId: ref.id,
+        templateVersion: template.version,
+        cache: spec.cache,
+        ...(metric.logprobs ? { logprobs: true, topLogprobs: TOP_LOGPROBS } : {}),
+        ledger,
+      },
+      metric.samples,
+    );
+    const samples: JudgeSample[] = replies.map((reply) => ({
+      text: reply.text,
+      ...(reply.logprobs ? { logprobs: reply.logprobs } : {}),
+    }));
+    const score = scoreJudgeSamples(samples, { templateId: template.id, logprobs: metric.logprobs });
+    const producedBy = judgeProducer(metric.judge.model, template);
+    const key = dimensionMetricKey(payload.metricIndex);
+    const details = {
+      n: score.n,
+      parsed: score.parsed,
+      unparsed: score.unparsed,
+      distribution: score.distribution,
+      family: metric.family,
+      method: score.method,
+      sampleMean: score.sampleMean,
       temperature,
-      runId: ref.runId,
-      taskId: ref.id,
-      templateVersion: template.version,
-      cache: spec.cache,
-      ...(metric.logprobs ? { logprobs: true, topLogprobs: TOP_LOGPROBS } : {}),
-    },
-    metric.samples,
-  );
-  const samples: JudgeSample[] = replies.map((reply) => ({
-    text: reply.text,
-    ...(reply.logprobs ? { logprobs: reply.logprobs } : {}),
-  }));
-  const score = scoreJudgeSamples(samples, { templateId: template.id, logprobs: metric.logprobs });
-  const producedBy = judgeProducer(metric.judge.model, template);
-  const key = dimensionMetricKey(payload.metricIndex);
-  const details = {
-    n: score.n,
-    parsed: score.parsed,
-    unparsed: score.unparsed,
-    distribution: score.distribution,
-    family: metric.family,
-    method: score.method,
-    sampleMean: score.sampleMean,
-    temperature,
-    judge: `model:${metric.judge.model}`,
-    template: templateRef(template),
-    ...(score.logprob ? { logprob: score.logprob } : {}),
-    ...(score.failure ? { failure: score.failure } : {}),
-  };
-  const status = score.value === null ? 'failed' : 'done';
-  const result = { ...details, dimension, score: score.value, errors: score.errors };
-  await finishDimensionJudgment(ctx.db, {
-    taskId: ref.id,
-    status,
-    result,
-    error: score.failure,
-    runId: ref.runId,
-    summaryId: payload.summaryId,
-    documentId: payload.documentId,
-    system: payload.system,
-    judgmentId: judgmentId(payload.summaryId, `${key}:${dimension}`, 0),
-    metricValueId: metricValueId(ref.runId, payload.system, payload.documentId, `dimension:${dimension}`),
-    metric: `dimension:${dimension}`,
-    value: score.value,
-    details,
-    judge: `model:${metric.judge.model}`,
-    template: templateRef(template),
-    producedBy,
+      judge: `model:${metric.judge.model}`,
+      template: templateRef(template),
+      ...(score.logprob ? { logprob: score.logprob } : {}),
+      ...(score.failure ? { failure: score.failure } : {}),
+    };
+    const status = score.value === null ? 'failed' : 'done';
+    const result = { ...details, dimension, score: score.value, errors: score.errors };
+    await writeWithCalls(ledger, (calls) =>
+      finishDimensionJudgment(ctx.db, {
+        calls,
+        taskId: ref.id,
+        status,
+        result,
+        error: score.failure,
+        runId: ref.runId,
+        summaryId: payload.summaryId,
+        documentId: payload.documentId,
+        system: payload.system,
+        judgmentId: judgmentId(payload.summaryId, `${key}:${dimension}`, 0),
+        metricValueId: metricValueId(ref.runId, payload.system, payload.documentId, `dimension:${dimension}`),
+        metric: `dimension:${dimension}`,
+        value: score.value,
+        details,
+        judge: `model:${metric.judge.model}`,
+        template: templateRef(template),
+        producedBy,
+      }),
+    );
+    return status;
   });
-  return status;
 }

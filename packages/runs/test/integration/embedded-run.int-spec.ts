@@ -230,6 +230,14 @@ describe('a book benchmark run through the planner, the bus and the stage handle
     expect(tasks.map((t) => t.status)).toEqual(['failed']);
     // Every sentence was asked maxAttempts times (re-asks are distinct calls, not cache hits).
     expect((fake.stats().byModel['bad-judge'] ?? 0) - before).toBe(3 * judgments.length);
+    // And the ledger has each of those calls once: the re-asked ones written before their re-ask,
+    // the last one with the task's failure.
+    const [ledger] = await db.query(
+      `SELECT COUNT(*)::int AS n, COUNT(DISTINCT cache_key)::int AS keys FROM llm_calls
+        WHERE run_id = $1 AND model = 'bad-judge'`,
+      [run.id],
+    );
+    expect(ledger).toEqual({ n: 3 * judgments.length, keys: 3 * judgments.length });
     const score = await db.query(`SELECT result FROM tasks WHERE id = $1`, [`${run.id}:score`]);
     const row = (score[0].result.leaderboard as LeaderboardRow[])[0]!;
     expect(row.score).toBeNull();
