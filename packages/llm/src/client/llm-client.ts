@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { type CacheKeyParts, computeCacheKey, computeCacheKeys } from '../cache-key.js';
 import { costUnits, formatCost } from '../cost.js';
@@ -13,6 +12,7 @@ import { checkContextWindow } from './context-window.js';
 import { estimateTokens, estimateTokensForChars } from './estimate-tokens.js';
 import { executeWithRetries } from './execute-with-retries.js';
 import { createNodeHttpFetch } from './node-http-fetch.js';
+import { ownTurn } from './own-turn.js';
 import { parseChatBody, parseEmbeddingBody } from './parse-response.js';
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types.js';
 import { validateChatRequest, validateEmbedRequest } from './validate-request.js';
@@ -80,10 +80,10 @@ export class LlmClient {
   // Calls are prepared (serialized, hashed) and sent each in an event-loop turn of its own: when
   // a worker starts many tasks at once, the first request is on the wire after one call's work,
   // not after every call has been built (their socket writes would all wait for the same turn).
-  // Misses found by one grouped cache lookup resume together, so each takes a turn of its own
-  // again before it is sent.
+  // The first call of a turn goes on at once; the others wait for turns of their own. Misses
+  // found by one grouped cache lookup resume together, so they take turns the same way.
   async chat(req: ChatRequest): Promise<ChatResult> {
-    await nextTurn();
+    await ownTurn();
     await req.ledger?.flush();
     const prepared = this.prepareChat(req);
     const [cacheKey] = computeCacheKeys(prepared.keyParts, [req.templateVersion]);
@@ -110,7 +110,7 @@ export class LlmClient {
         );
         return result;
       }
-      await nextTurn();
+      await ownTurn();
     }
     return this.callChat(prepared, req, cacheKey!, templateVersion, started);
   }
@@ -125,7 +125,7 @@ export class LlmClient {
   async chatSamples(req: ChatRequest, count: number): Promise<ChatResult[]> {
     if (!Number.isInteger(count) || count < 1)
       throw new LlmConfigError(`chatSamples needs a positive integer sample count, got ${count}`, req.model);
-    await nextTurn();
+    await ownTurn();
     await req.ledger?.flush();
     const prepared = this.prepareChat(req);
     const versions = Array.from({ length: count }, (_, k) => sampleTemplateVersion(req.templateVersion, k));
@@ -139,7 +139,7 @@ export class LlmClient {
       const hit = cached[k];
       if (hit) return chatResult(hit, key, started, true, ZERO_COST, 0);
       const send = () => this.callChat(prepared, req, key, versions[k]!, started);
-      return looked ? nextTurn().then(send) : send();
+      return looked ? Promise.resolve(ownTurn()).then(send) : send();
     });
     // Settled below; observed now, so a sample that fails at once is not an unhandled rejection
     // while the hits are being recorded.
