@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { StrategyError } from '@precis/strategies';
 import { judgmentId, runIdOfTask } from '../ids.js';
 import { summarizeOpinion } from '../opinion/opinion-summary.js';
@@ -49,6 +50,10 @@ export async function handleTask(ctx: RunContext, taskId: string): Promise<TaskO
     }
     return 'skipped';
   }
+  // The tasks a worker claimed together go on one event-loop turn each: a task whose next step is
+  // a model call (its claim brought everything the call needs) then has its request on the wire
+  // before the next task is worked on, instead of after every one of them built its prompt.
+  await nextTurn();
   const runId = task.runId;
   const spec = (await runSpec(ctx.db, runId)) as unknown as BenchmarkSpec;
   const payload = task.payload as unknown as TaskPayload;
@@ -61,6 +66,7 @@ export async function handleTask(ctx: RunContext, taskId: string): Promise<TaskO
     await finishTask(ctx.db.manager, task.id, 'failed', null, (err as Error).message);
     outcome = 'failed';
   }
+  await task.marked;
   await ctx.events.taskFinished(runId, task.id);
   return outcome;
 }

@@ -25,6 +25,13 @@ export function summaryText(db: DataSource, summaryId: string): Promise<string |
   return hit;
 }
 
+// A text read along with something else (a judge task's claim), kept as if read here.
+export function rememberSummaryText(summaryId: string, text: string): void {
+  if (texts.has(summaryId)) return;
+  if (texts.size >= MAX_TEXTS) texts.delete(texts.keys().next().value!);
+  texts.set(summaryId, Promise.resolve(text));
+}
+
 async function readSummaryTexts(db: DataSource, ids: string[]): Promise<(string | null)[]> {
   const rows: { id: string; text: string }[] = await db.query(
     'SELECT id, text FROM summaries WHERE id = ANY($1::text[])',

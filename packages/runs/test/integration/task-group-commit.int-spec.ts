@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDataSource, createThrowawayDatabase, RunEntity, type ThrowawayDatabase } from '@precis/db';
+import {
+  createDataSource,
+  createThrowawayDatabase,
+  RunEntity,
+  SummaryEntity,
+  type ThrowawayDatabase,
+} from '@precis/db';
 import { inDistinctRounds, TurnBatcher } from '@precis/db/group-commit';
 import type { LlmCallRecord } from '@precis/llm';
 import type { DataSource } from 'typeorm';
 import { type DimensionJudgmentWrite, finishDimensionJudgment } from '../../src/opinion/finish-judgment.js';
+import { summaryText } from '../../src/tasks/summary-texts.js';
 import {
   claimTask,
   finishTask,
@@ -115,7 +122,7 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
     await tdb?.drop();
   });
 
-  it('claims concurrent tasks in one turn: a duplicate delivery gets nothing, a finished task is skipped', async () => {
+  it('claims concurrent tasks in one turn: a duplicate delivery gets nothing, a finished task is skipped, the others are marked running', async () => {
     const id = (k: string) => `${runId}:verify:${k}`;
     const claims = await Promise.all([
       claimTask(db, id('a')),
@@ -127,6 +134,8 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
     expect(claims.map((c) => c?.id ?? null)).toEqual([id('a'), id('b'), null, null, null]);
     expect(claims[0]).toMatchObject({ runId, stage: 'verify', kind: 'judge-dimension', attempts: 1 });
     expect(claims[0]!.payload).toEqual({ type: 'judge-dimension', key: 'a' });
+    // The tasks are handed out on a read; their marks as running land on their own.
+    await Promise.all(claims.map((c) => c?.marked));
     const rows: { id: string; status: string; attempts: number }[] = await db.query(
       'SELECT id, status, attempts FROM tasks WHERE run_id = $1 ORDER BY id',
       [runId],
@@ -322,5 +331,37 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
       ['i', 'key-i-0', 0.000001],
       ['i', 'key-i-1', 0.000001],
     ]);
+  });
+  it('reads the summary a claimed judge task judges along with the claim, once per summary', async () => {
+    const id = (k: string) => `${runId}:verify:${k}`;
+    const summaryId = `${runId}:summary:claimed`;
+    await db.getRepository(SummaryEntity).insert({
+      id: summaryId,
+      runId,
+      system: 'sys',
+      documentId: '00000000-0000-4000-8000-00000000000a',
+      text: 'One sentence. Another sentence.',
+      finalStep: 'test',
+      producer: 'test',
+    });
+    await insertTasks(
+      db,
+      ['j', 'k'].map((k) => ({
+        id: id(k),
+        runId,
+        stage: 'verify' as const,
+        kind: 'booookscore-batch' as const,
+        payload: { type: 'booookscore-batch', summaryId } as never,
+      })),
+    );
+    const claimed = await Promise.all([claimTask(db, id('j')), claimTask(db, id('k'))]);
+    expect(claimed.map((c) => c?.payload)).toEqual([
+      { type: 'booookscore-batch', summaryId },
+      { type: 'booookscore-batch', summaryId },
+    ]);
+    await Promise.all(claimed.map((c) => c?.marked));
+    // Gone from the database now, the text is still at hand: the claim brought it along.
+    await db.query('DELETE FROM summaries WHERE id = $1', [summaryId]);
+    expect(await summaryText(db, summaryId)).toBe('One sentence. Another sentence.');
   });
 });
