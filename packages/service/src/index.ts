@@ -64,6 +64,7 @@ export {
   type TaskContext,
   type TaskHandler,
 } from './tasks/stage-worker.js';
+export { StageWorkers } from './tasks/stage-workers.js';
 export { TaskCompletionWatcher } from './tasks/task-completion-watcher.js';
 export {
   MalformedTaskError,

@@ -1,21 +1,11 @@
-import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { type StageWorker, StageWorkerFactory } from '@precis/service';
+import { Injectable } from '@nestjs/common';
+import { StageWorkerFactory, StageWorkers } from '@precis/service';
 import { ImportDatasetUseCase } from './usecases/import-dataset.usecase.js';
 
-// Pulls the ingest stage queue. Stops pulling first on shutdown; in-flight imports finish and ack.
+// Pulls the ingest stage queue, for the application's lifetime (see StageWorkers).
 @Injectable()
-export class IngestConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly worker: StageWorker;
-
+export class IngestConsumer extends StageWorkers {
   constructor(workers: StageWorkerFactory, importDataset: ImportDatasetUseCase) {
-    this.worker = workers.create('ingest', [importDataset]);
-  }
-
-  onApplicationBootstrap(): Promise<void> {
-    return this.worker.start();
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.worker.stop();
+    super([workers.create('ingest', [importDataset])]);
   }
 }

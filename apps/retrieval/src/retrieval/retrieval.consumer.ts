@@ -1,22 +1,11 @@
-import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { type StageWorker, StageWorkerFactory } from '@precis/service';
+import { Injectable } from '@nestjs/common';
+import { StageWorkerFactory, StageWorkers } from '@precis/service';
 import { RETRIEVAL_STAGES, RETRIEVAL_TASK_HANDLERS } from './retrieval.handlers.js';
 
-// Pulls this service's stage queue(s). On shutdown it stops pulling, lets in-flight tasks finish
-// and ack, then the connections close.
+// Pulls this service's stage queue(s), for the application's lifetime (see StageWorkers).
 @Injectable()
-export class RetrievalConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly workers: StageWorker[];
-
+export class RetrievalConsumer extends StageWorkers {
   constructor(factory: StageWorkerFactory) {
-    this.workers = RETRIEVAL_STAGES.map((stage) => factory.create(stage, RETRIEVAL_TASK_HANDLERS));
-  }
-
-  async onApplicationBootstrap(): Promise<void> {
-    for (const worker of this.workers) await worker.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await Promise.all(this.workers.map((worker) => worker.stop()));
+    super(RETRIEVAL_STAGES.map((stage) => factory.create(stage, RETRIEVAL_TASK_HANDLERS)));
   }
 }
