@@ -19,17 +19,20 @@ export function summaryText(db: DataSource, summaryId: string): Promise<string |
         return text;
       });
     hit.catch(() => texts.delete(summaryId));
-    if (texts.size >= MAX_TEXTS) texts.delete(texts.keys().next().value!);
-    texts.set(summaryId, hit);
+    keep(summaryId, hit);
   }
   return hit;
 }
 
 // A text read along with something else (a judge task's claim), kept as if read here.
 export function rememberSummaryText(summaryId: string, text: string): void {
-  if (texts.has(summaryId)) return;
+  if (!texts.has(summaryId)) keep(summaryId, Promise.resolve(text));
+}
+
+// Memoizes, evicting the oldest entry when the memo is full.
+function keep(summaryId: string, text: Promise<string | null>): void {
   if (texts.size >= MAX_TEXTS) texts.delete(texts.keys().next().value!);
-  texts.set(summaryId, Promise.resolve(text));
+  texts.set(summaryId, text);
 }
 
 async function readSummaryTexts(db: DataSource, ids: string[]): Promise<(string | null)[]> {

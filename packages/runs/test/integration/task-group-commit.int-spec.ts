@@ -91,6 +91,24 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
   let tdb: ThrowawayDatabase;
   let db: DataSource;
   let runId: string;
+  // Task k of the run's verify stage.
+  const id = (k: string) => `${runId}:verify:${k}`;
+  // One verify task of `kind` per key, its payload `{ type: kind, ...payload(k) }`.
+  const insertVerifyTasks = (
+    kind: 'judge-dimension' | 'booookscore-batch',
+    keys: string[],
+    payload: (k: string) => Record<string, unknown>,
+  ) =>
+    insertTasks(
+      db,
+      keys.map((k) => ({
+        id: id(k),
+        runId,
+        stage: 'verify' as const,
+        kind,
+        payload: { type: kind, ...payload(k) } as never,
+      })),
+    );
 
   beforeAll(async () => {
     tdb = await createThrowawayDatabase('runs_group_commit');
@@ -104,17 +122,8 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
       error: null,
     });
     runId = run.id;
-    await insertTasks(
-      db,
-      ['a', 'b', 'c', 'd'].map((k) => ({
-        id: `${runId}:verify:${k}`,
-        runId,
-        stage: 'verify' as const,
-        kind: 'judge-dimension' as const,
-        payload: { type: 'judge-dimension', key: k } as never,
-      })),
-    );
-    await finishTask(db.manager, `${runId}:verify:d`, 'done', {}, null);
+    await insertVerifyTasks('judge-dimension', ['a', 'b', 'c', 'd'], (key) => ({ key }));
+    await finishTask(db.manager, id('d'), 'done', {}, null);
   }, 60_000);
 
   afterAll(async () => {
@@ -123,7 +132,6 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
   });
 
   it('claims concurrent tasks in one turn: a duplicate delivery gets nothing, a finished task is skipped, the others are marked running', async () => {
-    const id = (k: string) => `${runId}:verify:${k}`;
     const claims = await Promise.all([
       claimTask(db, id('a')),
       claimTask(db, id('b')),
@@ -150,7 +158,7 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
 
   it('finishes concurrent judgments in one turn; a repeated finish of a task writes nothing twice', async () => {
     const write = (k: string, value: number): DimensionJudgmentWrite => ({
-      taskId: `${runId}:verify:${k}`,
+      taskId: id(k),
       status: 'done',
       result: { score: value },
       error: null,
@@ -179,7 +187,7 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
     expect(await finishDimensionJudgment(db, write('b', 1))).toBe(false);
     const tasks: { id: string; status: string; result: { score: number } }[] = await db.query(
       `SELECT id, status, result FROM tasks WHERE run_id = $1 AND id <> $2 ORDER BY id`,
-      [runId, `${runId}:verify:d`],
+      [runId, id('d')],
     );
     expect(tasks.map((t) => [t.id.slice(-1), t.status, t.result.score])).toEqual([
       ['a', 'done', 4],
@@ -203,17 +211,7 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
   });
 
   it('finishes concurrent annotation tasks with their judgments in one turn; a racing duplicate writes nothing', async () => {
-    const id = (k: string) => `${runId}:verify:${k}`;
-    await insertTasks(
-      db,
-      ['e', 'f', 'g'].map((k) => ({
-        id: id(k),
-        runId,
-        stage: 'verify' as const,
-        kind: 'booookscore-batch' as const,
-        payload: { type: 'booookscore-batch', key: k } as never,
-      })),
-    );
+    await insertVerifyTasks('booookscore-batch', ['e', 'f', 'g'], (key) => ({ key }));
     const rows = (k: string, status: string, units: number[]): JudgmentRow[] =>
       units.map((unit) => ({
         id: `bs-${k}-${unit}`,
@@ -265,18 +263,9 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
       ['bs-f-1', 'failed'],
     ]);
   });
+
   it("writes each finish's ledger rows in its statement, the losing duplicate's too (its calls were made)", async () => {
-    const id = (k: string) => `${runId}:verify:${k}`;
-    await insertTasks(
-      db,
-      ['h', 'i'].map((k) => ({
-        id: id(k),
-        runId,
-        stage: 'verify' as const,
-        kind: 'booookscore-batch' as const,
-        payload: { type: 'booookscore-batch', key: k } as never,
-      })),
-    );
+    await insertVerifyTasks('booookscore-batch', ['h', 'i'], (key) => ({ key }));
     const call = (taskId: string, cacheKey: string): LlmCallRecord => ({
       runId,
       taskId,
@@ -332,8 +321,8 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
       ['i', 'key-i-1', 0.000001],
     ]);
   });
+
   it('reads the summary a claimed judge task judges along with the claim, once per summary', async () => {
-    const id = (k: string) => `${runId}:verify:${k}`;
     const summaryId = `${runId}:summary:claimed`;
     await db.getRepository(SummaryEntity).insert({
       id: summaryId,
@@ -344,16 +333,7 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
       finalStep: 'test',
       producer: 'test',
     });
-    await insertTasks(
-      db,
-      ['j', 'k'].map((k) => ({
-        id: id(k),
-        runId,
-        stage: 'verify' as const,
-        kind: 'booookscore-batch' as const,
-        payload: { type: 'booookscore-batch', summaryId } as never,
-      })),
-    );
+    await insertVerifyTasks('booookscore-batch', ['j', 'k'], () => ({ summaryId }));
     const claimed = await Promise.all([claimTask(db, id('j')), claimTask(db, id('k'))]);
     expect(claimed.map((c) => c?.payload)).toEqual([
       { type: 'booookscore-batch', summaryId },
