@@ -16,6 +16,15 @@ export const verifyTaskId = (
 
 export const scoreTaskId = (runId: string) => `${runId}:score`;
 
+// A summarize task's unit (system, document): `<system>:<document id>`, as stored in tasks.unit.
+export const unitKey = (system: string, documentId: string) => `${system}:${documentId}`;
+
+// The unit of a summarize task id (system names and document ids hold no ':'), else null.
+export function unitOfTaskId(taskId: string): string | null {
+  const parts = taskId.split(':');
+  return parts[1] === 'summarize' && parts.length >= 5 ? `${parts[2]}:${parts[3]}` : null;
+}
+
 // Every task id above starts with its run's id.
 export const runIdOfTask = (taskId: string) => taskId.slice(0, taskId.indexOf(':'));
 

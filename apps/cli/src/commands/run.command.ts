@@ -4,6 +4,7 @@ import {
   createRun,
   createRunContext,
   executeRun,
+  exitCodeOf,
   findRun,
   hasResults,
   loadFullRunReport,
@@ -11,6 +12,7 @@ import {
   type RunLogger,
   renderRunReport,
   SpecError,
+  setRunStatus,
 } from '@precis/runs';
 import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withRuntime } from '../context.js';
@@ -25,6 +27,15 @@ interface RunOptions {
   cache?: boolean;
   concurrency?: string;
   json?: boolean;
+}
+
+// The command that selects the same run again: the spec hash covers the systems and the cache flag.
+export function resumeCommand(specPath: string, opts: RunOptions): string {
+  const quote = (s: string) => (/^[\w./:@,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+  const parts = ['precis', 'run', quote(specPath)];
+  if (opts.systems) parts.push('--systems', quote(opts.systems));
+  if (opts.cache === false) parts.push('--no-cache');
+  return parts.join(' ');
 }
 
 function stderrLogger(stream: NodeJS.WriteStream): RunLogger {
@@ -127,17 +138,18 @@ export function runCommand(ctx: CliContext): Command {
           view.stop();
         }
         if (outcome.interrupted) {
+          await setRunStatus(db, run.id, 'interrupted', 'interrupted by the user (SIGINT)');
           ctx.stderr.write(
-            `interrupted: run ${run.id} keeps its finished tasks; \`precis run ${specPath}\` resumes it\n`,
+            `interrupted: run ${run.id} keeps its finished tasks; \`${resumeCommand(specPath, opts)}\` resumes it\n`,
           );
-          process.exitCode = 130;
+          process.exitCode = exitCodeOf('interrupted');
           return;
         }
         ctx.stderr.write(`${describeOutcome(outcome.progress)}\n`);
         const report = await loadFullRunReport(db, await findRun(db, run.id));
         if (opts.json) ctx.stdout.write(renderRunReport(report, 'json'));
         else if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text'));
-        if (outcome.progress.status !== 'completed') process.exitCode = 1;
+        process.exitCode = exitCodeOf(outcome.progress.status);
       });
     });
 }

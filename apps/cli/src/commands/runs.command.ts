@@ -1,5 +1,7 @@
 import {
   type BenchmarkSpec,
+  cancelRun,
+  deleteRun,
   findRun,
   hasResults,
   listRuns,
@@ -7,12 +9,14 @@ import {
   loadTraces,
   renderRunReport,
   renderTrace,
+  runCounts,
   stageCounts,
   usageSoFar,
 } from '@precis/runs';
 import { Command } from 'commander';
-import { type CliContext, withDataSource } from '../context.js';
+import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
 import { formatTable, printJson } from '../output.js';
+import { RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
 
 export function runsCommand(ctx: CliContext): Command {
   const runs = new Command('runs').description('list and inspect benchmark runs');
@@ -34,7 +38,7 @@ export function runsCommand(ctx: CliContext): Command {
             createdAt: r.createdAt.toISOString(),
             finishedAt: r.finishedAt?.toISOString() ?? null,
             systems: (r.spec as unknown as BenchmarkSpec).systems.map((s) => s.name),
-            tasks: await stageCounts(db, r.id),
+            tasks: (await runCounts(db, r.id)).tasks,
             error: r.error,
           })),
         );
@@ -111,6 +115,47 @@ export function runsCommand(ctx: CliContext): Command {
         ];
         ctx.stdout.write(`${lines.join('\n')}\n\n`);
         if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text'));
+      });
+    });
+
+  runs
+    .command('cancel')
+    .description('cancel an unfinished run: no more tasks are started; it cannot be resumed')
+    .argument('<run>', 'run id (or a unique prefix)')
+    .option('--reason <text>', 'why (shown with the run)', 'cancelled by the user')
+    .action(async (ref: string, opts: { reason: string }, command: Command) => {
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      if (globals.remote) {
+        const remote = new RemoteRuns(globals.remote);
+        try {
+          const run = await remote.cancelRun(ref, opts.reason);
+          ctx.stdout.write(`run ${run.id}: ${remoteRunStatus(run)}\n`);
+        } finally {
+          remote.close();
+        }
+        return;
+      }
+      await withDataSource(ctx, command, async (db) => {
+        const run = await cancelRun(db, (await findRun(db, ref)).id, opts.reason);
+        ctx.stdout.write(`run ${run.id}: cancelled (${run.error})\n`);
+      });
+    });
+
+  runs
+    .command('rm')
+    .description(
+      'delete a finished, cancelled or interrupted run and its results (cached model responses are kept)',
+    )
+    .argument('<run>', 'run id (or a unique prefix)')
+    .action(async (ref: string, _opts: unknown, command: Command) => {
+      if (command.optsWithGlobals<GlobalOptions>().remote)
+        throw new Error(
+          'runs rm: not available with --remote; cancel the run there, or delete it on the gateway host',
+        );
+      await withDataSource(ctx, command, async (db) => {
+        const run = await findRun(db, ref);
+        await deleteRun(db, run.id);
+        ctx.stdout.write(`deleted run ${run.id} (${run.name})\n`);
       });
     });
 

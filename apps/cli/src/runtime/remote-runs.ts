@@ -1,13 +1,14 @@
 import { credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { type CreateRunRequest, type Run, RunServiceClient, RunStatus } from '@precis/contracts';
-import type { BenchmarkSpec } from '@precis/runs';
+import type { RunEntity } from '@precis/db';
+import { type BenchmarkSpec, exitCodeOf } from '@precis/runs';
 
 // gRPC metadata key the gateway resolves relative spec paths against (see the gateway's
 // CreateRunUseCase); the CLI sends absolute paths anyway, this covers hand-written JSON.
 const SPEC_DIR_METADATA = 'precis-spec-dir';
 const DEADLINE_MS = 60_000;
 
-export type RemoteRunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped' | 'unknown';
+export type RemoteRunStatus = RunEntity['status'] | 'unknown';
 
 const STATUS_NAMES: Record<number, RemoteRunStatus> = {
   [RunStatus.RUN_STATUS_PENDING]: 'pending',
@@ -15,6 +16,9 @@ const STATUS_NAMES: Record<number, RemoteRunStatus> = {
   [RunStatus.RUN_STATUS_COMPLETED]: 'completed',
   [RunStatus.RUN_STATUS_FAILED]: 'failed',
   [RunStatus.RUN_STATUS_STOPPED]: 'stopped',
+  [RunStatus.RUN_STATUS_COMPLETED_WITH_FAILURES]: 'completed-with-failures',
+  [RunStatus.RUN_STATUS_INTERRUPTED]: 'interrupted',
+  [RunStatus.RUN_STATUS_CANCELLED]: 'cancelled',
 };
 
 export function remoteRunStatus(run: Run): RemoteRunStatus {
@@ -23,7 +27,7 @@ export function remoteRunStatus(run: Run): RemoteRunStatus {
 
 export function isFinished(run: Run): boolean {
   const s = remoteRunStatus(run);
-  return s === 'completed' || s === 'failed' || s === 'stopped';
+  return s !== 'unknown' && s !== 'pending' && s !== 'running';
 }
 
 // gRPC client of precis.v1.RunService on a gateway (--remote host:port).
@@ -189,7 +193,7 @@ export async function runRemote(
     const final = followed.run;
     const state = remoteRunStatus(final);
     out.stderr.write(`run ${final.id} ${state}${final.error ? `: ${final.error}` : ''}\n`);
-    return { exitCode: state === 'completed' ? 0 : 1, run: final };
+    return { exitCode: state === 'unknown' ? 1 : exitCodeOf(state), run: final };
   } finally {
     runs.close();
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GrpcInvalidArgumentException, GrpcNotFoundException } from '@nestjs/microservices';
 import type { Run, RunStatus } from '@precis/contracts';
-import { RunEntity } from '@precis/db';
+import { OPEN_RUN_STATUSES, RunEntity } from '@precis/db';
 import { findRun, listRuns, RunNotFoundError, stageCounts, usageSoFar } from '@precis/runs';
 import { DataSource, In } from 'typeorm';
 import { fromProtoRunStatus, taskCountsMap, toProtoRun } from './dto/run.mapper.js';
@@ -37,15 +37,16 @@ export class RunsService {
     return runs.map((r) => toProtoRun(r));
   }
 
-  // Marks an unfinished run stopped: the planner creates no more tasks and workers skip the
-  // queued ones (they check the run's status first); tasks already running finish.
+  // Marks an unfinished run cancelled: the planner creates no more tasks and workers skip the
+  // queued ones (they check the run's status first); tasks already running finish. Cancelling a
+  // finished run changes nothing.
   async cancel(ref: string, reason: string): Promise<Run> {
     const run = await this.find(ref);
     await this.dataSource
       .getRepository(RunEntity)
       .update(
-        { id: run.id, status: In(['pending', 'running']) },
-        { status: 'stopped', error: reason.trim() || 'cancelled', finishedAt: new Date() },
+        { id: run.id, status: In([...OPEN_RUN_STATUSES]) },
+        { status: 'cancelled', error: reason.trim() || 'cancelled', finishedAt: new Date() },
       );
     return this.get(run.id);
   }

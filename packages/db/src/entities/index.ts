@@ -5,11 +5,13 @@ import { JudgmentEntity } from './judgment.entity.js';
 import { LlmCallEntity } from './llm-call.entity.js';
 import { MetricValueEntity } from './metric-value.entity.js';
 import { RunEntity } from './run.entity.js';
+import { RunCounterEntity } from './run-counter.entity.js';
+import { RunUnitFailureEntity } from './run-unit-failure.entity.js';
 import { SummaryEntity } from './summary.entity.js';
 import { TaskEntity } from './task.entity.js';
 
 export type { DatasetKind } from './dataset.entity.js';
-export type { RunStatus } from './run.entity.js';
+export { OPEN_RUN_STATUSES, type RunStatus } from './run.entity.js';
 export type { TaskStatus } from './task.entity.js';
 export {
   ChunkEntity,
@@ -18,7 +20,9 @@ export {
   JudgmentEntity,
   LlmCallEntity,
   MetricValueEntity,
+  RunCounterEntity,
   RunEntity,
+  RunUnitFailureEntity,
   SummaryEntity,
   TaskEntity,
 };
@@ -33,4 +37,6 @@ export const ENTITIES = [
   SummaryEntity,
   JudgmentEntity,
   MetricValueEntity,
+  RunCounterEntity,
+  RunUnitFailureEntity,
 ];

@@ -1,6 +1,21 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+// completed: every task succeeded; completed-with-failures: it finished, but some work failed
+// (the report says which); failed: the run itself could not go on (bad spec, model unusable,
+// scoring failed); stopped: a limit stopped it (cost); interrupted: its process was stopped
+// (resumable); cancelled: a user cancelled it.
+export type RunStatus =
+  | 'pending'
+  | 'running'
+  | 'completed'
+  | 'completed-with-failures'
+  | 'failed'
+  | 'stopped'
+  | 'interrupted'
+  | 'cancelled';
+
+// States from which a run can still make progress (and be resumed).
+export const OPEN_RUN_STATUSES: readonly RunStatus[] = ['pending', 'running', 'interrupted'];
 
 @Entity({ name: 'runs' })
 export class RunEntity {

@@ -17,6 +17,7 @@ export type TaskStatus = 'pending' | 'queued' | 'running' | 'done' | 'failed' | 
 // twice and persisting a redelivered result are both upserts, never duplicates.
 @Entity({ name: 'tasks' })
 @Index('ix_tasks_run_stage_status', ['runId', 'stage', 'status'])
+@Index('ix_tasks_run_unit', ['runId', 'unit'], { where: 'unit IS NOT NULL' })
 export class TaskEntity {
   @PrimaryColumn({ type: 'text' })
   id!: string;
@@ -34,6 +35,11 @@ export class TaskEntity {
 
   @Column({ type: 'text' })
   kind!: string;
+
+  // The (system, document) a summarize task works for, `<system>:<document id>`: the planner
+  // re-plans a unit from its own tasks only. Null for tasks of other stages.
+  @Column({ type: 'text', nullable: true })
+  unit!: string | null;
 
   @Column({ type: 'text', default: 'pending' })
   status!: TaskStatus;

@@ -3,6 +3,7 @@ import { StrategyError } from '@precis/strategies';
 import { judgmentId, runIdOfTask } from '../ids.js';
 import { summarizeOpinion } from '../opinion/opinion-summary.js';
 import type { RunContext } from '../planner/run-context.js';
+import { taskIdOfMessage } from '../runtime/reconciler.js';
 import { type BenchmarkSpec, isBooookScoreMetric, isGeneratedSystem } from '../spec/benchmark-spec.schema.js';
 import { summaryText } from '../tasks/summary-texts.js';
 import type { AnnotateCoherencePayload, SummarizeStepPayload, TaskPayload } from '../tasks/task-payloads.js';
@@ -34,7 +35,8 @@ function isPermanent(err: unknown): boolean {
 // Runs one task from any stage: skips it when it already finished (a redelivery), does the work,
 // persists the result and its side rows in one transaction, then reports the completion.
 // Transient errors are rethrown so the bus redelivers; the caller acks only after this resolves.
-export async function handleTask(ctx: RunContext, taskId: string): Promise<TaskOutcome> {
+export async function handleTask(ctx: RunContext, messageId: string): Promise<TaskOutcome> {
+  const taskId = taskIdOfMessage(messageId);
   // The run's spec (memoized per run) is read while the task is claimed rather than after: task
   // ids start with their run's id. A task that is not claimed leaves the read unused.
   const prefix = runIdOfTask(taskId);

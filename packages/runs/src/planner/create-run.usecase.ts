@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DatasetEntity, RunEntity } from '@precis/db';
+import { DatasetEntity, OPEN_RUN_STATUSES, RunEntity } from '@precis/db';
 import { importDataset } from '@precis/ingest';
 import { In } from 'typeorm';
 import type { LoadedSpec } from '../spec/load-spec.js';
@@ -26,7 +26,7 @@ export async function createRun(
   const sha = specSha256(spec);
   if (!opts.fresh) {
     const open = await ctx.db.getRepository(RunEntity).findOne({
-      where: { specSha256: sha, status: In(['pending', 'running']) },
+      where: { specSha256: sha, status: In([...OPEN_RUN_STATUSES]) },
       order: { createdAt: 'DESC' },
     });
     if (open) return { run: open, resumed: true };

@@ -1,6 +1,6 @@
 import type { Bus, ConsumerHandle } from '@precis/bus';
-import type { RunProgress } from '../planner/advance-run.usecase.js';
 import type { RunContext } from '../planner/run-context.js';
+import type { RunProgress } from '../planner/run-progress.js';
 import { RunCoordinator } from './run-coordinator.js';
 import { startStageWorker } from './stage-workers.js';
 

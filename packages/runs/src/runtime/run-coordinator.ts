@@ -1,15 +1,20 @@
 import type { Bus, Subscription } from '@precis/bus';
 import { markTaskDead } from '../handlers/handle-task.js';
-import { advanceRun, type RunProgress } from '../planner/advance-run.usecase.js';
+import { checkCostLimit } from '../planner/cost-limit.js';
 import type { RunContext } from '../planner/run-context.js';
+import { RunPlanner } from '../planner/run-planner.js';
+import { isOpenRunStatus, type RunProgress } from '../planner/run-progress.js';
 import type { RunStage } from '../ports.js';
 import { TASK_FINISHED_EVENT, type TaskFinishedEvent } from './bus-adapters.js';
+import { Reconciler } from './reconciler.js';
 
 interface Watch {
-  dirty: boolean;
+  planner?: RunPlanner;
+  // Tasks finished since the last planning round.
+  finished: Set<string>;
   running: boolean;
+  redispatch: boolean;
   done: (p: RunProgress) => void;
-  fail: (e: unknown) => void;
   onProgress?: (p: RunProgress) => void;
 }
 
@@ -18,67 +23,60 @@ const RUN_STAGES: RunStage[] = ['summarize', 'verify', 'score'];
 // on every delivery) are recorded as dead, so their run can still finish and report them.
 const DEAD_LETTER_EVERY_TICKS = 5;
 
-// Drives runs forward: re-plans a run whenever one of its tasks finishes (coalescing bursts of
-// completions into one re-plan), plus a periodic tick in case an event was missed (events are
-// fan-out, not durable; the task table is the truth).
+// Drives runs forward: each task completion re-plans only its own unit (completions arriving
+// during a round are planned together in the next), and a periodic tick checks the counters,
+// the cost limit, the bus's dead letters and lost queue messages (events are fan-out, not
+// durable; the task table is the truth).
 export class RunCoordinator {
   private readonly watches = new Map<string, Watch>();
-  private readonly checking = new Map<string, NodeJS.Timeout>();
   private subscription?: Subscription;
   private timer?: NodeJS.Timeout;
   private ticks = 0;
   private stopped = false;
+  private readonly reconciler: Reconciler;
 
   constructor(
     private readonly ctx: RunContext,
     private readonly bus: Bus,
     private readonly tickMs = 2000,
-  ) {}
+    reconcileAfterMs = 30_000,
+  ) {
+    this.reconciler = new Reconciler(ctx, bus, reconcileAfterMs);
+  }
 
   async start(): Promise<void> {
     this.subscription = await this.bus.subscribe(TASK_FINISHED_EVENT, (data) => {
       const event = data as unknown as TaskFinishedEvent;
       if (typeof event?.runId !== 'string' || typeof event.taskId !== 'string') return;
-      if (!this.watches.has(event.runId)) return;
-      // A finished judgment makes nothing new ready until its stage drains (then the score task
-      // is due); only G-Eval steps release new tasks. Those completions just count open tasks.
-      const [, stage] = event.taskId.split(':');
-      if (stage === 'verify' && !event.taskId.includes(':*geval-steps:')) this.checkDrained(event.runId);
-      else this.schedule(event.runId);
+      const w = this.watches.get(event.runId);
+      if (!w) return;
+      w.finished.add(event.taskId);
+      this.schedule(event.runId);
     });
-    this.timer = setInterval(() => {
-      if (++this.ticks % DEAD_LETTER_EVERY_TICKS === 0) void this.recordDeadLetters();
-      for (const runId of this.watches.keys()) this.schedule(runId);
-    }, this.tickMs);
+    this.timer = setInterval(() => this.tick(), this.tickMs);
     this.timer.unref();
   }
 
-  // Resolves when the run leaves the running state (completed, failed or stopped).
+  // Resolves when the run leaves the open states (completed, failed, stopped, cancelled...).
   watch(runId: string, onProgress?: (p: RunProgress) => void): Promise<RunProgress> {
-    return new Promise((resolve, reject) => {
-      this.watches.set(runId, { dirty: false, running: false, done: resolve, fail: reject, onProgress });
-      void this.advance(runId, true);
+    return new Promise((resolve) => {
+      this.watches.set(runId, {
+        finished: new Set(),
+        running: false,
+        redispatch: true,
+        done: resolve,
+        onProgress,
+      });
+      this.schedule(runId);
     });
   }
 
-  // Re-plans once no task of the run is open any more (checked at most every 50 ms per run).
-  private checkDrained(runId: string): void {
-    if (this.checking.has(runId) || this.stopped) return;
-    const timer = setTimeout(() => {
-      this.checking.delete(runId);
-      if (this.stopped) return;
-      this.ctx.db
-        .query(`SELECT 1 FROM tasks WHERE run_id = $1 AND status NOT IN ('done', 'failed', 'dead') LIMIT 1`, [
-          runId,
-        ])
-        .then((rows: unknown[]) => {
-          if (rows.length === 0) this.schedule(runId);
-        })
-        .catch((err: unknown) => {
-          if (!this.stopped) this.ctx.logger.error('cannot check open tasks', { runId, error: String(err) });
-        });
-    }, 50);
-    this.checking.set(runId, timer);
+  private tick(): void {
+    if (this.stopped) return;
+    this.ticks++;
+    if (this.ticks % DEAD_LETTER_EVERY_TICKS === 0) void this.recordDeadLetters();
+    void this.reconciler.maybeRun([...this.watches.keys()]);
+    for (const runId of this.watches.keys()) this.schedule(runId);
   }
 
   private async recordDeadLetters(): Promise<void> {
@@ -97,53 +95,70 @@ export class RunCoordinator {
 
   private schedule(runId: string): void {
     const w = this.watches.get(runId);
-    if (!w || this.stopped) return;
-    if (w.running) {
-      w.dirty = true;
-      return;
-    }
-    void this.advance(runId, false);
+    if (!w || this.stopped || w.running) return;
+    void this.advance(runId, w);
   }
 
-  private async advance(runId: string, redispatch: boolean): Promise<void> {
-    const w = this.watches.get(runId);
-    if (!w) return;
+  private async advance(runId: string, w: Watch): Promise<void> {
     w.running = true;
     try {
       do {
-        w.dirty = false;
         if (this.stopped) return;
-        const started = performance.now();
-        const progress = await advanceRun(this.ctx, runId, { redispatch });
-        const took = performance.now() - started;
-        redispatch = false;
+        const progress = await this.round(runId, w);
         w.onProgress?.(progress);
-        if (progress.status !== 'running' && progress.status !== 'pending') {
+        if (!isOpenRunStatus(progress.status)) {
           this.watches.delete(runId);
           w.done(progress);
           return;
         }
-        // Re-planning reads the whole run: when completions arrive faster than that, wait twice
-        // as long as the last re-plan took, so planning never takes more than a third of the time
-        // the workers have (a quick re-plan, as for a sequential book strategy, barely waits).
-        if (w.dirty) await new Promise((r) => setTimeout(r, 2 * took));
-      } while (w.dirty);
+      } while (w.finished.size > 0);
     } catch (err) {
-      this.watches.delete(runId);
-      w.fail(err);
+      // e.g. the database is briefly unreachable: the finished ids stay queued and the next tick
+      // plans them again (planning is idempotent).
+      if (!this.stopped)
+        this.ctx.logger.error('planning the run failed; retrying', { runId, error: String(err) });
     } finally {
       w.running = false;
     }
   }
 
-  // Stops re-planning; runs still being watched stay 'running' in the database (resumable).
+  private async round(runId: string, w: Watch): Promise<RunProgress> {
+    let dispatched = 0;
+    if (!w.planner) {
+      const opened = await RunPlanner.open(this.ctx, runId);
+      if (!(opened instanceof RunPlanner)) return RunPlanner.failRun(this.ctx, runId, opened.failed);
+      dispatched += await opened.planAll(w.redispatch);
+      w.redispatch = false;
+      w.finished.clear();
+      w.planner = opened;
+    } else if (w.finished.size > 0) {
+      const ids = [...w.finished];
+      w.finished.clear();
+      try {
+        dispatched += await w.planner.planFinished(ids);
+      } catch (err) {
+        for (const id of ids) w.finished.add(id);
+        throw err;
+      }
+    } else if (await w.planner.stalled()) {
+      // Nothing is open but units are unsettled: a completion event was lost; plan everything.
+      dispatched += await w.planner.planAll(false);
+    }
+    // A run with a cost limit sums its ledger each round (an indexed read of its calls); the
+    // reservation each call makes before it is sent is what keeps spending under the limit.
+    if (w.planner.costLimitUsd !== null) await checkCostLimit(this.ctx, w.planner);
+    const progress = await w.planner.settle();
+    progress.dispatched = dispatched;
+    return progress;
+  }
+
+  // Stops planning; runs still being watched stay open in the database (resumable).
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    for (const t of this.checking.values()) clearTimeout(t);
-    this.checking.clear();
     await this.subscription?.unsubscribe();
-    // Let a re-plan already under way finish before the caller closes the database.
+    // Let a round already under way finish before the caller closes the database.
     while ([...this.watches.values()].some((w) => w.running)) await new Promise((r) => setTimeout(r, 10));
+    await this.reconciler.idle();
   }
 }

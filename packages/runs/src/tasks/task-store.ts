@@ -4,6 +4,7 @@ import type { LlmCallRecord } from '@precis/llm';
 import { ledgerInsertSql, ledgerRowsJson } from '@precis/llm/ledger-rows';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import { unitKey } from '../ids.js';
 import type { RunStage } from '../ports.js';
 import { rememberSummaryText } from './summary-texts.js';
 import type { TaskPayload } from './task-payloads.js';
@@ -16,6 +17,12 @@ export interface NewTask {
   stage: RunStage;
   kind: TaskPayload['type'];
   payload: TaskPayload;
+}
+
+function taskUnit(t: NewTask): string | null {
+  if (t.stage !== 'summarize') return null;
+  const p = t.payload as { system?: string; documentId?: string };
+  return p.system !== undefined && p.documentId !== undefined ? unitKey(p.system, p.documentId) : null;
 }
 
 // Inserts tasks that do not exist yet; returns the ids actually inserted (ON CONFLICT DO NOTHING).
@@ -33,6 +40,7 @@ export async function insertTasks(db: DataSource | EntityManager, tasks: NewTask
           runId: t.runId,
           stage: t.stage,
           kind: t.kind,
+          unit: taskUnit(t),
           status: 'queued' as TaskStatus,
           payload: t.payload as unknown as Record<string, unknown>,
         })) as QueryDeepPartialEntity<TaskEntity>[],
@@ -43,25 +51,6 @@ export async function insertTasks(db: DataSource | EntityManager, tasks: NewTask
     for (const row of res.raw as { id: string }[]) inserted.push(row.id);
   }
   return inserted;
-}
-
-// What the planner needs of every task of a run: states, and the results it plans from (step
-// outputs, G-Eval steps). Not the payloads (chunk texts, prompts) nor the judges' results, which
-// would make each re-plan read the whole run again.
-export async function loadRunTasks(db: DataSource, runId: string): Promise<TaskEntity[]> {
-  const tasks = await db.getRepository(TaskEntity).find({
-    select: { id: true, runId: true, stage: true, kind: true, status: true, error: true },
-    where: { runId },
-    order: { id: 'ASC' },
-  });
-  const results: { id: string; result: Record<string, unknown> | null }[] = await db.query(
-    `SELECT id, result FROM tasks
-      WHERE run_id = $1 AND status = 'done' AND (stage = 'summarize' OR kind = 'geval-steps')`,
-    [runId],
-  );
-  const byId = new Map(results.map((r) => [r.id, r.result]));
-  for (const t of tasks) t.result = byId.get(t.id) ?? null;
-  return tasks;
 }
 
 export interface ClaimedTask {

@@ -177,8 +177,9 @@ describe('dimension judges (Op-I, G-Eval, logprobs) over SummEval-OP candidates'
 
     const { run, progress } = await execute(opI);
     opIRun = run.id;
-    expect(progress.error).toBeNull();
-    expect(progress.status).toBe('completed');
+    // The poisoned summary's fluency task gets no parseable sample: honest, not 'completed'.
+    expect(progress.error).toBe('1 of 16 verify tasks failed');
+    expect(progress.status).toBe('completed-with-failures');
     const summaries = await db.getRepository(SummaryEntity).find({ where: { runId: run.id } });
     expect(summaries.map((s) => s.system).sort()).toEqual(
       ['gpt-4', 'gpt-4', 'human-summaries', 'human-summaries', 'plansum', 'plansum', 'tr', 'tr'].sort(),
@@ -260,7 +261,7 @@ describe('dimension judges (Op-I, G-Eval, logprobs) over SummEval-OP candidates'
   it('re-runs the same spec from the cache without a model call', async () => {
     const before = fake.stats().completedChats;
     const { run, progress } = await execute(opI, true);
-    expect(progress.status).toBe('completed');
+    expect(progress.status).toBe('completed-with-failures');
     expect(run.id).not.toBe(opIRun);
     expect(fake.stats().completedChats).toBe(before);
     // The ledger still counts every call: each judge task's N samples are one cache-hit row

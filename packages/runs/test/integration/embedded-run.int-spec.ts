@@ -219,7 +219,8 @@ describe('a book benchmark run through the planner, the bus and the stage handle
     });
     const before = fake.stats().byModel['bad-judge'] ?? 0;
     const { run, progress } = await execute(spec, true);
-    expect(progress.status).toBe('completed');
+    expect(progress.status).toBe('completed-with-failures');
+    expect(progress.error).toMatch(/^\d+ of \d+ verify tasks failed$/);
     const judgments = await db.getRepository(JudgmentEntity).find({ where: { runId: run.id } });
     expect(judgments.length).toBeGreaterThan(0);
     expect(judgments.every((j) => j.status === 'failed')).toBe(true);
@@ -298,8 +299,9 @@ describe('a book benchmark run through the planner, the bus and the stage handle
       metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
     });
     const { run, progress } = await execute(spec, true);
-    expect(progress.status).toBe('completed');
+    expect(progress.status).toBe('completed-with-failures');
     expect(progress.summaries).toEqual({ expected: 2, done: 1, failed: 1 });
+    expect(progress.error).toBe('1 of 2 summaries failed; 1 of 5 summarize tasks failed');
     const failed: { error: string }[] = await db.query(
       `SELECT error FROM tasks WHERE run_id = $1 AND status = 'failed'`,
       [run.id],
@@ -347,7 +349,7 @@ describe('a book benchmark run through the planner, the bus and the stage handle
     try {
       const { run } = await createRun(ctx, { spec, file: 'spec.yaml', text: '' });
       const progress = await coordinator.watch(run.id);
-      expect(progress.status).toBe('completed');
+      expect(progress.status).toBe('completed-with-failures');
       expect(progress.summaries.failed).toBe(1);
       const dead: { error: string }[] = await db.query(
         `SELECT error FROM tasks WHERE run_id = $1 AND status = 'dead'`,

@@ -8,6 +8,9 @@ const STATUS: Record<RunEntity['status'], RunStatus> = {
   completed: RunStatus.RUN_STATUS_COMPLETED,
   failed: RunStatus.RUN_STATUS_FAILED,
   stopped: RunStatus.RUN_STATUS_STOPPED,
+  'completed-with-failures': RunStatus.RUN_STATUS_COMPLETED_WITH_FAILURES,
+  interrupted: RunStatus.RUN_STATUS_INTERRUPTED,
+  cancelled: RunStatus.RUN_STATUS_CANCELLED,
 };
 
 export function toProtoRunStatus(status: RunEntity['status']): RunStatus {

@@ -15,8 +15,14 @@ export enum RunStatus {
   RUN_STATUS_RUNNING = 2,
   RUN_STATUS_COMPLETED = 3,
   RUN_STATUS_FAILED = 4,
-  /** RUN_STATUS_STOPPED - Cancelled by a user, or stopped by a limit (cost, time). */
+  /** RUN_STATUS_STOPPED - Stopped by a limit (cost). */
   RUN_STATUS_STOPPED = 5,
+  /** RUN_STATUS_COMPLETED_WITH_FAILURES - Finished, but some of its work failed (the report says which). */
+  RUN_STATUS_COMPLETED_WITH_FAILURES = 6,
+  /** RUN_STATUS_INTERRUPTED - Its process was stopped before it finished; running it again resumes it. */
+  RUN_STATUS_INTERRUPTED = 7,
+  /** RUN_STATUS_CANCELLED - Cancelled by a user. */
+  RUN_STATUS_CANCELLED = 8,
   UNRECOGNIZED = -1,
 }
 
@@ -40,6 +46,15 @@ export function runStatusFromJSON(object: any): RunStatus {
     case 5:
     case "RUN_STATUS_STOPPED":
       return RunStatus.RUN_STATUS_STOPPED;
+    case 6:
+    case "RUN_STATUS_COMPLETED_WITH_FAILURES":
+      return RunStatus.RUN_STATUS_COMPLETED_WITH_FAILURES;
+    case 7:
+    case "RUN_STATUS_INTERRUPTED":
+      return RunStatus.RUN_STATUS_INTERRUPTED;
+    case 8:
+    case "RUN_STATUS_CANCELLED":
+      return RunStatus.RUN_STATUS_CANCELLED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -61,6 +76,12 @@ export function runStatusToJSON(object: RunStatus): string {
       return "RUN_STATUS_FAILED";
     case RunStatus.RUN_STATUS_STOPPED:
       return "RUN_STATUS_STOPPED";
+    case RunStatus.RUN_STATUS_COMPLETED_WITH_FAILURES:
+      return "RUN_STATUS_COMPLETED_WITH_FAILURES";
+    case RunStatus.RUN_STATUS_INTERRUPTED:
+      return "RUN_STATUS_INTERRUPTED";
+    case RunStatus.RUN_STATUS_CANCELLED:
+      return "RUN_STATUS_CANCELLED";
     case RunStatus.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";

@@ -1,0 +1,27 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { RunEntity } from './run.entity.js';
+
+// Running totals of a run, kept by triggers as rows are written (migration RunCounters): one row
+// per stage (its tasks) and one keyed 'summaries' (units expected, summarized, failed). Progress
+// and the planner read these instead of counting a run's rows.
+@Entity({ name: 'run_counters' })
+export class RunCounterEntity {
+  @PrimaryColumn({ name: 'run_id', type: 'uuid' })
+  runId!: string;
+
+  @ManyToOne(() => RunEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'run_id' })
+  run?: Relation<RunEntity>;
+
+  @PrimaryColumn({ type: 'text' })
+  key!: string;
+
+  @Column({ type: 'integer', default: 0 })
+  total!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  done!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  failed!: number;
+}

@@ -1,0 +1,53 @@
+import { OPEN_RUN_STATUSES, RunEntity, type RunStatus } from '@precis/db';
+import type { DataSource } from 'typeorm';
+import { In } from 'typeorm';
+
+// `precis run`'s exit code for each way a run can end (documented in the README).
+export const RUN_EXIT_CODES: Readonly<Record<RunStatus, number>> = {
+  completed: 0,
+  // Still open: the command stopped following it without an outcome.
+  pending: 1,
+  running: 1,
+  'completed-with-failures': 3,
+  failed: 4,
+  stopped: 5,
+  cancelled: 6,
+  interrupted: 130,
+};
+
+export function exitCodeOf(status: RunStatus): number {
+  return RUN_EXIT_CODES[status];
+}
+
+export class RunStateError extends Error {}
+
+// Cancels an open run: its tasks are no longer claimed by any worker, and it cannot be resumed.
+export async function cancelRun(db: DataSource, runId: string, reason: string): Promise<RunEntity> {
+  const repo = db.getRepository(RunEntity);
+  const res = await repo.update(
+    { id: runId, status: In([...OPEN_RUN_STATUSES]) },
+    { status: 'cancelled', error: reason, finishedAt: new Date() },
+  );
+  const run = await repo.findOneByOrFail({ id: runId });
+  if (!res.affected)
+    throw new RunStateError(
+      `run ${runId} is already ${run.status}; only a pending, running or interrupted run can be cancelled`,
+    );
+  return run;
+}
+
+// Deletes a run and everything it produced (tasks, summaries, judgments, scores). Its ledger rows
+// are kept without a run: they are the response cache (shared by content) and real spending.
+// An open run must be cancelled first.
+export async function deleteRun(db: DataSource, runId: string): Promise<void> {
+  await db.transaction(async (m) => {
+    const run = await m.getRepository(RunEntity).findOneBy({ id: runId });
+    if (!run) throw new RunStateError(`no run ${runId}`);
+    if (OPEN_RUN_STATUSES.includes(run.status) && run.status !== 'interrupted')
+      throw new RunStateError(
+        `run ${runId} is ${run.status}; cancel it first (\`precis runs cancel ${runId}\`)`,
+      );
+    await m.query('UPDATE llm_calls SET run_id = NULL WHERE run_id = $1', [runId]);
+    await m.getRepository(RunEntity).delete({ id: runId });
+  });
+}

@@ -1,0 +1,335 @@
+import { RunEntity, SummaryEntity, type TaskEntity } from '@precis/db';
+import { StrategyError, type StrategyParams } from '@precis/strategies';
+import { scoreTaskId, unitKey, unitOfTaskId } from '../ids.js';
+import { DimensionPlanner, planDatasetSystems } from '../opinion/dimension-planner.js';
+import { type BenchmarkSpec, isGeneratedSystem, type SystemSpec } from '../spec/benchmark-spec.schema.js';
+import type { SummarizeStepResult } from '../tasks/task-payloads.js';
+import { insertTasks, type NewTask } from '../tasks/task-store.js';
+import { checkCostLimit } from './cost-limit.js';
+import { cachedChunks, chunkDocument, documentTexts } from './document-chunks.js';
+import { planUnit, type UnitPlan, type UnitState } from './plan-unit.js';
+import type { RunContext } from './run-context.js';
+import { type RunDocument, runDocuments } from './run-documents.js';
+import {
+  failedTasks,
+  isOpenRunStatus,
+  openTasks,
+  type RunProgress,
+  runCounts,
+  setRunStatus,
+} from './run-progress.js';
+import { strategyParams } from './strategy-params.js';
+import { writeUnitOutcomes } from './unit-outcomes.js';
+
+// Units planned per round trip: bounds a round's memory and statement sizes.
+const UNIT_PAGE = 500;
+
+interface Unit {
+  system: SystemSpec;
+  params: StrategyParams;
+  doc: RunDocument;
+}
+
+// Plans one run incrementally: a finished task re-plans only its own unit (system, document), from
+// that unit's tasks; progress and completion come from counters. Only start (or resume) reads
+// the whole run, once.
+export class RunPlanner {
+  private gevalSteps = new Map<string, TaskEntity>();
+
+  private constructor(
+    private readonly ctx: RunContext,
+    private readonly run: RunEntity,
+    private readonly spec: BenchmarkSpec,
+    private readonly docs: Map<string, RunDocument>,
+    private readonly systems: Map<string, { system: SystemSpec; params: StrategyParams }>,
+  ) {}
+
+  // `failed` when the run cannot be planned: the caller fails the run with that message.
+  static async open(ctx: RunContext, runId: string): Promise<RunPlanner | { failed: string }> {
+    const run = await ctx.db.getRepository(RunEntity).findOneByOrFail({ id: runId });
+    const spec = run.spec as unknown as BenchmarkSpec;
+    const systems = new Map<string, { system: SystemSpec; params: StrategyParams }>();
+    for (const system of spec.systems.filter(isGeneratedSystem)) {
+      try {
+        systems.set(system.name, { system, params: strategyParams(system, ctx.modelInfo) });
+      } catch (err) {
+        return { failed: (err as Error).message };
+      }
+    }
+    const docs = new Map((await runDocuments(ctx, spec)).map((d) => [d.id, d]));
+    const planner = new RunPlanner(ctx, run, spec, docs, systems);
+    await planner.loadGevalSteps();
+    return planner;
+  }
+
+  // A run that cannot be planned at all (e.g. a system's model is not in the registry) fails.
+  static async failRun(ctx: RunContext, runId: string, error: string): Promise<RunProgress> {
+    const now = await setRunStatus(ctx.db, runId, 'failed', error);
+    const counts = await runCounts(ctx.db, runId);
+    return {
+      runId,
+      status: now.status,
+      summaries: counts.summaries,
+      tasks: counts.tasks,
+      dispatched: 0,
+      error: now.error,
+    };
+  }
+
+  get runId(): string {
+    return this.run.id;
+  }
+
+  get status(): RunEntity['status'] {
+    return this.run.status;
+  }
+
+  get costLimitUsd(): number | null {
+    return this.run.costLimitUsd === null ? null : Number(this.run.costLimitUsd);
+  }
+
+  // Start or resume: every unit is planned from what exists (one read of the run's summarize
+  // tasks), dataset summaries are written, and with `redispatch` unfinished tasks go on the bus
+  // again (a restarted process's in-memory queue is empty; a lost message is sent again).
+  async planAll(redispatch: boolean): Promise<number> {
+    const datasetPlan = await planDatasetSystems(
+      this.ctx,
+      this.run.id,
+      this.spec,
+      [...this.docs.values()],
+      new Set(),
+      this.dimensions(),
+    );
+    if (datasetPlan.error !== null) return this.fail(datasetPlan.error);
+    await this.ctx.db.query(
+      `INSERT INTO run_counters (run_id, key, total) VALUES ($1, 'summaries', $2)
+       ON CONFLICT (run_id, key) DO UPDATE SET total = EXCLUDED.total`,
+      [this.run.id, this.systems.size * this.docs.size + datasetPlan.expected],
+    );
+    let dispatched = await this.insertAndDispatch(datasetPlan.tasks);
+    const states = await this.unitStates(null);
+    const units: Unit[] = [];
+    for (const doc of this.docs.values())
+      for (const { system, params } of this.systems.values()) units.push({ system, params, doc });
+    for (let i = 0; i < units.length; i += UNIT_PAGE)
+      dispatched += await this.planUnits(units.slice(i, i + UNIT_PAGE), states);
+    if (this.run.status === 'pending' || this.run.status === 'interrupted') {
+      await this.ctx.db
+        .getRepository(RunEntity)
+        .update({ id: this.run.id }, { status: 'running', startedAt: this.run.startedAt ?? new Date() });
+      this.run.status = 'running';
+    }
+    if (redispatch) dispatched += await this.redispatchOpen();
+    return dispatched;
+  }
+
+  // Plans what the given finished tasks make ready: the next steps (or the summary and its
+  // judges) of their units, and, after G-Eval steps, the judges that waited for them.
+  async planFinished(taskIds: readonly string[]): Promise<number> {
+    const keys = new Set<string>();
+    let geval = false;
+    for (const id of taskIds) {
+      const unit = unitOfTaskId(id);
+      if (unit) keys.add(unit);
+      else if (id.includes(':*geval-steps:')) geval = true;
+    }
+    let dispatched = 0;
+    const units = [...keys].flatMap((key) => {
+      const [system, docId] = key.split(':') as [string, string];
+      const s = this.systems.get(system);
+      const doc = this.docs.get(docId);
+      return s && doc ? [{ ...s, doc }] : [];
+    });
+    for (let i = 0; i < units.length; i += UNIT_PAGE) {
+      const page = units.slice(i, i + UNIT_PAGE);
+      const states = await this.unitStates(page.map((u) => unitKey(u.system.name, u.doc.id)));
+      dispatched += await this.planUnits(page, states);
+    }
+    if (geval) dispatched += await this.planGevalJudges();
+    return dispatched;
+  }
+
+  // Reads the counters: queues the score task once every unit settled and nothing is open, and
+  // records the run's outcome once it is scored.
+  async settle(): Promise<RunProgress> {
+    const counts = await runCounts(this.ctx.db, this.run.id);
+    let dispatched = 0;
+    const s = counts.summaries;
+    if (isOpenRunStatus(this.run.status) && s.done + s.failed >= s.expected && openTasks(counts) === 0) {
+      const score = counts.tasks.score;
+      // Spending is summed once more before scoring, so a run past its limit never ends 'completed'.
+      if (!score && (await checkCostLimit(this.ctx, this))) {
+        // stopped: nothing to queue
+      } else if (!score) {
+        dispatched = await this.insertAndDispatch([
+          {
+            id: scoreTaskId(this.run.id),
+            runId: this.run.id,
+            stage: 'score',
+            kind: 'score-run',
+            payload: { type: 'score-run' },
+          },
+        ]);
+      } else if (score.failed > 0) {
+        const rows: { error: string | null }[] = await this.ctx.db.query(
+          'SELECT error FROM tasks WHERE id = $1',
+          [scoreTaskId(this.run.id)],
+        );
+        await this.finish('failed', `scoring failed: ${rows[0]?.error ?? 'unknown error'}`);
+      } else if (score.done > 0) {
+        const failed = failedTasks(counts) > 0 || s.failed > 0;
+        await this.finish(
+          failed ? 'completed-with-failures' : 'completed',
+          failed ? failureSummary(counts) : null,
+        );
+      }
+    }
+    return {
+      runId: this.run.id,
+      status: this.run.status,
+      summaries: { ...s },
+      tasks: counts.tasks,
+      dispatched,
+      error: this.run.error,
+    };
+  }
+
+  // Whether units may have been left unplanned (a completion event lost): nothing is open, yet
+  // not every unit settled. The caller then plans everything again.
+  async stalled(): Promise<boolean> {
+    const counts = await runCounts(this.ctx.db, this.run.id);
+    const s = counts.summaries;
+    return isOpenRunStatus(this.run.status) && openTasks(counts) === 0 && s.done + s.failed < s.expected;
+  }
+
+  async finish(status: RunEntity['status'], error: string | null): Promise<void> {
+    const now = await setRunStatus(this.ctx.db, this.run.id, status, error);
+    this.run.status = now.status;
+    this.run.error = now.error;
+  }
+
+  private async fail(error: string): Promise<number> {
+    await this.finish('failed', error);
+    return 0;
+  }
+
+  private dimensions(): DimensionPlanner {
+    return new DimensionPlanner(this.run.id, this.spec, this.gevalSteps);
+  }
+
+  private async loadGevalSteps(): Promise<void> {
+    const rows: TaskEntity[] = await this.ctx.db.query(
+      `SELECT id, status, result FROM tasks WHERE run_id = $1 AND kind = 'geval-steps' ORDER BY id`,
+      [this.run.id],
+    );
+    this.gevalSteps = new Map(rows.map((r) => [r.id, r]));
+  }
+
+  private async planGevalJudges(): Promise<number> {
+    await this.loadGevalSteps();
+    const planner = this.dimensions();
+    const summaries = await this.ctx.db.getRepository(SummaryEntity).find({
+      select: { id: true, system: true, documentId: true },
+      where: { runId: this.run.id },
+      order: { id: 'ASC' },
+    });
+    return this.insertAndDispatch(summaries.flatMap((s) => planner.tasksFor(s.system, s.documentId, s.id)));
+  }
+
+  // The summarize tasks of the given units (all of the run's when null), grouped by unit.
+  private async unitStates(units: string[] | null): Promise<Map<string, UnitState>> {
+    const rows: {
+      id: string;
+      unit: string;
+      status: string;
+      error: string | null;
+      result: SummarizeStepResult | null;
+    }[] = await this.ctx.db.query(
+      `SELECT id, unit, status, error, CASE WHEN status = 'done' THEN result END AS result FROM tasks
+         WHERE run_id = $1 AND ${units ? 'unit = ANY($2::text[])' : `stage = 'summarize'`} AND unit IS NOT NULL
+         ORDER BY id`,
+      units ? [this.run.id, units] : [this.run.id],
+    );
+    const states = new Map<string, UnitState>();
+    for (const r of rows) {
+      const state = states.get(r.unit) ?? { results: new Map<string, string>(), failed: null };
+      states.set(r.unit, state);
+      const step = r.id.slice(r.id.indexOf(`:${r.unit}:`) + r.unit.length + 2);
+      if (r.status === 'done' && r.result) state.results.set(step, r.result.text);
+      else if ((r.status === 'failed' || r.status === 'dead') && !state.failed)
+        state.failed = { taskId: r.id, error: r.error };
+    }
+    return states;
+  }
+
+  private async planUnits(units: Unit[], states: Map<string, UnitState>): Promise<number> {
+    const missing = units
+      .filter((u) => u.system.strategy !== 'opinion' && !cachedChunks(u.doc.id, u.system.params))
+      .map((u) => u.doc.id);
+    const texts = await documentTexts(this.ctx.db, missing);
+    const dimensions = this.dimensions();
+    const plans: { key: string; plan: UnitPlan }[] = [];
+    for (const u of units) {
+      const key = unitKey(u.system.name, u.doc.id);
+      try {
+        const plan = await planUnit({
+          runId: this.run.id,
+          spec: this.spec,
+          system: u.system,
+          params: u.params,
+          documentId: u.doc.id,
+          chunks: async () =>
+            chunkDocument(u.doc.id, texts.get(u.doc.id) ?? (await this.text(u.doc.id)), u.system.params),
+          state: states.get(key) ?? { results: new Map(), failed: null },
+          dimensions,
+        });
+        plans.push({ key, plan });
+      } catch (err) {
+        if (!(err instanceof StrategyError)) throw err;
+        return this.fail(`system ${u.system.name}, document ${u.doc.externalId}: ${err.message}`);
+      }
+    }
+    await writeUnitOutcomes(this.ctx.db, this.run.id, plans);
+    return this.insertAndDispatch(plans.flatMap(({ plan }) => (plan.kind === 'failed' ? [] : plan.tasks)));
+  }
+
+  private async text(documentId: string): Promise<string> {
+    const text = (await documentTexts(this.ctx.db, [documentId])).get(documentId);
+    if (text === undefined) throw new Error(`document ${documentId} no longer exists`);
+    return text;
+  }
+
+  private async insertAndDispatch(tasks: NewTask[]): Promise<number> {
+    if (tasks.length === 0) return 0;
+    const inserted = new Set(await insertTasks(this.ctx.db, tasks));
+    return this.dispatch(tasks.filter((t) => inserted.has(t.id)).map((t) => ({ id: t.id, stage: t.stage })));
+  }
+
+  private async dispatch(tasks: { id: string; stage: string }[]): Promise<number> {
+    // Many publishes in flight at once: one at a time, a NATS round trip each, caps at ~4k/s.
+    for (let i = 0; i < tasks.length; i += 256)
+      await Promise.all(
+        tasks
+          .slice(i, i + 256)
+          .map((t) => this.ctx.dispatcher.dispatch(t.stage as NewTask['stage'], t.id, this.run.id)),
+      );
+    return tasks.length;
+  }
+
+  private async redispatchOpen(): Promise<number> {
+    const open: { id: string; stage: string }[] = await this.ctx.db.query(
+      `SELECT id, stage FROM tasks WHERE run_id = $1 AND status NOT IN ('done', 'failed', 'dead') ORDER BY id`,
+      [this.run.id],
+    );
+    return this.dispatch(open);
+  }
+}
+
+function failureSummary(counts: Awaited<ReturnType<typeof runCounts>>): string {
+  const parts = Object.entries(counts.tasks)
+    .filter(([, c]) => c.failed > 0)
+    .map(([stage, c]) => `${c.failed} of ${c.total} ${stage} tasks failed`);
+  if (counts.summaries.failed > 0)
+    parts.unshift(`${counts.summaries.failed} of ${counts.summaries.expected} summaries failed`);
+  return parts.join('; ');
+}
