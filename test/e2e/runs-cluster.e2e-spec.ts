@@ -138,10 +138,10 @@ describe('a book benchmark across the services matches the embedded run', () => 
       30_000,
     );
     const cancelled = await runs.cancelRun(run.id, 'changed my mind');
-    expect(remoteRunStatus(cancelled)).toBe('stopped');
+    expect(remoteRunStatus(cancelled)).toBe('cancelled');
     expect(cancelled.error).toBe('changed my mind');
     const after = await followRemoteRun(runs, run.id, { pollMs: 100 });
-    expect(remoteRunStatus(after.run)).toBe('stopped');
+    expect(remoteRunStatus(after.run)).toBe('cancelled');
 
     const listed = await runs.listRuns();
     expect(listed[0]?.id).toBe(run.id);

@@ -48,9 +48,11 @@ export function buildProgram(ctx: CliContext): Command {
 // Runs the CLI and returns the exit code; one clear line on stderr for any failure.
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   const program = buildProgram(ctx);
+  process.exitCode = undefined;
   try {
     await program.parseAsync(argv);
-    return 0;
+    // A command that finished with an outcome to report (e.g. `run`: 3 when work failed) set it.
+    return Number(process.exitCode ?? 0);
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander already printed help/version or the usage error.

@@ -152,7 +152,7 @@ export class RunPlanner {
   // Reads the counters: queues the score task once every unit settled and nothing is open, and
   // records the run's outcome once it is scored.
   async settle(): Promise<RunProgress> {
-    const counts = await runCounts(this.ctx.db, this.run.id);
+    const [counts] = await Promise.all([runCounts(this.ctx.db, this.run.id), this.refreshStatus()]);
     let dispatched = 0;
     const s = counts.summaries;
     if (isOpenRunStatus(this.run.status) && s.done + s.failed >= s.expected && openTasks(counts) === 0) {
@@ -177,11 +177,7 @@ export class RunPlanner {
         );
         await this.finish('failed', `scoring failed: ${rows[0]?.error ?? 'unknown error'}`);
       } else if (score.done > 0) {
-        const failed = failedTasks(counts) > 0 || s.failed > 0;
-        await this.finish(
-          failed ? 'completed-with-failures' : 'completed',
-          failed ? failureSummary(counts) : null,
-        );
+        await this.finish(...outcomeOf(counts));
       }
     }
     return {
@@ -200,6 +196,15 @@ export class RunPlanner {
     const counts = await runCounts(this.ctx.db, this.run.id);
     const s = counts.summaries;
     return isOpenRunStatus(this.run.status) && openTasks(counts) === 0 && s.done + s.failed < s.expected;
+  }
+
+  // Another process may have cancelled the run (or a worker stopped it at the cost limit).
+  private async refreshStatus(): Promise<void> {
+    const rows: { status: RunEntity['status']; error: string | null }[] = await this.ctx.db.query(
+      'SELECT status, error FROM runs WHERE id = $1',
+      [this.run.id],
+    );
+    if (rows[0]) Object.assign(this.run, rows[0]);
   }
 
   async finish(status: RunEntity['status'], error: string | null): Promise<void> {
@@ -323,6 +328,14 @@ export class RunPlanner {
     );
     return this.dispatch(open);
   }
+}
+
+// A scored run: completed only when no work failed; failed when no summary was produced at all.
+function outcomeOf(counts: Awaited<ReturnType<typeof runCounts>>): [RunEntity['status'], string | null] {
+  const s = counts.summaries;
+  if (s.expected > 0 && s.done === 0) return ['failed', `no summary was produced: ${failureSummary(counts)}`];
+  if (failedTasks(counts) > 0 || s.failed > 0) return ['completed-with-failures', failureSummary(counts)];
+  return ['completed', null];
 }
 
 function failureSummary(counts: Awaited<ReturnType<typeof runCounts>>): string {

@@ -349,7 +349,11 @@ describe('a book benchmark run through the planner, the bus and the stage handle
     try {
       const { run } = await createRun(ctx, { spec, file: 'spec.yaml', text: '' });
       const progress = await coordinator.watch(run.id);
-      expect(progress.status).toBe('completed-with-failures');
+      // Its only unit has no summary: nothing to rank, so the run failed.
+      expect(progress.status).toBe('failed');
+      expect(progress.error).toMatch(
+        /^no summary was produced: 1 of 1 summaries failed; \d+ of \d+ summarize tasks failed$/,
+      );
       expect(progress.summaries.failed).toBe(1);
       const dead: { error: string }[] = await db.query(
         `SELECT error FROM tasks WHERE run_id = $1 AND status = 'dead'`,

@@ -1,0 +1,180 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
+import { assertBuilt, CLI_DIR, REPO_ROOT, runCli } from './run-cli.js';
+
+const STORY = resolve(REPO_ROOT, 'examples/data/the-lighthouse-keeper.md');
+
+// Each way a run can end, seen as a user sees it: `precis run`'s exit code and its last line.
+describe('precis run outcomes and exit codes (built binary)', () => {
+  let dir: string;
+  let fake: FakeLlmServer;
+  let tdb: ThrowawayDatabase;
+
+  beforeAll(async () => {
+    assertBuilt();
+    dir = await mkdtemp(join(tmpdir(), 'precis-outcomes-'));
+    tdb = await createThrowawayDatabase('cli_outcomes');
+    fake = await startFakeLlmServer({
+      latencyMs: 5,
+      capacity: 16,
+      rules: [
+        { model: 'empty-model', reply: '' },
+        { model: 'slow-model', reply: 'Mara keeps the light.', latencyMs: 400 },
+        { match: /./, reply: 'Mara keeps the light. A storm comes. She saves a boat.' },
+      ],
+    });
+    const model = (name: string) => ({
+      baseURL: fake.baseURL,
+      model: name,
+      apiKeyEnv: 'FAKE_KEY',
+      contextWindow: 4096,
+      maxConcurrency: 8,
+      pricePer1MInput: 1,
+      pricePer1MOutput: 2,
+    });
+    await writeFile(
+      join(dir, 'models.json'),
+      JSON.stringify({
+        models: { ok: model('ok-model'), empty: model('empty-model'), slow: model('slow-model') },
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await fake?.close();
+    await tdb?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  async function spec(name: string, systems: { name: string; model: string }[], limits?: object) {
+    const file = join(dir, `${name}.json`);
+    await writeFile(
+      file,
+      JSON.stringify({
+        name,
+        models: 'models.json',
+        cache: false,
+        datasets: [{ name: 'story', kind: 'text', path: STORY }],
+        systems: systems.map((s) => ({ ...s, strategy: 'incremental', params: { chunkSize: 120 } })),
+        metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+        ...(limits ? { limits } : {}),
+      }),
+    );
+    return file;
+  }
+
+  const env = (home: string) => ({ PRECIS_HOME: join(dir, home), FAKE_KEY: 'k' });
+
+  it('exits 3 when some work failed, 4 when nothing was summarized, 5 at the cost limit', async () => {
+    const partial = await runCli(
+      [
+        'run',
+        await spec('partial', [
+          { name: 'good', model: 'ok' },
+          { name: 'bad', model: 'empty' },
+        ]),
+      ],
+      env('partial'),
+    );
+    expect(partial.code).toBe(3);
+    expect(partial.stderr).toMatch(
+      /: completed-with-failures; summaries 1\/2 \(1 failed\); 1 of 2 summaries failed; 1 of \d+ summarize tasks failed/,
+    );
+
+    const none = await runCli(['run', await spec('none', [{ name: 'bad', model: 'empty' }])], env('none'));
+    expect(none.code).toBe(4);
+    expect(none.stderr).toMatch(
+      /: failed; summaries 0\/1 \(1 failed\); no summary was produced: 1 of 1 summaries failed/,
+    );
+
+    const costly = await runCli(
+      ['run', await spec('costly', [{ name: 'good', model: 'ok' }], { costUsd: 0.0002 })],
+      env('costly'),
+    );
+    expect(costly.code).toBe(5);
+    expect(costly.stderr).toMatch(/: stopped; .*cost limit reached: \$0\.\d{4} spent of the \$0\.0002 limit/);
+  });
+
+  it('exits 130 on SIGINT with a resume hint that selects the same run; the hint resumes it; rm deletes it', async () => {
+    const file = await spec('slow', [
+      { name: 'slow', model: 'slow' },
+      { name: 'good', model: 'ok' },
+    ]);
+    const first = await interrupted(['run', file, '--systems', 'slow'], env('slow'));
+    expect(first.code).toBe(130);
+    const id = /started run ([0-9a-f-]{36})/.exec(first.stderr)![1]!;
+    expect(first.stderr).toContain(`\`precis run ${file} --systems slow\` resumes it`);
+    const listed = async () =>
+      JSON.parse((await runCli(['runs', 'ls', '--json'], env('slow'))).stdout) as {
+        id: string;
+        status: string;
+      }[];
+    expect((await listed()).find((r) => r.id === id)?.status).toBe('interrupted');
+
+    // The hint's command resumes the same run (finished steps are not redone) and finishes it.
+    const resumed = await runCli(['run', file, '--systems', 'slow'], env('slow'));
+    expect(resumed.stderr).toContain(`resuming run ${id}`);
+    expect(resumed.code).toBe(0);
+
+    const cancel = await runCli(['runs', 'cancel', id.slice(0, 8)], env('slow'));
+    expect(cancel.code).toBe(1);
+    expect(cancel.stderr).toBe(
+      `precis: error: run ${id} is already completed; only a pending, running or interrupted run can be cancelled\n`,
+    );
+    const removed = await runCli(['runs', 'rm', id], env('slow'));
+    expect(removed.stdout).toBe(`deleted run ${id} (slow)\n`);
+    expect((await listed()).map((r) => r.id)).not.toContain(id);
+  });
+
+  it('exits 6 when the run is cancelled from another process while it runs', async () => {
+    const db = { DATABASE_URL: tdb.url, FAKE_KEY: 'k' };
+    const file = await spec('cancelled', [{ name: 'slow', model: 'slow' }]);
+    const child = spawnCli(['run', file], db);
+    const id = await child.started;
+    const cancel = await runCli(['runs', 'cancel', id, '--reason', 'wrong model'], db);
+    expect(cancel.stdout).toBe(`run ${id}: cancelled (wrong model)\n`);
+    const result = await child.exit;
+    expect(result.code).toBe(6);
+    expect(result.stderr).toContain(`run ${id}: cancelled`);
+  });
+});
+
+function spawnCli(args: string[], env: Record<string, string>) {
+  const base = { ...process.env };
+  delete base.DATABASE_URL;
+  delete base.PRECIS_HOME;
+  delete base.NODE_OPTIONS;
+  const child = spawn(process.execPath, [resolve(CLI_DIR, 'bin/precis.js'), ...args], {
+    cwd: REPO_ROOT,
+    env: { ...base, ...env },
+  });
+  let stderr = '';
+  let onStart: (id: string) => void = () => {};
+  const started = new Promise<string>((r) => {
+    onStart = r;
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    const m = /(?:started|resuming) run ([0-9a-f-]{36})/.exec(stderr);
+    if (m) onStart(m[1]!);
+  });
+  child.stdout.resume();
+  const exit = new Promise<{ code: number; stderr: string }>((r) =>
+    child.on('close', (code) => r({ code: code ?? 1, stderr })),
+  );
+  return { child, started, exit };
+}
+
+// Starts `precis run`, lets it work a moment after the run started, then sends SIGINT.
+async function interrupted(args: string[], env: Record<string, string>) {
+  const run = spawnCli(args, env);
+  await run.started;
+  await new Promise((r) => setTimeout(r, 1500));
+  run.child.kill('SIGINT');
+  return run.exit;
+}
