@@ -110,7 +110,7 @@ export function runsCommand(ctx: CliContext): Command {
           'tasks:',
           ...Object.entries(tasks).map(
             ([stage, c]) =>
-              `  ${stage.padEnd(10)} ${c.done} done, ${c.failed} failed, ${c.running} running, ${c.queued} queued of ${c.total}`,
+              `  ${stage.padEnd(10)} ${c.done} done, ${c.failed} failed, ${c.open} open of ${c.total}`,
           ),
         ];
         ctx.stdout.write(`${lines.join('\n')}\n\n`);

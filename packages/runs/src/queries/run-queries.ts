@@ -1,5 +1,6 @@
 import { DocumentEntity, MetricValueEntity, RunEntity, TaskEntity, toNumber } from '@precis/db';
 import type { DataSource } from 'typeorm';
+import { runCounts } from '../planner/run-progress.js';
 import type { RunReport } from '../report/render-leaderboard.js';
 import { runHeader } from '../report/render-leaderboard.js';
 import type { TraceStep } from '../report/render-trace.js';
@@ -32,9 +33,10 @@ export async function findRun(db: DataSource, ref: string): Promise<RunEntity> {
 export interface StageCounts {
   total: number;
   done: number;
+  // failed or dead
   failed: number;
-  running: number;
-  queued: number;
+  // queued or running
+  open: number;
 }
 
 export interface UsageSoFar {
@@ -45,23 +47,12 @@ export interface UsageSoFar {
   costUsd: number;
 }
 
+// Tasks per stage, from the run's counters (one indexed read, whatever the run's size).
 export async function stageCounts(db: DataSource, runId: string): Promise<Record<string, StageCounts>> {
-  const rows: { stage: string; status: string; n: unknown }[] = await db.query(
-    'SELECT stage, status, COUNT(*) AS n FROM tasks WHERE run_id = $1 GROUP BY stage, status',
-    [runId],
+  const { tasks } = await runCounts(db, runId);
+  return Object.fromEntries(
+    Object.entries(tasks).map(([stage, c]) => [stage, { ...c, open: c.total - c.done - c.failed }]),
   );
-  const out: Record<string, StageCounts> = {};
-  for (const r of rows) {
-    const c = out[r.stage] ?? { total: 0, done: 0, failed: 0, running: 0, queued: 0 };
-    out[r.stage] = c;
-    const n = toNumber(r.n as string | number);
-    c.total += n;
-    if (r.status === 'done') c.done += n;
-    else if (r.status === 'failed' || r.status === 'dead') c.failed += n;
-    else if (r.status === 'running') c.running += n;
-    else c.queued += n;
-  }
-  return out;
 }
 
 export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSoFar> {

@@ -7,24 +7,21 @@ describe('run mapper', () => {
   it('reports task counts in total and per stage', () => {
     expect(
       taskCountsMap({
-        summarize: { total: 5, done: 3, failed: 1, running: 1, queued: 0 },
-        verify: { total: 2, done: 0, failed: 0, running: 0, queued: 2 },
+        summarize: { total: 5, done: 3, failed: 1, open: 1 },
+        verify: { total: 2, done: 0, failed: 0, open: 2 },
       }),
     ).toEqual({
       done: 3,
       failed: 1,
-      running: 1,
-      queued: 2,
+      open: 3,
       'summarize.total': 5,
       'summarize.done': 3,
       'summarize.failed': 1,
-      'summarize.running': 1,
-      'summarize.queued': 0,
+      'summarize.open': 1,
       'verify.total': 2,
       'verify.done': 0,
       'verify.failed': 0,
-      'verify.running': 0,
-      'verify.queued': 2,
+      'verify.open': 2,
     });
   });
 

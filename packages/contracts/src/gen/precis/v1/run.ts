@@ -173,7 +173,10 @@ export interface Run {
   finishTime:
     | Date
     | undefined;
-  /** Number of tasks by status name (pending, queued, running, done, failed, dead). */
+  /**
+   * Number of tasks by state: done, failed (failed or dead), open (queued or running), in all and
+   * per stage as "<stage>.<state>" plus "<stage>.total".
+   */
   taskCounts: { [key: string]: number };
   /** Model spending so far, from the call ledger. */
   costUsd: number;
