@@ -1,5 +1,6 @@
 import { RunEntity, SummaryEntity, type TaskEntity } from '@precis/db';
 import { StrategyError, type StrategyParams } from '@precis/strategies';
+import { In } from 'typeorm';
 import { scoreTaskId, unitKey, unitOfTaskId } from '../ids.js';
 import { DimensionPlanner, planDatasetSystems } from '../opinion/dimension-planner.js';
 import { type BenchmarkSpec, isGeneratedSystem, type SystemSpec } from '../spec/benchmark-spec.schema.js';
@@ -14,6 +15,7 @@ import {
   failedTasks,
   isOpenRunStatus,
   openTasks,
+  type RunCounts,
   type RunProgress,
   runCounts,
   setRunStatus,
@@ -92,6 +94,7 @@ export class RunPlanner {
   // tasks), dataset summaries are written, and with `redispatch` unfinished tasks go on the bus
   // again (a restarted process's in-memory queue is empty; a lost message is sent again).
   async planAll(redispatch: boolean): Promise<number> {
+    if (!isOpenRunStatus(this.run.status)) return 0;
     const datasetPlan = await planDatasetSystems(
       this.ctx,
       this.run.id,
@@ -114,10 +117,13 @@ export class RunPlanner {
     for (let i = 0; i < units.length; i += UNIT_PAGE)
       dispatched += await this.planUnits(units.slice(i, i + UNIT_PAGE), states);
     if (this.run.status === 'pending' || this.run.status === 'interrupted') {
-      await this.ctx.db
+      const res = await this.ctx.db
         .getRepository(RunEntity)
-        .update({ id: this.run.id }, { status: 'running', startedAt: this.run.startedAt ?? new Date() });
-      this.run.status = 'running';
+        .update(
+          { id: this.run.id, status: In(['pending', 'interrupted']) },
+          { status: 'running', error: null, startedAt: this.run.startedAt ?? new Date() },
+        );
+      if (res.affected) this.run.status = 'running';
     }
     if (redispatch) dispatched += await this.redispatchOpen();
     return dispatched;
@@ -177,7 +183,7 @@ export class RunPlanner {
         );
         await this.finish('failed', `scoring failed: ${rows[0]?.error ?? 'unknown error'}`);
       } else if (score.done > 0) {
-        await this.finish(...outcomeOf(counts));
+        await this.finish(...outcomeOf(counts, await this.firstFailure(counts)));
       }
     }
     return {
@@ -196,6 +202,24 @@ export class RunPlanner {
     const counts = await runCounts(this.ctx.db, this.run.id);
     const s = counts.summaries;
     return isOpenRunStatus(this.run.status) && openTasks(counts) === 0 && s.done + s.failed < s.expected;
+  }
+
+  // The earliest failure's message, so the run's error says why and not only how many.
+  private async firstFailure(counts: RunCounts): Promise<string | null> {
+    if (failedTasks(counts) === 0) return null;
+    const rows: { id: string; error: string | null }[] = await this.ctx.db.query(
+      `SELECT id, error FROM tasks WHERE run_id = $1 AND status IN ('failed', 'dead')
+       ORDER BY finished_at, id LIMIT 1`,
+      [this.run.id],
+    );
+    if (!rows[0]) return null;
+    // The task id without the run, its document named as in the dataset.
+    const where = rows[0].id
+      .slice(this.run.id.length + 1)
+      .split(':')
+      .map((part) => this.docs.get(part)?.externalId ?? part)
+      .join(':');
+    return `${where}: ${rows[0].error ?? 'no error recorded'}`;
   }
 
   // Another process may have cancelled the run (or a worker stopped it at the cost limit).
@@ -331,14 +355,15 @@ export class RunPlanner {
 }
 
 // A scored run: completed only when no work failed; failed when no summary was produced at all.
-function outcomeOf(counts: Awaited<ReturnType<typeof runCounts>>): [RunEntity['status'], string | null] {
+function outcomeOf(counts: RunCounts, first: string | null): [RunEntity['status'], string | null] {
   const s = counts.summaries;
-  if (s.expected > 0 && s.done === 0) return ['failed', `no summary was produced: ${failureSummary(counts)}`];
-  if (failedTasks(counts) > 0 || s.failed > 0) return ['completed-with-failures', failureSummary(counts)];
+  const why = `${failureSummary(counts)}${first ? `; first failure: ${first}` : ''}`;
+  if (s.expected > 0 && s.done === 0) return ['failed', `no summary was produced: ${why}`];
+  if (failedTasks(counts) > 0 || s.failed > 0) return ['completed-with-failures', why];
   return ['completed', null];
 }
 
-function failureSummary(counts: Awaited<ReturnType<typeof runCounts>>): string {
+function failureSummary(counts: RunCounts): string {
   const parts = Object.entries(counts.tasks)
     .filter(([, c]) => c.failed > 0)
     .map(([stage, c]) => `${c.failed} of ${c.total} ${stage} tasks failed`);

@@ -178,7 +178,9 @@ describe('dimension judges (Op-I, G-Eval, logprobs) over SummEval-OP candidates'
     const { run, progress } = await execute(opI);
     opIRun = run.id;
     // The poisoned summary's fluency task gets no parseable sample: honest, not 'completed'.
-    expect(progress.error).toBe('1 of 16 verify tasks failed');
+    expect(progress.error).toBe(
+      '1 of 16 verify tasks failed; first failure: verify:gpt-4:product-01:dimensions.0:fluency: none of the 20 samples had a parseable <score>',
+    );
     expect(progress.status).toBe('completed-with-failures');
     const summaries = await db.getRepository(SummaryEntity).find({ where: { runId: run.id } });
     expect(summaries.map((s) => s.system).sort()).toEqual(

@@ -220,7 +220,9 @@ describe('a book benchmark run through the planner, the bus and the stage handle
     const before = fake.stats().byModel['bad-judge'] ?? 0;
     const { run, progress } = await execute(spec, true);
     expect(progress.status).toBe('completed-with-failures');
-    expect(progress.error).toMatch(/^\d+ of \d+ verify tasks failed$/);
+    expect(progress.error).toMatch(
+      /^5 of 5 verify tasks failed; first failure: verify:hier:the-lighthouse-keeper\.md:booookscore\.0:\d: judge bad-judge gave no parseable answer in 3 attempt\(s\)$/,
+    );
     const judgments = await db.getRepository(JudgmentEntity).find({ where: { runId: run.id } });
     expect(judgments.length).toBeGreaterThan(0);
     expect(judgments.every((j) => j.status === 'failed')).toBe(true);
@@ -301,7 +303,9 @@ describe('a book benchmark run through the planner, the bus and the stage handle
     const { run, progress } = await execute(spec, true);
     expect(progress.status).toBe('completed-with-failures');
     expect(progress.summaries).toEqual({ expected: 2, done: 1, failed: 1 });
-    expect(progress.error).toBe('1 of 2 summaries failed; 1 of 5 summarize tasks failed');
+    expect(progress.error).toBe(
+      '1 of 2 summaries failed; 1 of 5 summarize tasks failed; first failure: summarize:silent:the-lighthouse-keeper.md:i/0: step i/0 (initial): the summarizer returned empty text in 2 generation(s)',
+    );
     const failed: { error: string }[] = await db.query(
       `SELECT error FROM tasks WHERE run_id = $1 AND status = 'failed'`,
       [run.id],
@@ -352,7 +356,7 @@ describe('a book benchmark run through the planner, the bus and the stage handle
       // Its only unit has no summary: nothing to rank, so the run failed.
       expect(progress.status).toBe('failed');
       expect(progress.error).toMatch(
-        /^no summary was produced: 1 of 1 summaries failed; \d+ of \d+ summarize tasks failed$/,
+        /^no summary was produced: 1 of 1 summaries failed; 4 of 4 summarize tasks failed; first failure: summarize:hier:the-lighthouse-keeper\.md:h\/0\/\d: dead-lettered by the bus: not acked after 2 deliveries: ack wait expired each time$/,
       );
       expect(progress.summaries.failed).toBe(1);
       const dead: { error: string }[] = await db.query(

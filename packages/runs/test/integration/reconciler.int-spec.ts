@@ -98,7 +98,7 @@ describe('queue reconciliation on NATS JetStream', () => {
       expect(t.attempts).toBe(1);
       const resent = warnings.filter((w) => w.msg === 're-sent tasks missing from their queue');
       expect(resent.map((w) => w.fields?.stage)).toContain('summarize');
-      expect(deleted.header?.get('Nats-Msg-Id')).toMatch(new RegExp(`^${run.id}:summarize:hier:`));
+      expect(deleted?.header?.get('Nats-Msg-Id')).toMatch(new RegExp(`^${run.id}:summarize:hier:`));
     } finally {
       await coordinator.stop();
       for (const w of workers) await w.stop();
