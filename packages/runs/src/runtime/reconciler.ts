@@ -5,68 +5,61 @@ import type { RunStage } from '../ports.js';
 const STAGES: RunStage[] = ['summarize', 'verify', 'score'];
 
 // Re-sends tasks that are open in the database but no longer on the bus (a message deleted or
-// lost from its stream). When a stage's queue holds fewer messages than the watched runs have
-// open tasks, the tasks untouched for longest (`staleMs` at least) are sent again, up to the
-// shortfall, under a new message id so the queue's dedupe window does not drop them.
+// lost from its stream). A stage's queue holds every unacked message (waiting or in flight), and
+// a task's message is acked only after its result is stored, so an empty queue while the watched
+// runs still have open tasks of that stage means those tasks were lost. It must hold at two
+// checks in a row, made while no planning round is inserting and dispatching tasks; the tasks are
+// then sent again under a new message id (the queue's dedupe window would drop the old one). A
+// lost task in a queue that is not empty waits for the queue to drain: never a duplicate.
 export class Reconciler {
-  private running: Promise<void> | null = null;
-  private lastRun = 0;
+  private lastCheck = 0;
+  private suspect = new Set<RunStage>();
   private round = 0;
 
   constructor(
     private readonly ctx: RunContext,
     private readonly bus: Bus,
-    private readonly staleMs: number,
+    private readonly everyMs: number,
   ) {}
 
-  maybeRun(runIds: string[]): Promise<void> {
-    if (this.running || runIds.length === 0 || Date.now() - this.lastRun < this.staleMs / 3)
-      return this.running ?? Promise.resolve();
-    this.lastRun = Date.now();
-    this.running = this.reconcile(runIds)
-      .catch((err: unknown) => this.ctx.logger.error('cannot reconcile queues', { error: String(err) }))
-      .finally(() => {
-        this.running = null;
-      });
-    return this.running;
+  due(): boolean {
+    return Date.now() - this.lastCheck >= this.everyMs;
   }
 
-  idle(): Promise<void> {
-    return this.running ?? Promise.resolve();
-  }
-
-  private async reconcile(runIds: string[]): Promise<void> {
+  // Called by the coordinator between planning rounds, never during one.
+  async reconcile(runIds: string[]): Promise<void> {
+    this.lastCheck = Date.now();
+    if (runIds.length === 0) return;
     const rows: { key: string; open: unknown }[] = await this.ctx.db.query(
       `SELECT key, SUM(total - done - failed) AS open FROM run_counters
        WHERE run_id = ANY($1::uuid[]) AND key <> 'summaries' GROUP BY key ORDER BY key`,
       [runIds],
     );
+    const wasSuspect = this.suspect;
+    this.suspect = new Set();
     this.round++;
     for (const stage of STAGES) {
       const open = Number(rows.find((r) => r.key === stage)?.open ?? 0);
-      if (open === 0) continue;
-      const shortfall = open - (await this.bus.pending(stage));
-      if (shortfall <= 0) continue;
-      const stale: { id: string; run_id: string }[] = await this.ctx.db.query(
-        `SELECT id, run_id FROM tasks
-         WHERE run_id = ANY($1::uuid[]) AND stage = $2 AND status NOT IN ('done', 'failed', 'dead')
-           AND updated_at < now() - make_interval(secs => $3)
-         ORDER BY updated_at, id LIMIT $4`,
-        [runIds, stage, this.staleMs / 1000, shortfall],
-      );
-      for (const t of stale)
-        await this.bus.enqueue(stage, {
-          id: resendId(t.id, this.round),
-          runId: t.run_id,
-          data: { taskId: t.id },
-        });
-      if (stale.length)
-        this.ctx.logger.warn('re-sent tasks missing from their queue', {
-          stage,
-          count: stale.length,
-          shortfall,
-        });
+      if (open === 0 || (await this.bus.pending(stage)) > 0) continue;
+      if (!wasSuspect.has(stage)) {
+        this.suspect.add(stage);
+        continue;
+      }
+      await this.resend(runIds, stage);
     }
+  }
+
+  private async resend(runIds: string[], stage: RunStage): Promise<void> {
+    const lost: { id: string; run_id: string }[] = await this.ctx.db.query(
+      `SELECT id, run_id FROM tasks
+       WHERE run_id = ANY($1::uuid[]) AND stage = $2 AND status NOT IN ('done', 'failed', 'dead') ORDER BY id`,
+      [runIds, stage],
+    );
+    await this.bus.enqueueMany(
+      stage,
+      lost.map((t) => ({ id: resendId(t.id, this.round), runId: t.run_id, data: { taskId: t.id } })),
+    );
+    this.ctx.logger.warn('re-sent tasks missing from their queue', { stage, count: lost.length });
   }
 }
 

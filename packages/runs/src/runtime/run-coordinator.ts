@@ -34,14 +34,15 @@ export class RunCoordinator {
   private ticks = 0;
   private stopped = false;
   private readonly reconciler: Reconciler;
+  private reconciling: Promise<void> | null = null;
 
   constructor(
     private readonly ctx: RunContext,
     private readonly bus: Bus,
     private readonly tickMs = 2000,
-    reconcileAfterMs = 30_000,
+    reconcileEveryMs = 10_000,
   ) {
-    this.reconciler = new Reconciler(ctx, bus, reconcileAfterMs);
+    this.reconciler = new Reconciler(ctx, bus, reconcileEveryMs);
   }
 
   async start(): Promise<void> {
@@ -75,7 +76,7 @@ export class RunCoordinator {
     if (this.stopped) return;
     this.ticks++;
     if (this.ticks % DEAD_LETTER_EVERY_TICKS === 0) void this.recordDeadLetters();
-    void this.reconciler.maybeRun([...this.watches.keys()]);
+    if (this.reconciler.due()) void this.reconcile();
     for (const runId of this.watches.keys()) this.schedule(runId);
   }
 
@@ -95,8 +96,22 @@ export class RunCoordinator {
 
   private schedule(runId: string): void {
     const w = this.watches.get(runId);
-    if (!w || this.stopped || w.running) return;
+    if (!w || this.stopped || w.running || this.reconciling) return;
     void this.advance(runId, w);
+  }
+
+  // Between planning rounds only: a round inserts tasks before it dispatches them.
+  private async reconcile(): Promise<void> {
+    if (this.reconciling || [...this.watches.values()].some((w) => w.running)) return;
+    this.reconciling = this.reconciler.reconcile([...this.watches.keys()]);
+    try {
+      await this.reconciling;
+    } catch (err) {
+      if (!this.stopped) this.ctx.logger.error('cannot reconcile queues', { error: String(err) });
+    } finally {
+      this.reconciling = null;
+      for (const runId of this.watches.keys()) this.schedule(runId);
+    }
   }
 
   private async advance(runId: string, w: Watch): Promise<void> {
@@ -159,6 +174,6 @@ export class RunCoordinator {
     await this.subscription?.unsubscribe();
     // Let a round already under way finish before the caller closes the database.
     while ([...this.watches.values()].some((w) => w.running)) await new Promise((r) => setTimeout(r, 10));
-    await this.reconciler.idle();
+    await this.reconciling;
   }
 }

@@ -61,7 +61,7 @@ describe('queue reconciliation on NATS JetStream', () => {
       metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
     });
     await bus.ensureQueue('summarize');
-    // Staleness 1 s (30 s by default): the re-send happens within a few ticks.
+    // Queues checked every second (10 s by default): the re-send follows within a few ticks.
     const coordinator = new RunCoordinator(ctx, bus, 200, 1000);
     await coordinator.start();
     const { run } = await createRun(ctx, { spec, file: 'spec.yaml', text: '' });
