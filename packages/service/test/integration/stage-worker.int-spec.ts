@@ -136,7 +136,7 @@ describe('StageWorker (PostgreSQL + NATS)', () => {
     handler.script.set(taskId, ['transient', 'transient', 'transient']);
     const { event } = await send({});
     expect(await event).toMatchObject({ status: TaskStatus.TASK_STATUS_DEAD });
-    expect((await loadTask(ds, taskId))?.error).toBe('gave up after 3 deliveries: database hiccup');
+    expect((await loadTask(ds, taskId))?.error).toBe('gave up after 3 attempts: database hiccup');
     for (let i = 0; i < 50 && !(await bus.deadLetters('summarize')).some((d) => d.id === taskId); i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
