@@ -38,15 +38,16 @@ function observed(bus: NatsBus, deliveries: Map<string, number>): Bus {
   return new Proxy(bus, {
     get(target, prop) {
       if (prop === 'consume') {
-        return ((stage, handler, opts) =>
+        const consume: Bus['consume'] = (stage, handler, opts) =>
           target.consume(
             stage,
             (d) => {
               deliveries.set(d.id, Math.max(deliveries.get(d.id) ?? 0, d.deliveryCount));
-              return handler(d);
+              return handler(d as Parameters<typeof handler>[0]);
             },
             opts,
-          )) satisfies Bus['consume'];
+          );
+        return consume;
       }
       const value = Reflect.get(target, prop, target);
       return typeof value === 'function' ? value.bind(target) : value;
