@@ -19,6 +19,7 @@ import {
   finishTask,
   loadTask,
   recordTask,
+  releaseClaim,
   requeueTask,
 } from './task-records.js';
 
@@ -45,6 +46,8 @@ export interface StageWorkerOptions {
   maxDeliver: number;
   backoffMs: number[];
   ackWaitMs: number;
+  // Delays before redelivering while the database or bus is down (default: the bus's).
+  transientBackoffMs?: number[];
 }
 
 export interface StageWorkerDeps {
@@ -110,6 +113,7 @@ export class StageWorker {
       // This worker decides when to give up (GiveUpError), from the task's attempts.
       maxDeliver: Number.POSITIVE_INFINITY,
       isTransient: isInfrastructureError,
+      transientBackoffMs: this.opts.transientBackoffMs,
       backoffMs: this.opts.backoffMs,
       ackWaitMs: this.opts.ackWaitMs,
       onError: (err, d) => {
@@ -266,8 +270,10 @@ export class StageWorker {
         this.counter('failed', task.kind);
         return;
       }
-      // The database is likely down too: the bus redelivers it later, uncounted.
-      if (isInfrastructureError(err)) throw err;
+      if (isInfrastructureError(err)) {
+        await releaseClaim(ds, task.taskId).catch(() => undefined);
+        throw err;
+      }
       const message = errorText(err);
       if (claimed.attempts >= this.opts.maxDeliver) {
         const final = `gave up after ${claimed.attempts} attempts: ${message}`;
