@@ -1,6 +1,7 @@
 // A NATS server outage: consumers resume, enqueues made during it wait for the server, every
 // message is handled exactly once, and the connection reports down then up, once each.
-// PRECIS_OUTAGE_MS sets how long the server stays down (default 3 s; the issue measured 30 s).
+// PRECIS_OUTAGE_MS sets how long the server stays down (default 3 s; the issue measured 30 s);
+// PRECIS_OUTAGE_KILL=1 kills the server (SIGKILL) instead of stopping it.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -16,6 +17,7 @@ import { startThrowawayNats, type ThrowawayNats } from '@precis/testing';
 import { waitFor } from './bus-contract-suite.js';
 
 const OUTAGE_MS = Number(process.env.PRECIS_OUTAGE_MS ?? 3_000);
+const KILL = process.env.PRECIS_OUTAGE_KILL === '1';
 const PER_PHASE = 25;
 const prefix = `bus-outage-${process.pid}-${randomBytes(3).toString('hex')}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -65,7 +67,7 @@ describe('NATS bus across a server outage', () => {
     await publisher.enqueueMany('summarize', batch('before'));
     await waitFor('the messages enqueued before the outage', () => handled.size === PER_PHASE);
 
-    await nats.stop();
+    await nats.stop({ kill: KILL });
     await waitFor('both buses to see the outage', () => !consumer.isConnected() && !publisher.isConnected());
     let duringSettled = false;
     const during = publisher.enqueueMany('summarize', batch('during')).finally(() => {
