@@ -21,6 +21,7 @@ import {
   recordTask,
   releaseClaim,
   requeueTask,
+  type TaskRow,
 } from './task-records.js';
 
 export interface TaskContext<P = unknown> {
@@ -242,6 +243,18 @@ export class StageWorker {
       return;
     }
 
+    await this.runClaimed(task, handler, claimed, log);
+  }
+
+  // The claimed task's attempt: handler, then its final state or a retry. Attempts are claims;
+  // one cut short by an outage is released so it does not count.
+  private async runClaimed(
+    task: Task,
+    handler: TaskHandler,
+    claimed: TaskRow,
+    log: ServiceLogger,
+  ): Promise<void> {
+    const ds = this.deps.dataSource;
     // Claimed more often than allowed: earlier claims ended without an outcome (worker killed or
     // hung past ack-wait). They were attempts; stop here.
     if (claimed.attempts > this.opts.maxDeliver) {
