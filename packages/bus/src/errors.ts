@@ -39,6 +39,34 @@ export class BusClosedError extends Error {
   }
 }
 
+/** The bus could not be reached for longer than the caller waits (NATS down or restarting). */
+export class BusUnavailableError extends Error {
+  override readonly name = 'BusUnavailableError';
+  constructor(
+    readonly operation: string,
+    readonly waitedMs: number,
+    cause?: unknown,
+  ) {
+    super(
+      `cannot ${operation}: the NATS server was unreachable for ${waitedMs} ms` +
+        (cause === undefined ? '' : ` (${errorMessage(cause)})`) +
+        '; check that nats-server runs and NATS_URL points to it',
+      { cause },
+    );
+  }
+}
+
+/**
+ * Thrown by a work handler that decided to stop retrying: the message goes to the stage's dead
+ * letters at once (with `cause` as the reason) and is removed from the queue.
+ */
+export class GiveUpError extends Error {
+  override readonly name = 'GiveUpError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);

@@ -1,6 +1,15 @@
-export { BusClosedError, BusTimeoutError, NoResponderError, RemoteHandlerError } from './errors.js';
+export { isBusUnavailableError } from './bus-unavailable.js';
+export {
+  BusClosedError,
+  BusTimeoutError,
+  BusUnavailableError,
+  GiveUpError,
+  NoResponderError,
+  RemoteHandlerError,
+} from './errors.js';
 export { createInProcessBus, InProcessBus, type InProcessBusOptions } from './in-process/in-process-bus.js';
 export { createNatsBus, NatsBus, type NatsBusOptions } from './nats/nats-bus.js';
+export type { BusConnectionEvent, ReconnectOptions } from './nats/nats-link.js';
 export { NatsNames } from './nats/nats-queues.js';
 export type {
   BatchHandler,
@@ -23,4 +32,9 @@ export type {
   WorkHandler,
   WorkMessage,
 } from './types.js';
-export { DEFAULT_ACK_WAIT_MS, DEFAULT_BACKOFF_MS, DEFAULT_MAX_DELIVER } from './worker-pool.js';
+export {
+  DEFAULT_ACK_WAIT_MS,
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_MAX_DELIVER,
+  DEFAULT_TRANSIENT_BACKOFF_MS,
+} from './worker-pool.js';

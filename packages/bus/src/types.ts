@@ -56,10 +56,24 @@ export interface ConsumeOptions {
   maxInFlight?: number;
   /** Server-side (or queue-side) redelivery timeout when no ack/heartbeat arrives (default 30 s). */
   ackWaitMs?: number;
-  /** Deliveries before a failing message goes to the dead-letter subject (default 5). */
+  /**
+   * Deliveries before a failing message goes to the dead-letter subject (default 5). `Infinity`:
+   * never by count, only when the handler throws GiveUpError (handlers that count attempts
+   * themselves, e.g. in the database).
+   */
   maxDeliver?: number;
   /** Delay before redelivery after a handler error, indexed by failed attempt (last value repeats). */
   backoffMs?: number[];
+  /**
+   * Errors that say the infrastructure is unavailable (database, bus), not that the message is
+   * bad, e.g. `isBusUnavailableError`. Such a failure is redelivered after `transientBackoffMs`
+   * and is never dead-lettered nor counted toward `maxDeliver` (counted per process: a
+   * redelivery handled by another process does not know it). Setting it lifts the server's own
+   * delivery limit, so a message whose worker died is redelivered until a handler settles it.
+   */
+  isTransient?: (error: unknown) => boolean;
+  /** Delay before redelivery after a transient failure, by delivery (last value repeats; ±25 % jitter). */
+  transientBackoffMs?: number[];
   /** Send `working()` automatically every ackWait/3 while a handler runs (default true). */
   autoHeartbeat?: boolean;
   /** Called when a handler fails (for logging); never affects redelivery. */
@@ -136,6 +150,8 @@ export interface Bus {
   reply(subject: string, handler: ReplyHandler): Promise<Subscription>;
   publish(subject: string, data: BusData): Promise<void>;
   subscribe(subject: string, handler: EventHandler): Promise<Subscription>;
+  /** False while the bus server is unreachable (the connection is being re-established). */
+  isConnected(): boolean;
   /** Stops every consumer (graceful), then drains and closes the connection. */
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { AsyncBuffer } from './async-buffer.js';
+import { GiveUpError } from './errors.js';
 import type { Delivery } from './types.js';
 import {
   type DeliverySource,
@@ -103,5 +104,50 @@ describe('worker pool', () => {
         async () => {},
       ),
     ).toThrow(/maxInFlight must be a positive integer/);
+  });
+
+  it('retries transient failures without counting them and never dead-letters them', async () => {
+    const { source, settled } = fakeSource([
+      { id: 'outage', deliveryCount: 9 },
+      { id: 'real', deliveryCount: 3 },
+      { id: 'given-up', deliveryCount: 1 },
+    ]);
+    const dead: string[] = [];
+    class Down extends Error {}
+    const handle = startWorkerPool(
+      source,
+      async (d: Delivery) => {
+        if (d.id === 'outage') throw new Down('database down');
+        if (d.id === 'given-up') throw new GiveUpError('no more attempts');
+        throw new Error('bad input');
+      },
+      {
+        maxDeliver: 4,
+        backoffMs: [10],
+        transientBackoffMs: [100, 400],
+        isTransient: (e) => e instanceof Down,
+      },
+      async (raw) => {
+        dead.push(raw.delivery.id);
+      },
+    );
+    await settle(settled, 3);
+    await handle.stop();
+    const byId = new Map(settled.map((s) => [s.id, s]));
+    expect(byId.get('outage')?.how).toBe('nak');
+    // 400 ms (the last transient delay) with up to 25 % jitter either way.
+    expect(byId.get('outage')?.delayMs).toBeGreaterThanOrEqual(300);
+    expect(byId.get('outage')?.delayMs).toBeLessThanOrEqual(500);
+    expect(byId.get('real')).toEqual({ id: 'real', how: 'nak', delayMs: 10 });
+    expect(byId.get('given-up')?.how).toBe('ack');
+    expect(dead).toEqual(['given-up']);
+  });
+
+  it('lifts the server-side delivery limit for transient-aware or unlimited consumers', () => {
+    expect(resolveConsumeOptions({ maxDeliver: 5 }).serverMaxDeliver).toBe(5);
+    expect(resolveConsumeOptions({ maxDeliver: 5, isTransient: () => false }).serverMaxDeliver).toBe(-1);
+    expect(resolveConsumeOptions({ maxDeliver: Number.POSITIVE_INFINITY }).serverMaxDeliver).toBe(-1);
+    expect(() => resolveConsumeOptions({ maxDeliver: 0 })).toThrow(/positive integer or Infinity/);
+    expect(() => resolveConsumeOptions({ transientBackoffMs: [] })).toThrow(/transientBackoffMs/);
   });
 });

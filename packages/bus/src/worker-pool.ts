@@ -1,4 +1,4 @@
-import { errorMessage } from './errors.js';
+import { errorMessage, GiveUpError } from './errors.js';
 import type {
   BatchHandler,
   ConsumeBatchOptions,
@@ -30,8 +30,13 @@ export type DeadLetterSink = (raw: RawDelivery, error: unknown) => Promise<void>
 
 export interface ResolvedConsumeOptions {
   ackWaitMs: number;
+  // Infinity: only the handler gives up (GiveUpError).
   maxDeliver: number;
+  // What the server enforces on its own (-1: unlimited; the pool then decides alone).
+  serverMaxDeliver: number;
   backoffMs: number[];
+  transientBackoffMs: number[];
+  isTransient?: (error: unknown) => boolean;
   autoHeartbeat: boolean;
   onError?: (error: unknown, delivery: Delivery) => void;
 }
@@ -39,6 +44,14 @@ export interface ResolvedConsumeOptions {
 export const DEFAULT_ACK_WAIT_MS = 30_000;
 export const DEFAULT_MAX_DELIVER = 5;
 export const DEFAULT_BACKOFF_MS = [1_000, 5_000, 15_000, 30_000];
+export const DEFAULT_TRANSIENT_BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 20_000, 30_000];
+
+function delays(name: string, list: number[]): number[] {
+  if (list.length === 0 || list.some((ms) => !(ms >= 0))) {
+    throw new RangeError(`consume option ${name} must be a non-empty list of delays >= 0 (got [${list}])`);
+  }
+  return list;
+}
 
 export function resolveConsumeOptions(
   opts: ConsumeOptions | ConsumeBatchOptions = {},
@@ -48,18 +61,20 @@ export function resolveConsumeOptions(
   const backoffMs = opts.backoffMs ?? DEFAULT_BACKOFF_MS;
   if (!(ackWaitMs >= 100))
     throw new RangeError(`consume option ackWaitMs must be >= 100 ms (got ${ackWaitMs})`);
-  if (!Number.isInteger(maxDeliver) || maxDeliver < 1) {
-    throw new RangeError(`consume option maxDeliver must be a positive integer (got ${maxDeliver})`);
-  }
-  if (backoffMs.length === 0 || backoffMs.some((ms) => !(ms >= 0))) {
+  if (!(Number.isInteger(maxDeliver) || maxDeliver === Number.POSITIVE_INFINITY) || maxDeliver < 1) {
     throw new RangeError(
-      `consume option backoffMs must be a non-empty list of delays >= 0 (got [${backoffMs}])`,
+      `consume option maxDeliver must be a positive integer or Infinity (got ${maxDeliver})`,
     );
   }
+  // Deliveries that failed transiently must not be cut off by the server's own count.
+  const unlimited = maxDeliver === Number.POSITIVE_INFINITY || opts.isTransient !== undefined;
   return {
     ackWaitMs,
     maxDeliver,
-    backoffMs,
+    serverMaxDeliver: unlimited ? -1 : maxDeliver,
+    backoffMs: delays('backoffMs', backoffMs),
+    transientBackoffMs: delays('transientBackoffMs', opts.transientBackoffMs ?? DEFAULT_TRANSIENT_BACKOFF_MS),
+    isTransient: opts.isTransient,
     autoHeartbeat: opts.autoHeartbeat ?? true,
     onError: opts.onError,
   };
@@ -108,6 +123,8 @@ class WorkerPool {
   private readonly running = new Set<Promise<void>>();
   private heartbeat?: NodeJS.Timeout;
   private loop?: Promise<void>;
+  // Transient failures seen here per message id: they are not attempts (exact in one process).
+  private readonly transient = new Map<string, number>();
 
   constructor(
     private readonly source: DeliverySource,
@@ -193,6 +210,7 @@ class WorkerPool {
     this.inFlight.add(raw);
     try {
       await handler(raw.delivery);
+      this.transient.delete(raw.delivery.id);
       raw.ack();
     } catch (err) {
       await this.fail(raw, err);
@@ -208,7 +226,10 @@ class WorkerPool {
       const failed = new Map((outcome?.failed ?? []).map((f) => [f.id, f.error]));
       for (const raw of batch) {
         if (failed.has(raw.delivery.id)) await this.fail(raw, failed.get(raw.delivery.id));
-        else raw.ack();
+        else {
+          this.transient.delete(raw.delivery.id);
+          raw.ack();
+        }
       }
     } catch (err) {
       await Promise.all(batch.map((raw) => this.fail(raw, err)));
@@ -224,9 +245,12 @@ class WorkerPool {
     } catch {
       // a failing error reporter must not change what happens to the message
     }
-    if (delivery.deliveryCount >= this.opts.maxDeliver) {
+    if (this.opts.isTransient?.(err) && !(err instanceof GiveUpError)) return this.retryLater(raw);
+    const attempts = delivery.deliveryCount - (this.transient.get(delivery.id) ?? 0);
+    if (err instanceof GiveUpError || attempts >= this.opts.maxDeliver) {
       try {
         await this.deadLetter(raw, err);
+        this.transient.delete(delivery.id);
         raw.ack();
         return;
       } catch (dlErr) {
@@ -237,7 +261,21 @@ class WorkerPool {
       }
     }
     const { backoffMs } = this.opts;
-    raw.nak(backoffMs[Math.min(delivery.deliveryCount - 1, backoffMs.length - 1)] ?? 0);
+    raw.nak(backoffMs[Math.min(Math.max(attempts, 1) - 1, backoffMs.length - 1)] ?? 0);
+  }
+
+  // The infrastructure failed, not the task: redeliver later, with jitter so the backlog does
+  // not come back all at once, and never count it as an attempt.
+  private retryLater(raw: RawDelivery): void {
+    const { id, deliveryCount } = raw.delivery;
+    const seen = (this.transient.get(id) ?? 0) + 1;
+    // Re-inserted so the map's order is by last use: the oldest entry is dropped first.
+    this.transient.delete(id);
+    this.transient.set(id, seen);
+    if (this.transient.size > 10_000) this.transient.delete(this.transient.keys().next().value as string);
+    const list = this.opts.transientBackoffMs;
+    const base = list[Math.min(deliveryCount - 1, list.length - 1)] ?? 0;
+    raw.nak(base * (0.75 + Math.random() * 0.5));
   }
 }
 

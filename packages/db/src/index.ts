@@ -10,6 +10,7 @@ export {
   MIGRATIONS_TABLE,
   postgresDataSourceOptions,
 } from './data-source-options.js';
+export { isDatabaseUnavailableError } from './database-unavailable.js';
 export * from './entities/index.js';
 export { type Env, redactUrl, resolveDatabaseUrl, resolvePgliteDir } from './env.js';
 export { MIGRATIONS } from './migrations/index.js';

@@ -20,3 +20,14 @@ export type {
   FakeRule,
   FakeTokenLogprob,
 } from './fake-llm/types.js';
+export { freePort } from './servers/process-cleanup.js';
+export {
+  startThrowawayNats,
+  type ThrowawayNats,
+  type ThrowawayNatsOptions,
+} from './servers/throwaway-nats.js';
+export {
+  startThrowawayPostgres,
+  type ThrowawayPostgres,
+  type ThrowawayPostgresOptions,
+} from './servers/throwaway-postgres.js';

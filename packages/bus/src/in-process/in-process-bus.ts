@@ -127,7 +127,8 @@ export class InProcessBus implements Bus {
 
   private prepare(stage: Stage, opts: ConsumeOptions | ConsumeBatchOptions): InProcessQueue {
     this.assertOpen(`consume ${stage}`);
-    const { ackWaitMs, maxDeliver } = resolveConsumeOptions(opts);
+    const { ackWaitMs, serverMaxDeliver } = resolveConsumeOptions(opts);
+    const maxDeliver = serverMaxDeliver === -1 ? Number.POSITIVE_INFINITY : serverMaxDeliver;
     const q = this.queue(stage);
     // Like the durable JetStream consumer, the latest consumer's settings apply to the queue.
     q.limits = { ackWaitMs, maxDeliver };
@@ -247,6 +248,10 @@ export class InProcessBus implements Bus {
         set.delete(wrapper);
       },
     };
+  }
+
+  isConnected(): boolean {
+    return !this.closed;
   }
 
   async close(): Promise<void> {

@@ -6,23 +6,10 @@ import {
   jetstream,
   jetstreamManager,
 } from '@nats-io/jetstream';
-import {
-  connect,
-  headers,
-  type MsgHdrs,
-  type NatsConnection,
-  RequestError,
-  TimeoutError,
-} from '@nats-io/transport-node';
+import { headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { HEADER_RUN_ID, HEADER_TASK_ID, STAGES, type Stage } from '@precis/contracts';
-import { decodeData, decodeText, encodeData, encodeText, HEADER_ENCODING, HEADER_ERROR } from '../codec.js';
-import {
-  BusClosedError,
-  BusTimeoutError,
-  errorMessage,
-  NoResponderError,
-  RemoteHandlerError,
-} from '../errors.js';
+import { encodeData, HEADER_ENCODING, HEADER_ERROR } from '../codec.js';
+import { BusClosedError, errorMessage } from '../errors.js';
 import type {
   BatchHandler,
   Bus,
@@ -54,10 +41,17 @@ import {
   readDeadLetters,
   watchMaxDeliveries,
 } from './nats-dead-letters.js';
+import {
+  type BusConnectionEvent,
+  ConnectionWatch,
+  connectWithReconnect,
+  type ReconnectOptions,
+} from './nats-link.js';
+import { NatsMessaging } from './nats-messaging.js';
 import { ensureStageStreams, ensureWorkersConsumer, NatsNames } from './nats-queues.js';
 import { type NatsSourceHooks, openNatsSource } from './nats-source.js';
 
-export interface NatsBusOptions {
+export interface NatsBusOptions extends ReconnectOptions {
   servers?: string | string[];
   /** Isolates streams and subjects (e.g. one prefix per test file). */
   prefix?: string;
@@ -67,24 +61,45 @@ export interface NatsBusOptions {
   maxAckPending?: number;
   /** Reports errors that have no caller to throw to (event handlers, dead-letter storage). */
   onError?: (error: unknown) => void;
+  /** Told once when the connection is lost and once when it is back (default: a console line). */
+  onConnectionEvent?: (event: BusConnectionEvent) => void;
+  /**
+   * How long an enqueue, publish or JetStream call made while the server is unreachable waits
+   * for it before failing with BusUnavailableError (default 60 s).
+   */
+  unavailableWaitMs?: number;
 }
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
-// Queue group shared by every replica answering the same request subject.
-const REPLY_QUEUE = 'precis-responders';
+const DEFAULT_UNAVAILABLE_WAIT_MS = 60_000;
 
+function logConnectionEvent(event: BusConnectionEvent): void {
+  if (event.type === 'disconnected') console.warn(`[precis-bus] lost NATS at ${event.server}; reconnecting`);
+  else console.warn(`[precis-bus] reconnected to NATS at ${event.server} after ${event.downMs} ms`);
+}
+
+// The first connection must succeed (callers retry startup themselves); after it, the
+// connection is re-established forever with backoff.
 export async function createNatsBus(opts: NatsBusOptions = {}): Promise<NatsBus> {
   const servers = opts.servers ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-  let nc: NatsConnection;
+  const waitMs = opts.unavailableWaitMs ?? DEFAULT_UNAVAILABLE_WAIT_MS;
+  if (!(waitMs >= 0)) throw new RangeError(`createNatsBus: unavailableWaitMs must be >= 0 (got ${waitMs})`);
+  let conn: Awaited<ReturnType<typeof connectWithReconnect>>;
   try {
-    nc = await connect({ servers, name: opts.name ?? 'precis-bus' });
+    conn = await connectWithReconnect({ servers, name: opts.name ?? 'precis-bus' }, opts);
   } catch (err) {
+    if (err instanceof RangeError) throw err;
     throw new Error(
       `cannot connect to NATS at ${String(servers)}: ${errorMessage(err)}. ` +
         'Start nats-server with JetStream (-js) or set NATS_URL.',
     );
   }
-  return new NatsBus(nc, opts);
+  const link = new ConnectionWatch(
+    conn.nc,
+    waitMs,
+    opts.onConnectionEvent ?? logConnectionEvent,
+    conn.resetBackoff,
+  );
+  return new NatsBus(conn.nc, opts, link);
 }
 
 export class NatsBus implements Bus {
@@ -94,7 +109,7 @@ export class NatsBus implements Bus {
   private jsmPromise?: Promise<JetStreamManager>;
   private readonly ensured = new Map<Stage, Promise<void>>();
   private readonly handles = new Set<ConsumerHandle>();
-  private readonly subs = new Set<Subscription>();
+  private readonly messaging: NatsMessaging;
   private readonly watchers = new Map<Stage, Subscription>();
   private closed = false;
   private readonly onError: (error: unknown) => void;
@@ -102,14 +117,28 @@ export class NatsBus implements Bus {
   constructor(
     readonly connection: NatsConnection,
     private readonly opts: NatsBusOptions,
+    private readonly link: ConnectionWatch,
   ) {
     this.names = new NatsNames(opts.prefix);
     this.js = jetstream(connection);
     this.onError = opts.onError ?? ((err) => console.error(`[precis-bus] ${errorMessage(err)}`));
+    this.messaging = new NatsMessaging(connection, this.names, link, this.onError);
+  }
+
+  /** False while the connection to the server is lost (the client keeps reconnecting). */
+  isConnected(): boolean {
+    return !this.closed && this.link.connected;
   }
 
   private jsm(): Promise<JetStreamManager> {
-    this.jsmPromise ??= jetstreamManager(this.connection);
+    if (!this.jsmPromise) {
+      const p = jetstreamManager(this.connection);
+      // A failure (server unreachable) is not kept: the next call tries again.
+      p.catch(() => {
+        if (this.jsmPromise === p) this.jsmPromise = undefined;
+      });
+      this.jsmPromise = p;
+    }
     return this.jsmPromise;
   }
 
@@ -121,7 +150,9 @@ export class NatsBus implements Bus {
     this.assertOpen(`declare queue ${stage}`);
     let p = this.ensured.get(stage);
     if (!p || opts.duplicateWindowMs !== undefined) {
-      p = this.jsm().then((jsm) => ensureStageStreams(jsm, this.names, stage, opts.duplicateWindowMs));
+      p = this.link.run(`declare queue ${stage}`, async () =>
+        ensureStageStreams(await this.jsm(), this.names, stage, opts.duplicateWindowMs),
+      );
       p.catch(() => this.ensured.delete(stage));
       this.ensured.set(stage, p);
     }
@@ -141,10 +172,11 @@ export class NatsBus implements Bus {
     await this.ensureQueue(stage);
     if (!msg.id) throw new RangeError(`enqueue to ${stage}: message has no id (the task id is required)`);
     const { body, encoding } = encodeData(msg.data);
-    const ack = await this.js.publish(this.names.taskSubject(stage), body, {
-      msgID: msg.id,
-      headers: this.workHeaders(msg.id, msg.runId, encoding),
-    });
+    const h = this.workHeaders(msg.id, msg.runId, encoding);
+    // Retried across a server restart: the msg id makes a repeated publish a duplicate.
+    const ack = await this.link.run(`enqueue ${msg.id} to ${stage}`, () =>
+      this.js.publish(this.names.taskSubject(stage), body, { msgID: msg.id, headers: h }),
+    );
     return { id: msg.id, duplicate: ack.duplicate };
   }
 
@@ -178,13 +210,16 @@ export class NatsBus implements Bus {
       h.set(HEADER_ERROR, errorMessage(error).slice(0, 2000));
       h.set(HEADER_DELIVERY_COUNT, String(delivery.deliveryCount));
       h.set(HEADER_FAILED_AT, new Date().toISOString());
-      await this.js.publish(this.names.deadLetterSubject(stage), body, { headers: h });
+      await this.link.run(`dead-letter ${delivery.id}`, () =>
+        this.js.publish(this.names.deadLetterSubject(stage), body, { headers: h }),
+      );
     };
   }
 
   private sourceHooks(stage: Stage, opts: ConsumeOptions | ConsumeBatchOptions): NatsSourceHooks {
     return {
       onError: this.onError,
+      isConnected: () => this.link.connected,
       redeclare: async () => {
         if (this.closed) return;
         this.ensured.delete(stage);
@@ -210,12 +245,15 @@ export class NatsBus implements Bus {
     this.assertOpen(`consume ${stage}`);
     const resolved = resolveConsumeOptions(opts);
     await this.ensureQueue(stage);
-    const jsm = await this.jsm();
-    await ensureWorkersConsumer(jsm, this.names, stage, {
-      ackWaitMs: resolved.ackWaitMs,
-      maxDeliver: resolved.maxDeliver,
-      maxAckPending: this.opts.maxAckPending ?? 20_000,
-    });
+    const jsm = await this.link.run(`consume ${stage}`, () => this.jsm());
+    await this.link.run(`declare the ${stage} consumer`, () =>
+      ensureWorkersConsumer(jsm, this.names, stage, {
+        ackWaitMs: resolved.ackWaitMs,
+        // Unlimited when transient failures must not use up deliveries; the pool decides then.
+        maxDeliver: resolved.serverMaxDeliver,
+        maxAckPending: this.opts.maxAckPending ?? 20_000,
+      }),
+    );
     if (!this.watchers.has(stage)) {
       this.watchers.set(
         stage,
@@ -237,13 +275,15 @@ export class NatsBus implements Bus {
   // Declares the stage's durable consumer for these options and opens a pull on it.
   private async openSource(stage: Stage, opts: ConsumeOptions | ConsumeBatchOptions, batch: boolean) {
     await this.prepareConsumer(stage, opts);
-    return openNatsSource(
-      this.connection,
-      this.js,
-      this.names.taskStream(stage),
-      stage,
-      pullLimit(opts, batch),
-      this.sourceHooks(stage, opts),
+    return this.link.run(`consume ${stage}`, () =>
+      openNatsSource(
+        this.connection,
+        this.js,
+        this.names.taskStream(stage),
+        stage,
+        pullLimit(opts, batch),
+        this.sourceHooks(stage, opts),
+      ),
     );
   }
 
@@ -269,97 +309,37 @@ export class NatsBus implements Bus {
 
   async pending(stage: Stage): Promise<number> {
     await this.ensureQueue(stage);
-    const info = await (await this.jsm()).streams.info(this.names.taskStream(stage));
+    const info = await this.link.run(`read the ${stage} queue`, async () =>
+      (await this.jsm()).streams.info(this.names.taskStream(stage)),
+    );
     return info.state.messages;
   }
 
   async deadLetters(stage: Stage): Promise<DeadLetter[]> {
     await this.ensureQueue(stage);
-    return readDeadLetters(this.js, await this.jsm(), this.names, stage);
+    return this.link.run(`read ${stage} dead letters`, async () =>
+      readDeadLetters(this.js, await this.jsm(), this.names, stage),
+    );
   }
 
-  async request(subject: string, data: BusData, opts: RequestOptions = {}): Promise<BusData> {
+  request(subject: string, data: BusData, opts: RequestOptions = {}): Promise<BusData> {
     this.assertOpen(`request ${subject}`);
-    const full = this.names.subject(subject);
-    const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    const { body, encoding } = encodeData(data);
-    const h = headers();
-    h.set(HEADER_ENCODING, encoding);
-    if (opts.runId) h.set(HEADER_RUN_ID, opts.runId);
-    try {
-      const reply = await this.connection.request(full, body, { timeout: timeoutMs, headers: h });
-      const failure = reply.headers?.get(HEADER_ERROR);
-      if (failure) throw new RemoteHandlerError(subject, decodeText(reply.data));
-      return decodeData(reply.data, reply.headers?.get(HEADER_ENCODING));
-    } catch (err) {
-      if (err instanceof TimeoutError || (err instanceof RequestError && err.cause instanceof TimeoutError)) {
-        throw new BusTimeoutError(subject, timeoutMs);
-      }
-      if (err instanceof RequestError && err.isNoResponders()) throw new NoResponderError(subject);
-      throw err;
-    }
+    return this.messaging.request(subject, data, opts);
   }
 
-  async reply(subject: string, handler: ReplyHandler): Promise<Subscription> {
+  reply(subject: string, handler: ReplyHandler): Promise<Subscription> {
     this.assertOpen(`reply on ${subject}`);
-    const sub = this.connection.subscribe(this.names.subject(subject), {
-      queue: REPLY_QUEUE,
-      callback: (err, msg) => {
-        if (err) return this.onError(err);
-        void (async () => {
-          try {
-            const result = await handler(decodeData(msg.data, msg.headers?.get(HEADER_ENCODING)));
-            const { body, encoding } = encodeData(result);
-            const h = headers();
-            h.set(HEADER_ENCODING, encoding);
-            msg.respond(body, { headers: h });
-          } catch (handlerErr) {
-            const h = headers();
-            h.set(HEADER_ERROR, '1');
-            msg.respond(encodeText(errorMessage(handlerErr)), { headers: h });
-          }
-        })();
-      },
-    });
-    // Make sure the server registered the subscription before callers send requests.
-    await this.connection.flush();
-    return this.track(sub);
+    return this.messaging.reply(subject, handler);
   }
 
-  async publish(subject: string, data: BusData): Promise<void> {
+  publish(subject: string, data: BusData): Promise<void> {
     this.assertOpen(`publish ${subject}`);
-    const { body, encoding } = encodeData(data);
-    const h = headers();
-    h.set(HEADER_ENCODING, encoding);
-    this.connection.publish(this.names.subject(subject), body, { headers: h });
+    return this.messaging.publish(subject, data);
   }
 
-  async subscribe(subject: string, handler: EventHandler): Promise<Subscription> {
+  subscribe(subject: string, handler: EventHandler): Promise<Subscription> {
     this.assertOpen(`subscribe to ${subject}`);
-    const sub = this.connection.subscribe(this.names.subject(subject), {
-      callback: (err, msg) => {
-        if (err) return this.onError(err);
-        try {
-          const r = handler(decodeData(msg.data, msg.headers?.get(HEADER_ENCODING)));
-          if (r) r.catch((e: unknown) => this.onError(e));
-        } catch (e) {
-          this.onError(e);
-        }
-      },
-    });
-    await this.connection.flush();
-    return this.track(sub);
-  }
-
-  private track(sub: { unsubscribe(): void }): Subscription {
-    const handle: Subscription = {
-      unsubscribe: async () => {
-        this.subs.delete(handle);
-        sub.unsubscribe();
-      },
-    };
-    this.subs.add(handle);
-    return handle;
+    return this.messaging.subscribe(subject, handler);
   }
 
   /**
@@ -384,7 +364,10 @@ export class NatsBus implements Bus {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.handles].map((h) => h.stop()));
-    await Promise.all([...this.subs, ...this.watchers.values()].map((s) => s.unsubscribe()));
-    if (!this.connection.isClosed()) await this.connection.drain();
+    await Promise.all([...this.messaging.subs, ...this.watchers.values()].map((s) => s.unsubscribe()));
+    const connected = this.link.connected;
+    this.link.close();
+    // Draining needs the server; while it is unreachable, close without waiting for it.
+    if (!this.connection.isClosed()) await (connected ? this.connection.drain() : this.connection.close());
   }
 }

@@ -33,6 +33,7 @@ export interface NatsSourceHooks {
   onError(err: unknown): void;
   /** The stream or durable consumer vanished (deleted by an operator): declare them again. */
   redeclare(): Promise<void>;
+  isConnected(): boolean;
 }
 
 const REOPEN_DELAY_MS = 1_000;
@@ -95,12 +96,20 @@ export async function openNatsSource(
   let ended = false;
 
   const reopen = async (reason: unknown) => {
-    hooks.onError(
-      new Error(`pulling from ${stream} failed (${errorMessage(reason)}); retrying in ${REOPEN_DELAY_MS} ms`),
-    );
+    // During an outage the connection's own events say it once; no line per retry here.
+    if (hooks.isConnected()) {
+      hooks.onError(
+        new Error(
+          `pulling from ${stream} failed (${errorMessage(reason)}); retrying in ${REOPEN_DELAY_MS} ms`,
+        ),
+      );
+    }
     await new Promise((r) => setTimeout(r, REOPEN_DELAY_MS));
     if (stopping) return;
     try {
+      // Polled so that stopPulling() during an outage is not held up.
+      while (!stopping && !hooks.isConnected()) await new Promise((r) => setTimeout(r, 250));
+      if (stopping) return;
       messages = await consumer.consume({ max_messages: maxMessages, expires: PULL_EXPIRES_MS });
       watch(messages);
       iterator = messages[Symbol.asyncIterator]();
@@ -157,7 +166,8 @@ export async function openNatsSource(
     },
     async finish() {
       // Acks are fire-and-forget publishes; make sure they reached the server before resolving.
-      if (!nc.isClosed()) await nc.flush();
+      // While it is unreachable they cannot: those messages are redelivered after ack-wait.
+      if (!nc.isClosed() && hooks.isConnected()) await nc.flush();
     },
   };
 }

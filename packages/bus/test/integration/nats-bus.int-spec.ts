@@ -58,6 +58,14 @@ describe('NATS bus specifics', () => {
     const cfg = (await jsm.consumers.info(bus.names.taskStream('score'), 'workers')).config;
     expect([cfg.ack_wait, cfg.max_deliver]).toEqual([2_500_000_000, 7]);
     await second.stop();
+    // Transient failures must not run into the server's limit: it is lifted.
+    const third = await bus.consume('score', async () => undefined, {
+      maxDeliver: 7,
+      isTransient: () => true,
+    });
+    const lifted = (await jsm.consumers.info(bus.names.taskStream('score'), 'workers')).config;
+    expect(lifted.max_deliver).toBe(-1);
+    await third.stop();
   });
 
   it('declares a deleted durable consumer again and keeps consuming', async () => {

@@ -1,4 +1,11 @@
-import type { Bus, ConsumerHandle, Delivery } from '@precis/bus';
+import {
+  type Bus,
+  type ConsumerHandle,
+  type Delivery,
+  GiveUpError,
+  isBusUnavailableError,
+} from '@precis/bus';
+import { isDatabaseUnavailableError } from '@precis/db';
 import { handleTask, markTaskDead } from '../handlers/handle-task.js';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunStage } from '../ports.js';
@@ -7,54 +14,92 @@ export interface StageWorkerOptions {
   // Handlers running at once per stage in this process.
   concurrency?: number;
   ackWaitMs?: number;
+  // Attempts (claims of the task, tasks.attempts) before a failing task is recorded as dead.
+  // Deliveries that failed because the database or the bus was down are not attempts.
   maxDeliver?: number;
   // Delay before each redelivery after a failure (last value repeats).
   backoffMs?: number[];
+  // Delay before each redelivery while the database or bus is unavailable (last value repeats).
+  transientBackoffMs?: number[];
   // Messages on the stage's queue that are not run tasks (a service's binary task envelopes):
   // handed to this instead of the run runtime.
   onOtherMessage?: (delivery: Delivery) => Promise<void>;
 }
 
+/** The database or the bus was unavailable: the task was not really attempted. */
+export function isInfrastructureError(err: unknown): boolean {
+  return isDatabaseUnavailableError(err) || isBusUnavailableError(err);
+}
+
+// How often an outage is logged per stage: every delivery fails while it lasts.
+const OUTAGE_LOG_EVERY_MS = 10_000;
+
+async function taskAttempts(
+  ctx: RunContext,
+  taskId: string,
+): Promise<{ attempts: number; open: boolean } | null> {
+  const rows: { attempts: number; status: string }[] = await ctx.db.query(
+    'SELECT attempts, status FROM tasks WHERE id = $1',
+    [taskId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return { attempts: Number(row.attempts), open: !['done', 'failed', 'dead'].includes(row.status) };
+}
+
+async function giveUp(ctx: RunContext, taskId: string, reason: string, cause?: unknown): Promise<never> {
+  await markTaskDead(ctx, taskId, reason);
+  throw new GiveUpError(reason, { cause });
+}
+
 // Consumes a stage's queue: each delivery runs handleTask (which persists before resolving), so
-// the bus acks only after the result is stored. On the last allowed delivery a failing task is
-// recorded as dead, so the run can still finish and report it.
+// the bus acks only after the result is stored. Attempts are counted by the task's claims in the
+// database, not by bus deliveries: while the database or the bus is down, deliveries are naked
+// with backoff and count for nothing. A task that failed its last attempt is recorded as dead
+// (and dead-lettered), so the run can still finish and report it.
 export async function startStageWorker(
   ctx: RunContext,
   bus: Bus,
   stage: RunStage,
   opts: StageWorkerOptions = {},
 ): Promise<ConsumerHandle> {
-  const maxDeliver = opts.maxDeliver ?? 5;
-  await bus.ensureQueue(stage);
-  return bus.consume(
-    stage,
-    async (delivery) => {
-      if (delivery.data instanceof Uint8Array && opts.onOtherMessage) return opts.onOtherMessage(delivery);
-      try {
-        await handleTask(ctx, delivery.id);
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        ctx.logger.error('task failed', {
-          stage,
-          taskId: delivery.id,
-          runId: delivery.runId,
-          attempt: delivery.deliveryCount,
-          error: message,
-        });
-        if (delivery.deliveryCount >= maxDeliver)
-          await markTaskDead(
-            ctx,
-            delivery.id,
-            `gave up after ${delivery.deliveryCount} deliveries: ${message}`,
-          );
+  const maxAttempts = opts.maxDeliver ?? 5;
+  let lastOutageLog = 0;
+  const handle = async (delivery: Delivery) => {
+    if (delivery.data instanceof Uint8Array && opts.onOtherMessage) return opts.onOtherMessage(delivery);
+    // Redelivered more often than attempts allow: earlier claims may have ended without an
+    // outcome (worker killed or hung past ack-wait). Those claims counted; stop at the limit.
+    if (delivery.deliveryCount > maxAttempts) {
+      const seen = await taskAttempts(ctx, delivery.id);
+      if (seen?.open && seen.attempts >= maxAttempts)
+        await giveUp(ctx, delivery.id, `gave up after ${seen.attempts} attempts that never finished`);
+    }
+    try {
+      await handleTask(ctx, delivery.id);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const fields = { stage, taskId: delivery.id, runId: delivery.runId, error: message };
+      if (isInfrastructureError(err)) {
+        if (Date.now() - lastOutageLog >= OUTAGE_LOG_EVERY_MS) {
+          lastOutageLog = Date.now();
+          ctx.logger.warn('database or bus unavailable: tasks wait for it (not counted as attempts)', fields);
+        }
         throw err;
       }
-    },
-    {
-      maxInFlight: opts.concurrency ?? 8,
-      ackWaitMs: opts.ackWaitMs ?? 60_000,
-      maxDeliver,
-      backoffMs: opts.backoffMs,
-    },
-  );
+      const attempts = (await taskAttempts(ctx, delivery.id))?.attempts ?? 0;
+      ctx.logger.error('task failed', { ...fields, attempt: attempts });
+      if (attempts >= maxAttempts)
+        await giveUp(ctx, delivery.id, `gave up after ${attempts} attempts: ${message}`, err);
+      throw err;
+    }
+  };
+  await bus.ensureQueue(stage);
+  return bus.consume(stage, handle, {
+    maxInFlight: opts.concurrency ?? 8,
+    ackWaitMs: opts.ackWaitMs ?? 60_000,
+    maxDeliver: Number.POSITIVE_INFINITY,
+    isTransient: isInfrastructureError,
+    backoffMs: opts.backoffMs,
+    transientBackoffMs: opts.transientBackoffMs,
+  });
 }

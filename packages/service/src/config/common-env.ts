@@ -69,7 +69,8 @@ export function workerEnv(defaults: { concurrency: number }) {
       default: 5,
       min: 1,
       max: 100,
-      description: 'deliveries of a failing task before it is dead-lettered',
+      description:
+        'attempts of a failing task before it is dead-lettered (outages of the database or bus do not count)',
     }),
     TASK_RETRY_DELAYS_MS: intList({
       default: [1000, 5000, 15000, 30000],

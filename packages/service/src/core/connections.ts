@@ -45,6 +45,11 @@ export async function connectBus(settings: BusSettings, logger: ServiceLogger): 
         prefix: settings.prefix,
         name: settings.connectionName,
         onError: (err) => log.error({ err }, 'bus error'),
+        // Once per outage: the client then reconnects forever, with backoff and jitter.
+        onConnectionEvent: (e) =>
+          e.type === 'disconnected'
+            ? log.warn({ server: e.server }, 'lost the NATS connection; reconnecting (not ready meanwhile)')
+            : log.info({ server: e.server, downMs: e.downMs }, 'NATS connection restored'),
       }),
     {
       what: `NATS at ${settings.servers.map(redactUrl).join(',')}`,

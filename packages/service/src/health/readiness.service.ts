@@ -53,6 +53,8 @@ export class ReadinessService {
         this.indicator
           .check('nats')
           .attempt(async () => {
+            // Known without a round trip, and a request would wait for the reconnect.
+            if (!this.bus.isConnected()) throw new Error('disconnected from NATS; reconnecting');
             // A JetStream API round trip: proves both the connection and JetStream.
             if (probeStage) return { queue: probeStage, pending: await this.bus.pending(probeStage) };
             return undefined;

@@ -1,6 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import type { Bus, ConsumerHandle, Delivery } from '@precis/bus';
+import {
+  type Bus,
+  type ConsumerHandle,
+  type Delivery,
+  GiveUpError,
+  isBusUnavailableError,
+} from '@precis/bus';
 import { decodeTask, JSON_MEDIA_TYPE, type Stage, type Task, taskJsonPayload } from '@precis/contracts';
+import { isDatabaseUnavailableError } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { type ServiceLogger, taskLogger } from '../logging/create-logger.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
@@ -12,7 +19,9 @@ import {
   finishTask,
   loadTask,
   recordTask,
+  releaseClaim,
   requeueTask,
+  type TaskRow,
 } from './task-records.js';
 
 export interface TaskContext<P = unknown> {
@@ -34,9 +43,12 @@ export interface StageWorkerOptions {
   stage: Stage;
   handlers: readonly TaskHandler[];
   concurrency: number;
+  // Attempts (claims, tasks.attempts) before a failing task is dead; outages do not count.
   maxDeliver: number;
   backoffMs: number[];
   ackWaitMs: number;
+  // Delays before redelivering while the database or bus is down (default: the bus's).
+  transientBackoffMs?: number[];
 }
 
 export interface StageWorkerDeps {
@@ -45,6 +57,14 @@ export interface StageWorkerDeps {
   logger: ServiceLogger;
   metrics: MetricsRegistry;
 }
+
+/** The database or the bus was unavailable: the task was not really attempted. */
+export function isInfrastructureError(err: unknown): boolean {
+  return isDatabaseUnavailableError(err) || isBusUnavailableError(err);
+}
+
+// An outage fails every delivery: it is logged at most this often per stage.
+const OUTAGE_LOG_EVERY_MS = 10_000;
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
@@ -66,11 +86,14 @@ function storedPayload(task: Task): Record<string, unknown> {
 // Pulls one stage's queue and runs each task through its lifecycle: record (idempotent by task
 // id) -> claim -> handler -> persist the final state -> announce task-completed -> ack. A task
 // that already reached a final state is only re-announced. Unknown kinds and undecodable
-// envelopes are recorded as failed and rejected on every delivery, so the bus dead-letters them.
+// envelopes are recorded as failed and rejected until their maxDeliver-th delivery, then
+// dead-lettered. Attempts are the task's claims (tasks.attempts): a delivery that failed
+// because the database or bus was down is retried with backoff and counts for nothing.
 export class StageWorker {
   private handle: ConsumerHandle | null = null;
   private readonly handlers: Map<string, TaskHandler>;
   private readonly log: ServiceLogger;
+  private lastOutageLog = 0;
 
   constructor(
     private readonly deps: StageWorkerDeps,
@@ -88,14 +111,19 @@ export class StageWorker {
     if (this.handle) return;
     this.handle = await this.deps.bus.consume(this.opts.stage, (d) => this.process(d), {
       maxInFlight: this.opts.concurrency,
-      maxDeliver: this.opts.maxDeliver,
+      // This worker decides when to give up (GiveUpError), from the task's attempts.
+      maxDeliver: Number.POSITIVE_INFINITY,
+      isTransient: isInfrastructureError,
+      transientBackoffMs: this.opts.transientBackoffMs,
       backoffMs: this.opts.backoffMs,
       ackWaitMs: this.opts.ackWaitMs,
-      onError: (err, d) =>
-        this.log.warn(
-          { taskId: d.id, runId: d.runId, delivery: d.deliveryCount, err: errorText(err) },
-          'task attempt failed',
-        ),
+      onError: (err, d) => {
+        if (!isInfrastructureError(err))
+          this.log.warn(
+            { taskId: d.id, runId: d.runId, delivery: d.deliveryCount, err: errorText(err) },
+            'task attempt failed',
+          );
+      },
     });
     this.log.info({ kinds: this.kinds, concurrency: this.opts.concurrency }, 'consuming stage queue');
   }
@@ -130,6 +158,15 @@ export class StageWorker {
     const t0 = performance.now();
     try {
       await this.run(delivery);
+    } catch (err) {
+      if (isInfrastructureError(err) && Date.now() - this.lastOutageLog >= OUTAGE_LOG_EVERY_MS) {
+        this.lastOutageLog = Date.now();
+        this.log.warn(
+          { taskId: delivery.id, err: errorText(err) },
+          'database or bus unavailable: tasks wait for it',
+        );
+      }
+      throw err;
     } finally {
       inFlight.dec({ stage });
       this.deps.metrics
@@ -172,7 +209,7 @@ export class StageWorker {
       await recordTask(ds, record);
       await this.finishAndAnnounce(record.id, record.runId ?? '', 'failed', null, errorText(err));
       this.counter('malformed', 'malformed');
-      throw err;
+      this.reject(delivery, err);
     }
     const log = taskLogger(this.deps.logger, {
       taskId: task.taskId,
@@ -194,7 +231,7 @@ export class StageWorker {
       if (await this.finishAndAnnounce(task.taskId, task.runId, 'failed', null, err.message))
         log.error(err.message);
       this.counter('unknown-kind', task.kind);
-      throw err;
+      this.reject(delivery, err);
     }
 
     const claimed = await claimTask(ds, task.taskId);
@@ -206,7 +243,27 @@ export class StageWorker {
       return;
     }
 
-    log.info({ attempt: delivery.deliveryCount }, 'task started');
+    await this.runClaimed(task, handler, claimed, log);
+  }
+
+  // The claimed task's attempt: handler, then its final state or a retry. Attempts are claims;
+  // one cut short by an outage is released so it does not count.
+  private async runClaimed(
+    task: Task,
+    handler: TaskHandler,
+    claimed: TaskRow,
+    log: ServiceLogger,
+  ): Promise<void> {
+    const ds = this.deps.dataSource;
+    // Claimed more often than allowed: earlier claims ended without an outcome (worker killed or
+    // hung past ack-wait). They were attempts; stop here.
+    if (claimed.attempts > this.opts.maxDeliver) {
+      const final = `gave up after ${claimed.attempts - 1} attempts that never finished`;
+      await this.finishAndAnnounce(task.taskId, task.runId, 'dead', { errorCode: 'internal' }, final);
+      this.counter('dead', task.kind);
+      throw new GiveUpError(final);
+    }
+    log.info({ attempt: claimed.attempts }, 'task started');
     const t0 = performance.now();
     try {
       let payload: unknown;
@@ -215,7 +272,7 @@ export class StageWorker {
       } catch (err) {
         throw new PermanentTaskError(errorText(err), 'invalid-argument');
       }
-      const result = await handler.handle({ task, payload, logger: log, attempt: delivery.deliveryCount });
+      const result = await handler.handle({ task, payload, logger: log, attempt: claimed.attempts });
       await this.finishAndAnnounce(task.taskId, task.runId, 'done', result, null);
       log.info({ ms: Math.round(performance.now() - t0) }, 'task done');
       this.counter('done', task.kind);
@@ -226,18 +283,28 @@ export class StageWorker {
         this.counter('failed', task.kind);
         return;
       }
+      if (isInfrastructureError(err)) {
+        await releaseClaim(ds, task.taskId).catch(() => undefined);
+        throw err;
+      }
       const message = errorText(err);
-      if (delivery.deliveryCount >= this.opts.maxDeliver) {
-        const final = `gave up after ${delivery.deliveryCount} deliveries: ${message}`;
+      if (claimed.attempts >= this.opts.maxDeliver) {
+        const final = `gave up after ${claimed.attempts} attempts: ${message}`;
         await this.finishAndAnnounce(task.taskId, task.runId, 'dead', { errorCode: 'internal' }, final);
         log.error({ err }, 'task dead-lettered');
         this.counter('dead', task.kind);
-      } else {
-        await requeueTask(ds, task.taskId, message);
-        this.counter('retried', task.kind);
+        throw new GiveUpError(final, { cause: err });
       }
+      await requeueTask(ds, task.taskId, message);
+      this.counter('retried', task.kind);
       throw err;
     }
+  }
+
+  // A message no redelivery can fix: rejected until its last allowed delivery, then dead-lettered.
+  private reject(delivery: Delivery, err: unknown): never {
+    if (delivery.deliveryCount >= this.opts.maxDeliver) throw new GiveUpError(errorText(err), { cause: err });
+    throw err;
   }
 
   // Persists the final state and announces it; false when it was already final.

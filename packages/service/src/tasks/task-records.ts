@@ -102,3 +102,13 @@ export async function requeueTask(db: Db, id: string, error: string): Promise<vo
     [id, error],
   );
 }
+
+// An attempt cut short by an outage (database or bus): back to queued and not counted. Best
+// effort: when the database itself is down this fails and the claim stays counted.
+export async function releaseClaim(db: Db, id: string): Promise<void> {
+  await db.query(
+    `UPDATE tasks SET status = 'queued', attempts = GREATEST(attempts - 1, 0), updated_at = now()
+     WHERE id = $1 AND status = 'running'`,
+    [id],
+  );
+}

@@ -25,6 +25,8 @@ class ScriptedHandler implements TaskHandler {
     this.calls.push(ctx);
     const step = this.script.get(ctx.task.taskId)?.shift() ?? 'ok';
     if (step === 'transient') throw new Error('database hiccup');
+    if (step === 'outage')
+      throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.9:5432'), { code: 'ECONNREFUSED' });
     if (step === 'permanent') throw new PermanentTaskError('bad input: field x', 'invalid-argument');
     if (step instanceof Promise) await step;
     return { echoed: ctx.payload as Record<string, unknown>, attempt: ctx.attempt };
@@ -66,6 +68,7 @@ describe('StageWorker (PostgreSQL + NATS)', () => {
         maxDeliver: 3,
         backoffMs: [20],
         ackWaitMs: 5000,
+        transientBackoffMs: [20],
       },
     );
     await worker.start();
@@ -136,11 +139,21 @@ describe('StageWorker (PostgreSQL + NATS)', () => {
     handler.script.set(taskId, ['transient', 'transient', 'transient']);
     const { event } = await send({});
     expect(await event).toMatchObject({ status: TaskStatus.TASK_STATUS_DEAD });
-    expect((await loadTask(ds, taskId))?.error).toBe('gave up after 3 deliveries: database hiccup');
+    expect((await loadTask(ds, taskId))?.error).toBe('gave up after 3 attempts: database hiccup');
     for (let i = 0; i < 50 && !(await bus.deadLetters('summarize')).some((d) => d.id === taskId); i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect((await bus.deadLetters('summarize')).map((d) => d.id)).toContain(taskId);
+  });
+
+  it('does not count attempts cut short by an outage, however many', async () => {
+    const taskId = `${prefix}:t${n + 1}`;
+    handler.script.set(taskId, ['outage', 'outage', 'outage', 'outage', 'outage', 'ok']);
+    const { event } = await send({});
+    expect((await event)?.status).toBe(TaskStatus.TASK_STATUS_DONE);
+    expect(await loadTask(ds, taskId)).toMatchObject({ status: 'done', attempts: 1, result: { attempt: 1 } });
+    expect(handler.calls.filter((c) => c.task.taskId === taskId)).toHaveLength(6);
+    expect((await bus.deadLetters('summarize')).map((d) => d.id)).not.toContain(taskId);
   });
 
   it('stop() waits for the task in flight, which still persists and acks', async () => {
