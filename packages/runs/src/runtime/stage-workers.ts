@@ -9,6 +9,7 @@ import { isDatabaseUnavailableError } from '@precis/db';
 import { handleTask, markTaskDead } from '../handlers/handle-task.js';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunStage } from '../ports.js';
+import { taskIdOfMessage } from './reconciler.js';
 
 export interface StageWorkerOptions {
   // Handlers running at once per stage in this process.
@@ -67,18 +68,19 @@ export async function startStageWorker(
   let lastOutageLog = 0;
   const handle = async (delivery: Delivery) => {
     if (delivery.data instanceof Uint8Array && opts.onOtherMessage) return opts.onOtherMessage(delivery);
+    const taskId = taskIdOfMessage(delivery.id);
     // Redelivered more often than attempts allow: earlier claims may have ended without an
     // outcome (worker killed or hung past ack-wait). Those claims counted; stop at the limit.
     if (delivery.deliveryCount > maxAttempts) {
-      const seen = await taskAttempts(ctx, delivery.id);
+      const seen = await taskAttempts(ctx, taskId);
       if (seen?.open && seen.attempts >= maxAttempts)
-        await giveUp(ctx, delivery.id, `gave up after ${seen.attempts} attempts that never finished`);
+        await giveUp(ctx, taskId, `gave up after ${seen.attempts} attempts that never finished`);
     }
     try {
-      await handleTask(ctx, delivery.id);
+      await handleTask(ctx, taskId);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      const fields = { stage, taskId: delivery.id, runId: delivery.runId, error: message };
+      const fields = { stage, taskId, runId: delivery.runId, error: message };
       if (isInfrastructureError(err)) {
         if (Date.now() - lastOutageLog >= OUTAGE_LOG_EVERY_MS) {
           lastOutageLog = Date.now();
@@ -86,10 +88,10 @@ export async function startStageWorker(
         }
         throw err;
       }
-      const attempts = (await taskAttempts(ctx, delivery.id))?.attempts ?? 0;
+      const attempts = (await taskAttempts(ctx, taskId))?.attempts ?? 0;
       ctx.logger.error('task failed', { ...fields, attempt: attempts });
       if (attempts >= maxAttempts)
-        await giveUp(ctx, delivery.id, `gave up after ${attempts} attempts: ${message}`, err);
+        await giveUp(ctx, taskId, `gave up after ${attempts} attempts: ${message}`, err);
       throw err;
     }
   };
