@@ -142,5 +142,5 @@ describe('run stage workers across a PostgreSQL outage', () => {
     const jsm = await jetstreamManager(nats.connection);
     const consumer = await jsm.consumers.info(nats.names.taskStream('summarize'), 'workers');
     expect(consumer.config.max_deliver).toBe(-1);
-  });
+  }, OUTAGE_MS + 60_000);
 });
