@@ -145,7 +145,7 @@ describe('a book benchmark across the services matches the embedded run', () => 
 
     const listed = await runs.listRuns();
     expect(listed[0]?.id).toBe(run.id);
-    expect((await runs.listRuns({ status: RunStatus.RUN_STATUS_STOPPED })).map((r) => r.id)).toEqual([
+    expect((await runs.listRuns({ status: RunStatus.RUN_STATUS_CANCELLED })).map((r) => r.id)).toEqual([
       run.id,
     ]);
     expect((await runs.listRuns({ limit: 1 })).length).toBe(1);

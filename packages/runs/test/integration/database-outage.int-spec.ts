@@ -71,76 +71,80 @@ describe('run stage workers across a PostgreSQL outage', () => {
     await pg?.dispose();
   });
 
-  it('retries queued tasks without using up their attempts, then completes the run', async () => {
-    const deliveries = new Map<string, number>();
-    const bus = observed(nats, deliveries);
-    const ctx = createRunContext({ db, bus });
-    const spec = validateSpec({
-      name: 'pg-outage',
-      datasets: [{ name: 'story', kind: 'text', path: story }],
-      systems: ['textrank', 'lead'].map((engine) => ({
-        name: `hier-${engine}`,
-        strategy: 'hierarchical',
-        engine,
-        params: { chunkSize: 120, levelBudgets: [40, 80] },
-      })),
-      metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
-    });
-    const { run } = await createRun(ctx, { spec, file: 'spec.yaml', text: '' });
-    // The coordinator plans and dispatches the first summarize tasks (nobody consumes them yet),
-    // then keeps watching through the outage: its rounds fail and are retried.
-    const coordinator = new RunCoordinator(ctx, bus, 200);
-    await coordinator.start();
-    const finished = coordinator.watch(run.id);
-    let queued: string[] = [];
-    await until('the first tasks planned', async () => {
-      queued = (await db.query(`SELECT id FROM tasks WHERE run_id = $1 AND status = 'queued'`, [run.id])).map(
-        (r: { id: string }) => r.id,
-      );
-      return queued.length > 2;
-    });
-    await pg.stop();
-    const outageStarted = Date.now();
-    const workers: ConsumerHandle[] = [];
-    try {
-      for (const stage of STAGES) {
-        workers.push(
-          await startStageWorker(ctx, bus, stage, {
-            concurrency: 4,
-            maxDeliver: MAX_ATTEMPTS,
-            backoffMs: [20],
-            transientBackoffMs: [20, 50, 100],
-          }),
+  it(
+    'retries queued tasks without using up their attempts, then completes the run',
+    async () => {
+      const deliveries = new Map<string, number>();
+      const bus = observed(nats, deliveries);
+      const ctx = createRunContext({ db, bus });
+      const spec = validateSpec({
+        name: 'pg-outage',
+        datasets: [{ name: 'story', kind: 'text', path: story }],
+        systems: ['textrank', 'lead'].map((engine) => ({
+          name: `hier-${engine}`,
+          strategy: 'hierarchical',
+          engine,
+          params: { chunkSize: 120, levelBudgets: [40, 80] },
+        })),
+        metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+      });
+      const { run } = await createRun(ctx, { spec, file: 'spec.yaml', text: '' });
+      // The coordinator plans and dispatches the first summarize tasks (nobody consumes them yet),
+      // then keeps watching through the outage: its rounds fail and are retried.
+      const coordinator = new RunCoordinator(ctx, bus, 200);
+      await coordinator.start();
+      const finished = coordinator.watch(run.id);
+      let queued: string[] = [];
+      await until('the first tasks planned', async () => {
+        queued = (
+          await db.query(`SELECT id FROM tasks WHERE run_id = $1 AND status = 'queued'`, [run.id])
+        ).map((r: { id: string }) => r.id);
+        return queued.length > 2;
+      });
+      await pg.stop();
+      const outageStarted = Date.now();
+      const workers: ConsumerHandle[] = [];
+      try {
+        for (const stage of STAGES) {
+          workers.push(
+            await startStageWorker(ctx, bus, stage, {
+              concurrency: 4,
+              maxDeliver: MAX_ATTEMPTS,
+              backoffMs: [20],
+              transientBackoffMs: [20, 50, 100],
+            }),
+          );
+        }
+        await until('every queued task delivered past its attempt limit', () =>
+          queued.every((id) => (deliveries.get(id) ?? 0) > MAX_ATTEMPTS),
         );
+        await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - outageStarted))));
+        await pg.start();
+        const progress = await finished;
+        expect(progress.error).toBeNull();
+        expect(progress.status).toBe('completed');
+      } finally {
+        await coordinator.stop();
+        for (const w of workers) await w.stop();
       }
-      await until('every queued task delivered past its attempt limit', () =>
-        queued.every((id) => (deliveries.get(id) ?? 0) > MAX_ATTEMPTS),
-      );
-      await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - outageStarted))));
-      await pg.start();
-      const progress = await finished;
-      expect(progress.error).toBeNull();
-      expect(progress.status).toBe('completed');
-    } finally {
-      await coordinator.stop();
-      for (const w of workers) await w.stop();
-    }
 
-    const states: { status: string; n: string }[] = await db.query(
-      'SELECT status, count(*) AS n FROM tasks WHERE run_id = $1 GROUP BY status',
-      [run.id],
-    );
-    expect(states.map((s) => s.status)).toEqual(['done']);
-    const [counted]: { most: number }[] = await db.query(
-      'SELECT max(attempts) AS most FROM tasks WHERE id = ANY($1::text[])',
-      [queued],
-    );
-    // At most the one claim that succeeded (a claim's mark is skipped when the task finished
-    // first): the deliveries during the outage were not attempts.
-    expect(Number(counted?.most)).toBeLessThanOrEqual(1);
-    for (const stage of STAGES) expect(await nats.deadLetters(stage)).toEqual([]);
-    const jsm = await jetstreamManager(nats.connection);
-    const consumer = await jsm.consumers.info(nats.names.taskStream('summarize'), 'workers');
-    expect(consumer.config.max_deliver).toBe(-1);
-  }, OUTAGE_MS + 60_000);
+      const states: { status: string; n: string }[] = await db.query(
+        'SELECT status, count(*) AS n FROM tasks WHERE run_id = $1 GROUP BY status',
+        [run.id],
+      );
+      expect(states.map((s) => s.status)).toEqual(['done']);
+      const [counted]: { most: number }[] = await db.query(
+        'SELECT max(attempts) AS most FROM tasks WHERE id = ANY($1::text[])',
+        [queued],
+      );
+      // At most the one claim that succeeded (a claim's mark is skipped when the task finished
+      // first): the deliveries during the outage were not attempts.
+      expect(Number(counted?.most)).toBeLessThanOrEqual(1);
+      for (const stage of STAGES) expect(await nats.deadLetters(stage)).toEqual([]);
+      const jsm = await jetstreamManager(nats.connection);
+      const consumer = await jsm.consumers.info(nats.names.taskStream('summarize'), 'workers');
+      expect(consumer.config.max_deliver).toBe(-1);
+    },
+    OUTAGE_MS + 60_000,
+  );
 });
