@@ -46,7 +46,8 @@ export async function loadJudgeScores(
   const runId = runs[0]!.id;
   const rows = (await ds.query(
     `SELECT system, document_id, metric, value, produced_by FROM metric_values
-      WHERE run_id = $1 AND document_id IS NOT NULL AND metric LIKE $2`,
+      WHERE run_id = $1 AND document_id IS NOT NULL AND metric LIKE $2
+      ORDER BY system, document_id, metric`,
     [runId, `${DIMENSION_METRIC_PREFIX}%`],
   )) as MetricValueRow[];
   const byDocument = new Map(products.map((p) => [p.documentId, p.id]));

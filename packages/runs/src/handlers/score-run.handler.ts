@@ -1,15 +1,20 @@
 import { DocumentEntity, JudgmentEntity, MetricValueEntity, SummaryEntity } from '@precis/db';
-import { booookScoreForSummary, type SummaryBooookScore, systemBooookScore } from '@precis/metrics';
-import { CONFUSION_TYPES } from '@precis/prompts';
-import { countTokens, novelNgramShare, repeatedNgramShare, splitSentences } from '@precis/text';
+import { countTokens, novelNgramShare, repeatedNgramShare } from '@precis/text';
 import { In } from 'typeorm';
 import { metricValueId } from '../ids.js';
 import { runDocuments } from '../planner/advance-run.usecase.js';
 import type { RunContext } from '../planner/run-context.js';
+import { scoreBooookScoreSystem } from '../scoring/booookscore-row.js';
 import { type DimensionLeaderboard, scoreDimensionMetrics } from '../scoring/dimension-scores.js';
 import type { LeaderboardRow, UsageTotals } from '../scoring/leaderboard-row.js';
 import { upsertMetricValues } from '../scoring/metric-values.js';
-import { type BenchmarkSpec, isBooookScoreMetric, isGeneratedSystem } from '../spec/benchmark-spec.schema.js';
+import {
+  type BenchmarkSpec,
+  isBooookScoreMetric,
+  isGeneratedSystem,
+  type MetricSpec,
+} from '../spec/benchmark-spec.schema.js';
+import { HEURISTIC_JUDGE } from './annotate-coherence.handler.js';
 
 const HEURISTIC_LABEL = ' (heuristic)';
 
@@ -32,7 +37,7 @@ async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string
             COALESCE(SUM(c.tokens_in), 0) AS tin, COALESCE(SUM(c.tokens_out), 0) AS tout, COALESCE(SUM(c.cost_usd), 0) AS cost
      FROM llm_calls c JOIN tasks t ON t.id = c.task_id
      WHERE c.run_id = $1 AND (t.stage = 'summarize' OR t.kind = 'booookscore-batch')
-     GROUP BY 1, 2, 3`,
+     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     [runId],
   );
   const out = new Map<string, UsageTotals>();
@@ -51,6 +56,13 @@ async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string
 const zeroUsage = (): UsageTotals => ({ calls: 0, cacheHits: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 });
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
+// The label of a BooookScore metric's judge, from the spec: known even when no judgment exists.
+function judgeLabel(metric: MetricSpec): string {
+  return metric.judge.engine === 'heuristic'
+    ? `${HEURISTIC_JUDGE}${HEURISTIC_LABEL}`
+    : `model:${metric.judge.model}`;
+}
+
 // BooookScore per summary and per system with bootstrap std and 95% CI, the error-type
 // distribution, summary statistics, and tokens/cost with summarizer and judge counted apart.
 export async function scoreRun(
@@ -61,21 +73,32 @@ export async function scoreRun(
   const summaries = await ctx.db
     .getRepository(SummaryEntity)
     .find({ where: { runId }, order: { id: 'ASC' } });
+  // Values reach every mean and bootstrap in run order (spec datasets, then ordinal), never in
+  // database order: the same spec and seed give the same report.
+  const runDocs = await runDocuments(ctx, spec);
+  const order = new Map(runDocs.map((d, i) => [d.id, i]));
   const docIds = [...new Set(summaries.map((s) => s.documentId))];
   const docs = new Map(
     (docIds.length ? await ctx.db.getRepository(DocumentEntity).find({ where: { id: In(docIds) } }) : []).map(
       (d) => [d.id, d],
     ),
   );
-  const judgments = await ctx.db.getRepository(JudgmentEntity).find({ where: { runId } });
+  const judgments = new Map<string, JudgmentEntity[]>();
+  for (const j of await ctx.db
+    .getRepository(JudgmentEntity)
+    .find({ where: { runId }, order: { id: 'ASC' } })) {
+    const key = `${j.summaryId}\u0000${j.metric}`;
+    judgments.set(key, [...(judgments.get(key) ?? []), j]);
+  }
   const usage = await usageBySystem(ctx, runId);
   const leaderboard: LeaderboardRow[] = [];
   const values: Partial<MetricValueEntity>[] = [];
 
-  // Documents a system failed to summarize count as failures in its row, like failed judgments.
-  const expected = (await runDocuments(ctx, spec)).length;
   for (const system of spec.systems.filter(isGeneratedSystem)) {
-    const own = summaries.filter((s) => s.system === system.name);
+    const own = summaries
+      .filter((s) => s.system === system.name)
+      .map((s) => ({ ...s, order: order.get(s.documentId) ?? Number.MAX_SAFE_INTEGER }))
+      .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
     const encoding = system.params.encoding;
     const stats = own.map((s) => {
       const source = docs.get(s.documentId)?.text ?? '';
@@ -88,60 +111,31 @@ export async function scoreRun(
     spec.metrics.forEach((metric, metricIndex) => {
       if (!isBooookScoreMetric(metric)) return;
       const key = `${metric.name}.${metricIndex}`;
-      const scored: SummaryBooookScore[] = [];
-      let incomplete = expected - own.length;
-      let judge = '';
-      let judgeTemplate: string | null = null;
-      for (const s of own) {
-        const n = splitSentences(s.text).length;
-        const js = judgments
-          .filter((j) => j.summaryId === s.id && j.metric === key)
-          .sort((a, b) => a.unit - b.unit);
-        if (js.length) {
-          judge = js[0]!.judge;
-          judgeTemplate = js[0]!.templateVersion;
-        }
-        // An empty summary or a failed judgment is an explicit failure: the summary is left out
-        // and counted, never scored as clean.
-        if (n === 0 || js.length !== n || js.some((j) => j.status !== 'ok')) {
-          incomplete++;
-          continue;
-        }
-        const summaryScore = booookScoreForSummary(
-          js.map((j) => j.verdict as { confusing: boolean; types: string[] }),
-        );
-        scored.push(summaryScore);
-        values.push({
-          id: metricValueId(runId, system.name, s.documentId, key),
-          runId,
-          system: system.name,
-          documentId: s.documentId,
-          metric: key,
-          value: Number.isNaN(summaryScore.score) ? null : summaryScore.score,
-          details: { sentences: n, confusing: summaryScore.confusingSentences },
-          producedBy: judge,
-        });
-      }
-      const agg = systemBooookScore(scored, {
+      const judge = judgeLabel(metric);
+      const outcome = scoreBooookScoreSystem(own, (id) => judgments.get(`${id}\u0000${key}`) ?? [], {
+        expectedDocuments: runDocs.length,
         resamples: spec.bootstrap.resamples,
         seed: spec.seed,
-        knownTypes: CONFUSION_TYPES,
       });
-      const defined = agg.summaries > 0;
+      for (const p of outcome.perSummary)
+        values.push({
+          id: metricValueId(runId, system.name, p.documentId, key),
+          runId,
+          system: system.name,
+          documentId: p.documentId,
+          metric: key,
+          value: p.score,
+          details: { sentences: p.sentences, confusing: p.confusing },
+          producedBy: judge,
+        });
+      const { perSummary: _, ...scored } = outcome;
       const row: LeaderboardRow = {
         system: system.name,
         strategy: system.strategy,
         summarizer: system.model !== undefined ? `model:${system.model}` : `engine:${system.engine}`,
         metric: 'BooookScore',
-        judge: judge.startsWith('engine:') ? `${judge}${HEURISTIC_LABEL}` : judge,
-        judgeTemplate,
-        score: defined ? agg.mean : null,
-        bootstrapStd: defined ? agg.bootstrapStd : null,
-        ci95: defined ? [agg.ci[0], agg.ci[1]] : null,
-        summaries: agg.summaries,
-        incomplete,
-        sentences: scored.reduce((a, x) => a + x.sentences, 0),
-        errorTypes: agg.errorTypeDistribution,
+        judge,
+        ...scored,
         lengthTokens: mean(stats.map((x) => x.tokens)),
         novelTrigramsPct: mean(stats.map((x) => x.novel)),
         repeatedTrigramsPct: mean(stats.map((x) => x.repeated)),
@@ -163,7 +157,12 @@ export async function scoreRun(
   }
   await upsertMetricValues(ctx.db, values);
   // Dimension judges (opinion summaries): their own leaderboard, one per dimensions metric.
-  const summarizers = new Map(summaries.map((s) => [s.system, s.producer]));
-  const dimensions = await scoreDimensionMetrics(ctx, runId, spec, summarizers);
+  const judged = summaries.map((s) => ({
+    system: s.system,
+    documentId: s.documentId,
+    producer: s.producer,
+    order: order.get(s.documentId) ?? Number.MAX_SAFE_INTEGER,
+  }));
+  const dimensions = await scoreDimensionMetrics(ctx, runId, spec, judged, runDocs.length);
   return dimensions.length ? { leaderboard, dimensions } : { leaderboard };
 }
