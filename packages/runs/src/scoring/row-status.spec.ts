@@ -19,6 +19,8 @@ describe('row status', () => {
     expect(describeWork(work([8, 0], [784, 784]))).toBe('failed: 784 of 784 judgments failed');
     expect(failedCell(work([40, 3], [310, 12]))).toBe('3 summaries, 12 judgments');
     expect(failedCell(work([40, 0], [310, 0]))).toBe('0');
+    expect(failedCell(work([40, 1], [310, 1]))).toBe('1 summary, 1 judgment');
+    expect(describeWork(work([1, 1], [0, 0]))).toBe('failed: 1 of 1 summary failed');
   });
 });
 

@@ -13,23 +13,26 @@ export interface RowWork {
 
 export const isComplete = (w: RowWork): boolean => w.summaries.failed === 0 && w.judgments.failed === 0;
 
+const noun = (n: number, one: string, many: string) => (n === 1 ? one : many);
+
 // 'complete', or e.g. 'incomplete: 3 of 40 summaries failed, 12 of 310 judgments failed'.
 export function describeWork(w: RowWork): string {
   if (isComplete(w)) return 'complete';
+  const { summaries: s, judgments: j } = w;
   const parts: string[] = [];
-  if (w.summaries.failed) parts.push(`${w.summaries.failed} of ${w.summaries.expected} summaries failed`);
-  if (w.judgments.failed) parts.push(`${w.judgments.failed} of ${w.judgments.expected} judgments failed`);
-  const every =
-    w.summaries.failed === w.summaries.expected ||
-    (w.judgments.expected > 0 && w.judgments.failed === w.judgments.expected);
+  if (s.failed) parts.push(`${s.failed} of ${s.expected} ${noun(s.expected, 'summary', 'summaries')} failed`);
+  if (j.failed)
+    parts.push(`${j.failed} of ${j.expected} ${noun(j.expected, 'judgment', 'judgments')} failed`);
+  const every = s.failed === s.expected || (j.expected > 0 && j.failed === j.expected);
   return `${every ? 'failed' : 'incomplete'}: ${parts.join(', ')}`;
 }
 
 // Short form for a `failed` column: '3 summaries, 12 judgments', or '0'.
 export function failedCell(w: RowWork): string {
+  const { summaries: s, judgments: j } = w;
   const parts: string[] = [];
-  if (w.summaries.failed) parts.push(`${w.summaries.failed} summaries`);
-  if (w.judgments.failed) parts.push(`${w.judgments.failed} judgments`);
+  if (s.failed) parts.push(`${s.failed} ${noun(s.failed, 'summary', 'summaries')}`);
+  if (j.failed) parts.push(`${j.failed} ${noun(j.failed, 'judgment', 'judgments')}`);
   return parts.length ? parts.join(', ') : '0';
 }
 

@@ -318,7 +318,7 @@ describe('a book benchmark run through the planner, the bus and the stage handle
     expect([silent.score, silent.summaries, silent.status]).toEqual([
       null,
       0,
-      'failed: 1 of 1 summaries failed',
+      'failed: 1 of 1 summary failed',
     ]);
   });
 
