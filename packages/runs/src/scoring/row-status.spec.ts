@@ -21,6 +21,8 @@ describe('row status', () => {
     expect(failedCell(work([40, 0], [310, 0]))).toBe('0');
     expect(failedCell(work([40, 1], [310, 1]))).toBe('1 summary, 1 judgment');
     expect(describeWork(work([1, 1], [0, 0]))).toBe('failed: 1 of 1 summary failed');
+    // Rows stored before summaries were counted have none expected.
+    expect(describeWork(work([0, 0], [4, 1]))).toBe('incomplete: 1 of 4 judgments failed');
   });
 });
 

@@ -23,7 +23,7 @@ export function describeWork(w: RowWork): string {
   if (s.failed) parts.push(`${s.failed} of ${s.expected} ${noun(s.expected, 'summary', 'summaries')} failed`);
   if (j.failed)
     parts.push(`${j.failed} of ${j.expected} ${noun(j.expected, 'judgment', 'judgments')} failed`);
-  const every = s.failed === s.expected || (j.expected > 0 && j.failed === j.expected);
+  const every = (s.expected > 0 && s.failed === s.expected) || (j.expected > 0 && j.failed === j.expected);
   return `${every ? 'failed' : 'incomplete'}: ${parts.join(', ')}`;
 }
 
