@@ -13,6 +13,7 @@ import {
   isBooookScoreMetric,
   isGeneratedSystem,
   type MetricSpec,
+  type SystemSpec,
 } from '../spec/benchmark-spec.schema.js';
 import { HEURISTIC_JUDGE } from './annotate-coherence.handler.js';
 
@@ -63,26 +64,33 @@ function judgeLabel(metric: MetricSpec): string {
     : `model:${metric.judge.model}`;
 }
 
-// BooookScore per summary and per system with bootstrap std and 95% CI, the error-type
-// distribution, summary statistics, and tokens/cost with summarizer and judge counted apart.
-export async function scoreRun(
+interface ScoringInputs {
+  // The run's summaries, each with its document's position in the run.
+  summaries: (SummaryEntity & { order: number })[];
+  runDocuments: number;
+  sources: Map<string, string>;
+  judgments: Map<string, JudgmentEntity[]>;
+  usage: Map<string, UsageTotals>;
+}
+
+// Values reach every mean and bootstrap in run order (spec datasets, then ordinal), never in
+// database order: the same spec and seed give the same report.
+async function loadScoringInputs(
   ctx: RunContext,
   runId: string,
   spec: BenchmarkSpec,
-): Promise<{ leaderboard: LeaderboardRow[]; dimensions?: DimensionLeaderboard[] }> {
-  const summaries = await ctx.db
-    .getRepository(SummaryEntity)
-    .find({ where: { runId }, order: { id: 'ASC' } });
-  // Values reach every mean and bootstrap in run order (spec datasets, then ordinal), never in
-  // database order: the same spec and seed give the same report.
+): Promise<ScoringInputs> {
   const runDocs = await runDocuments(ctx, spec);
   const order = new Map(runDocs.map((d, i) => [d.id, i]));
+  const summaries = (
+    await ctx.db.getRepository(SummaryEntity).find({ where: { runId }, order: { id: 'ASC' } })
+  )
+    .map((s) => Object.assign(s, { order: order.get(s.documentId) ?? Number.MAX_SAFE_INTEGER }))
+    .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
   const docIds = [...new Set(summaries.map((s) => s.documentId))];
-  const docs = new Map(
-    (docIds.length ? await ctx.db.getRepository(DocumentEntity).find({ where: { id: In(docIds) } }) : []).map(
-      (d) => [d.id, d],
-    ),
-  );
+  const docs = docIds.length
+    ? await ctx.db.getRepository(DocumentEntity).find({ where: { id: In(docIds) } })
+    : [];
   const judgments = new Map<string, JudgmentEntity[]>();
   for (const j of await ctx.db
     .getRepository(JudgmentEntity)
@@ -90,79 +98,87 @@ export async function scoreRun(
     const key = `${j.summaryId}\u0000${j.metric}`;
     judgments.set(key, [...(judgments.get(key) ?? []), j]);
   }
-  const usage = await usageBySystem(ctx, runId);
+  return {
+    summaries,
+    runDocuments: runDocs.length,
+    sources: new Map(docs.map((d) => [d.id, d.text])),
+    judgments,
+    usage: await usageBySystem(ctx, runId),
+  };
+}
+
+// One generated system's BooookScore rows (one per BooookScore metric) and their metric values.
+function systemRows(
+  runId: string,
+  spec: BenchmarkSpec,
+  system: SystemSpec,
+  inputs: ScoringInputs,
+): { rows: LeaderboardRow[]; values: Partial<MetricValueEntity>[] } {
+  const own = inputs.summaries.filter((s) => s.system === system.name);
+  const stats = own.map((s) => ({
+    tokens: countTokens(s.text, system.params.encoding),
+    novel: 100 * novelNgramShare(s.text, inputs.sources.get(s.documentId) ?? '', 3),
+    repeated: 100 * repeatedNgramShare(s.text, 3),
+  }));
+  const rows: LeaderboardRow[] = [];
+  const values: Partial<MetricValueEntity>[] = [];
+  spec.metrics.forEach((metric, metricIndex) => {
+    if (!isBooookScoreMetric(metric)) return;
+    const key = `${metric.name}.${metricIndex}`;
+    const judge = judgeLabel(metric);
+    const { perSummary, ...scored } = scoreBooookScoreSystem(
+      own,
+      (id) => inputs.judgments.get(`${id}\u0000${key}`) ?? [],
+      { expectedDocuments: inputs.runDocuments, resamples: spec.bootstrap.resamples, seed: spec.seed },
+    );
+    const value = (documentId: string | null, v: number | null, details: Record<string, unknown>) => ({
+      id: metricValueId(runId, system.name, documentId, key),
+      runId,
+      system: system.name,
+      documentId,
+      metric: key,
+      value: v,
+      details,
+      producedBy: judge,
+    });
+    for (const p of perSummary)
+      values.push(value(p.documentId, p.score, { sentences: p.sentences, confusing: p.confusing }));
+    const row: LeaderboardRow = {
+      system: system.name,
+      strategy: system.strategy,
+      summarizer: system.model !== undefined ? `model:${system.model}` : `engine:${system.engine}`,
+      metric: 'BooookScore',
+      judge,
+      ...scored,
+      lengthTokens: mean(stats.map((x) => x.tokens)),
+      novelTrigramsPct: mean(stats.map((x) => x.novel)),
+      repeatedTrigramsPct: mean(stats.map((x) => x.repeated)),
+      summarizerUsage: inputs.usage.get(`summarize:${system.name}`) ?? zeroUsage(),
+      judgeUsage: inputs.usage.get(`verify:${system.name}:${key}`) ?? zeroUsage(),
+    };
+    rows.push(row);
+    values.push(value(null, row.score, { ...row }));
+  });
+  return { rows, values };
+}
+
+// BooookScore per summary and per system with bootstrap std and 95% CI, the error-type
+// distribution, summary statistics, and tokens/cost with summarizer and judge counted apart.
+export async function scoreRun(
+  ctx: RunContext,
+  runId: string,
+  spec: BenchmarkSpec,
+): Promise<{ leaderboard: LeaderboardRow[]; dimensions?: DimensionLeaderboard[] }> {
+  const inputs = await loadScoringInputs(ctx, runId, spec);
   const leaderboard: LeaderboardRow[] = [];
   const values: Partial<MetricValueEntity>[] = [];
-
   for (const system of spec.systems.filter(isGeneratedSystem)) {
-    const own = summaries
-      .filter((s) => s.system === system.name)
-      .map((s) => ({ ...s, order: order.get(s.documentId) ?? Number.MAX_SAFE_INTEGER }))
-      .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
-    const encoding = system.params.encoding;
-    const stats = own.map((s) => {
-      const source = docs.get(s.documentId)?.text ?? '';
-      return {
-        tokens: countTokens(s.text, encoding),
-        novel: 100 * novelNgramShare(s.text, source, 3),
-        repeated: 100 * repeatedNgramShare(s.text, 3),
-      };
-    });
-    spec.metrics.forEach((metric, metricIndex) => {
-      if (!isBooookScoreMetric(metric)) return;
-      const key = `${metric.name}.${metricIndex}`;
-      const judge = judgeLabel(metric);
-      const outcome = scoreBooookScoreSystem(own, (id) => judgments.get(`${id}\u0000${key}`) ?? [], {
-        expectedDocuments: runDocs.length,
-        resamples: spec.bootstrap.resamples,
-        seed: spec.seed,
-      });
-      for (const p of outcome.perSummary)
-        values.push({
-          id: metricValueId(runId, system.name, p.documentId, key),
-          runId,
-          system: system.name,
-          documentId: p.documentId,
-          metric: key,
-          value: p.score,
-          details: { sentences: p.sentences, confusing: p.confusing },
-          producedBy: judge,
-        });
-      const { perSummary: _, ...scored } = outcome;
-      const row: LeaderboardRow = {
-        system: system.name,
-        strategy: system.strategy,
-        summarizer: system.model !== undefined ? `model:${system.model}` : `engine:${system.engine}`,
-        metric: 'BooookScore',
-        judge,
-        ...scored,
-        lengthTokens: mean(stats.map((x) => x.tokens)),
-        novelTrigramsPct: mean(stats.map((x) => x.novel)),
-        repeatedTrigramsPct: mean(stats.map((x) => x.repeated)),
-        summarizerUsage: usage.get(`summarize:${system.name}`) ?? zeroUsage(),
-        judgeUsage: usage.get(`verify:${system.name}:${key}`) ?? zeroUsage(),
-      };
-      leaderboard.push(row);
-      values.push({
-        id: metricValueId(runId, system.name, null, key),
-        runId,
-        system: system.name,
-        documentId: null,
-        metric: key,
-        value: row.score,
-        details: { ...row },
-        producedBy: row.judge,
-      });
-    });
+    const own = systemRows(runId, spec, system, inputs);
+    leaderboard.push(...own.rows);
+    values.push(...own.values);
   }
   await upsertMetricValues(ctx.db, values);
   // Dimension judges (opinion summaries): their own leaderboard, one per dimensions metric.
-  const judged = summaries.map((s) => ({
-    system: s.system,
-    documentId: s.documentId,
-    producer: s.producer,
-    order: order.get(s.documentId) ?? Number.MAX_SAFE_INTEGER,
-  }));
-  const dimensions = await scoreDimensionMetrics(ctx, runId, spec, judged, runDocs.length);
+  const dimensions = await scoreDimensionMetrics(ctx, runId, spec, inputs.summaries, inputs.runDocuments);
   return dimensions.length ? { leaderboard, dimensions } : { leaderboard };
 }

@@ -215,6 +215,39 @@ function humanCorrelationOf(
   };
 }
 
+// The system-level metric values of one dimension, and its correlation with humans if any.
+function dimensionValues(
+  runId: string,
+  dim: string,
+  rows: readonly DimensionSystemRow[],
+  correlationWithHumans: DimensionHumanCorrelation | undefined,
+  ref: { metric: string; family: string; judge: string; template: string },
+): Partial<MetricValueEntity>[] {
+  const producedBy = `${ref.judge} ${ref.template}`;
+  const values: Partial<MetricValueEntity>[] = rows.map((row) => ({
+    id: metricValueId(runId, row.system, null, `dimension:${dim}`),
+    runId,
+    system: row.system,
+    documentId: null,
+    metric: `dimension:${dim}`,
+    value: row.dimensions[dim]!.mean,
+    details: { ...row.dimensions[dim], status: row.status, ...ref },
+    producedBy,
+  }));
+  if (correlationWithHumans)
+    values.push({
+      id: metricValueId(runId, '*', null, `correlation:dimension:${dim}`),
+      runId,
+      system: '*',
+      documentId: null,
+      metric: `correlation:dimension:${dim}`,
+      value: correlationWithHumans.spearman,
+      details: { ...correlationWithHumans, against: 'mean human rating', ...ref },
+      producedBy,
+    });
+  return values;
+}
+
 async function loadInputs(
   ctx: RunContext,
   runId: string,
@@ -291,30 +324,10 @@ export async function scoreDimensionMetrics(
     }));
     const humanCorrelation: Record<string, DimensionHumanCorrelation> = {};
     for (const dim of dims) {
-      const ref = { metric: key, judge, template: templates[dim] };
-      for (const row of rows)
-        values.push({
-          id: metricValueId(runId, row.system, null, `dimension:${dim}`),
-          runId,
-          system: row.system,
-          documentId: null,
-          metric: `dimension:${dim}`,
-          value: row.dimensions[dim]!.mean,
-          details: { ...row.dimensions[dim], status: row.status, family: metric.family, ...ref },
-          producedBy: `${judge} ${templates[dim]}`,
-        });
-      if (byDim.get(dim)!.size === 0) continue;
-      humanCorrelation[dim] = humanCorrelationOf(byDim.get(dim)!, rows, dim);
-      values.push({
-        id: metricValueId(runId, '*', null, `correlation:dimension:${dim}`),
-        runId,
-        system: '*',
-        documentId: null,
-        metric: `correlation:dimension:${dim}`,
-        value: humanCorrelation[dim]!.spearman,
-        details: { ...humanCorrelation[dim], against: 'mean human rating', ...ref },
-        producedBy: `${judge} ${templates[dim]}`,
-      });
+      const ref = { metric: key, family: metric.family, judge, template: templates[dim]! };
+      const byDoc = byDim.get(dim)!;
+      if (byDoc.size) humanCorrelation[dim] = humanCorrelationOf(byDoc, rows, dim);
+      values.push(...dimensionValues(runId, dim, rows, humanCorrelation[dim], ref));
     }
     boards.push({
       metric: key,
