@@ -95,10 +95,10 @@ function withWork(r: StoredRow): LeaderboardRow {
     summaries: { expected: r.summaries + failed, failed },
     judgments: { expected: 0, failed: 0 },
   };
-  const status = failed
-    ? `incomplete: ${failed} of ${r.summaries + failed} summaries not scored (failures not counted by kind)`
-    : 'complete';
-  return { ...r, work, status };
+  if (!failed) return { ...r, work, status: 'complete' };
+  // Their score was a mean over what survived: not shown any more.
+  const status = `incomplete: ${failed} of ${r.summaries + failed} summaries not scored (failures not counted by kind)`;
+  return { ...r, work, status, score: null, ci95: null, bootstrapStd: null };
 }
 
 // The leaderboard as the scoring stage stored it (system-level metric values).

@@ -34,7 +34,14 @@ function withWork(r: DimensionSystemRow): DimensionSystemRow {
     summaries: { expected: 0, failed: 0 },
     judgments: { expected: cells.reduce((a, c) => a + c.summaries + c.failed, 0), failed },
   };
-  return { ...r, work, status: describeWork(work) };
+  // A mean over only the judgments that survived is not shown any more.
+  const dimensions = Object.fromEntries(
+    Object.entries(r.dimensions).map(([d, c]) => [
+      d,
+      c.failed ? { ...c, mean: null, ci95: null, bootstrapStd: null } : c,
+    ]),
+  );
+  return { ...r, dimensions, work, status: describeWork(work) };
 }
 
 const num = (x: number | null | undefined, digits = 2) =>

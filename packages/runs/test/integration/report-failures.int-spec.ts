@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { RunEntity } from '@precis/db';
 import { splitSentences } from '@precis/text';
 import {
   type FullRunReport,
+  loadFullRunReport,
   renderRunReport,
   runHeader,
   scoreRun,
@@ -100,6 +102,8 @@ describe('reports say what failed and score only complete rows', () => {
     });
   });
 
+  let partlyFailed: RunEntity;
+
   it('a run that lost a summary, a judge task and a judgment', async () => {
     const { run, spec, ctx, report } = await h.execute({
       ...base,
@@ -174,11 +178,43 @@ describe('reports say what failed and score only complete rows', () => {
     expect(mdRow(dims, 'tr-80')).toMatchObject({ rank: '–', status: 'incomplete: 1 of 4 summaries failed' });
     expect(mdRow(dims, 'tr-40')).toMatchObject({ rank: '1', failed: '0', status: 'complete' });
     expect(dims).toContain(' 1 of 11 judgments failed; rows with failures have no mean and no rank.');
+    partlyFailed = run;
     // JSON: ranked rows first, unranked rows with rank null.
     const json = JSON.parse(renderRunReport(rescored, 'json'));
     expect(json.leaderboard.map((r: { system: string; rank: number | null }) => [r.system, r.rank])).toEqual([
       ['tr-40', null],
       ['tr-80', null],
     ]);
+  });
+
+  it('reads rows stored before failures were counted by kind, without their partial means', async () => {
+    const run = partlyFailed;
+    // As the previous scoring stored them: one 'incomplete' count and a mean over the rest.
+    await h.db.query(
+      `UPDATE metric_values SET details = (details - 'work' - 'status') || '{"incomplete": 2, "score": 0.9, "summaries": 2}'
+        WHERE id = $1`,
+      [`${run.id}:tr-40:*:booookscore.0`],
+    );
+    const [task] = await h.db.query(`SELECT result FROM tasks WHERE id = $1`, [`${run.id}:score`]);
+    for (const row of task.result.dimensions[0].rows) {
+      delete row.work;
+      delete row.status;
+      if (row.system === 'tr-40')
+        row.dimensions.fluency = { ...row.dimensions.fluency, summaries: 3, failed: 1 };
+    }
+    await h.db.query(`UPDATE tasks SET result = $2 WHERE id = $1`, [`${run.id}:score`, task.result]);
+    const md = renderRunReport(await loadFullRunReport(h.db, run), 'md');
+    expect(mdRow(md, 'tr-40')).toMatchObject({
+      rank: '–',
+      BooookScore: 'n/a',
+      '95% CI': 'n/a',
+      status: 'incomplete: 2 of 4 summaries not scored (failures not counted by kind)',
+    });
+    expect(mdRow(md.slice(md.indexOf('## dimensions.1')), 'tr-40')).toMatchObject({
+      rank: '–',
+      fluency: 'n/a',
+      failed: '1 judgment',
+      status: 'incomplete: 1 of 4 judgments failed',
+    });
   });
 });
