@@ -99,7 +99,14 @@ export function plainProgress(
   };
 }
 
+// e.g. 'run <id>: completed; summaries 3/4 (1 failed); verify: 26 of 26 tasks failed'.
 export function describeOutcome(p: RunProgress): string {
   const summary = `summaries ${p.summaries.done}/${p.summaries.expected}${p.summaries.failed ? ` (${p.summaries.failed} failed)` : ''}`;
-  return `run ${p.runId}: ${p.status}; ${summary}${p.error ? `; ${p.error}` : ''}`;
+  // Summarize failures are the summaries above; judge and score failures are said apart.
+  const failed = Object.entries(p.tasks)
+    .filter(([stage, c]) => stage !== 'summarize' && c.failed > 0)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([stage, c]) => `; ${stage}: ${c.failed} of ${c.total} tasks failed`)
+    .join('');
+  return `run ${p.runId}: ${p.status}; ${summary}${failed}${p.error ? `; ${p.error}` : ''}`;
 }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { plainProgress } from './run-progress.js';
 import { formatEta, StageEta } from './stage-eta.js';
 
 describe('formatEta', () => {
@@ -43,24 +42,5 @@ describe('StageEta', () => {
     const eta = new StageEta();
     eta.update(0, 0, 10);
     expect(eta.update(5_000, 10, 30)).toBe(10_000);
-  });
-});
-
-describe('plain progress lines', () => {
-  const usage = { calls: 14, cacheHits: 0, tokensIn: 900, tokensOut: 100, costUsd: 0.0123 };
-  const counts = (done: number, failed: number) => ({
-    summarize: { total: 40, done, failed, running: 2, queued: 40 - done - failed - 2 },
-  });
-
-  it('shows each stage with its failures and ETA, "--" until a rate is known', () => {
-    const etas = new Map<string, StageEta>();
-    expect(plainProgress(counts(0, 0), usage, etas, 0).line).toBe(
-      'summarize 0/40 ETA -- | 14 model calls, 1000 tokens, $0.0123',
-    );
-    // 12 finished in 6 s (2 of them failed): 2 per second, 28 left.
-    expect(plainProgress(counts(10, 2), usage, etas, 6_000)).toEqual({
-      progress: 'summarize 12/40 (2 failed) | 14 model calls, 1000 tokens, $0.0123',
-      line: 'summarize 12/40 (2 failed) ETA 14s | 14 model calls, 1000 tokens, $0.0123',
-    });
   });
 });
