@@ -26,6 +26,7 @@ export * from './runtime/run-context-factory.js';
 export * from './runtime/run-coordinator.js';
 export * from './runtime/stage-workers.js';
 export * from './scoring/booookscore-row.js';
+export * from './scoring/bootstrap-in-order.js';
 export * from './scoring/dimension-scores.js';
 export * from './scoring/leaderboard-row.js';
 export * from './scoring/rescore-booookscore.js';

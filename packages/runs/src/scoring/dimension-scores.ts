@@ -12,8 +12,9 @@ import {
   isGeneratedSystem,
   judgeTemperature,
 } from '../spec/benchmark-spec.schema.js';
+import { bootstrapInOrder } from './bootstrap-in-order.js';
 import { upsertMetricValues } from './metric-values.js';
-import { bootstrapInOrder, describeWork, type RowWork } from './row-status.js';
+import { describeWork, type RowWork } from './row-status.js';
 
 export interface DimensionCell {
   // Mean judge score over the system's summaries (1-5); null unless the row's work is complete

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { bootstrapMean } from '@precis/metrics';
 import { type BooookScoreOutcome, type StoredJudgment, scoreBooookScoreSystem } from './booookscore-row.js';
-import { bootstrapInOrder, describeWork, failedCell, type RowWork } from './row-status.js';
+import { bootstrapInOrder } from './bootstrap-in-order.js';
+import { describeWork, failedCell, type RowWork } from './row-status.js';
 
 const work = (s: [number, number], j: [number, number]): RowWork => ({
   summaries: { expected: s[0], failed: s[1] },

@@ -1,5 +1,3 @@
-import { type BootstrapMeanResult, bootstrapMean } from '@precis/metrics';
-
 // What a leaderboard row needed and what of it failed. A failed or dead task counts here like an
 // explicit failure: a missing summary or judgment is never just left out.
 export interface RowWork {
@@ -34,18 +32,4 @@ export function failedCell(w: RowWork): string {
   if (s.failed) parts.push(`${s.failed} ${noun(s.failed, 'summary', 'summaries')}`);
   if (j.failed) parts.push(`${j.failed} ${noun(j.failed, 'judgment', 'judgments')}`);
   return parts.length ? parts.join(', ') : '0';
-}
-
-// Bootstrap of a mean over values taken in a fixed order (the run's document order): the
-// resampling draws by index, so the same values in another order would give another CI.
-export function bootstrapInOrder(
-  values: readonly { order: number; value: number }[],
-  options: { resamples: number; seed: number | string },
-): BootstrapMeanResult | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a.order - b.order);
-  return bootstrapMean(
-    sorted.map((v) => v.value),
-    options,
-  );
 }
