@@ -106,7 +106,7 @@ function grid(board: DimensionLeaderboard): { headers: string[]; rows: string[][
 function judgedNote(board: DimensionLeaderboard): string {
   const expected = board.rows.reduce((a, r) => a + r.work.judgments.expected, 0);
   const failed = board.rows.reduce((a, r) => a + r.work.judgments.failed, 0);
-  if (expected === 0) return ' Nothing judged: no summary to judge.';
+  if (expected === 0) return ' Nothing to judge: every summary failed.';
   if (failed === expected) return ` Every judgment failed (${failed} of ${expected}): no judge scores.`;
   if (failed)
     return ` ${failed} of ${expected} judgments failed; rows with failures have no mean and no rank.`;

@@ -111,7 +111,7 @@ function judgesNote(rows: readonly LeaderboardRow[]): string {
     judges.set(name, j);
   }
   const parts = [...judges].map(([name, j]) => {
-    if (j.expected === 0) return `${name} (nothing judged: no summary to judge)`;
+    if (j.expected === 0) return `${name} (nothing to judge: every summary failed)`;
     if (j.failed === j.expected) return `${name} (every judgment failed: ${j.failed} of ${j.expected})`;
     return j.failed ? `${name} (${j.failed} of ${j.expected} judgments failed)` : name;
   });

@@ -102,6 +102,37 @@ describe('reports say what failed and score only complete rows', () => {
     });
   });
 
+  it('a run whose every summarizer and judge request answered 500', async () => {
+    const { run, report, progress } = await h.execute({
+      ...base,
+      name: 'all-down',
+      systems: [{ name: 'down-sum', strategy: 'opinion', model: 'down' }],
+      metrics: [
+        { name: 'booookscore', judge: { model: 'down' } },
+        { name: 'dimensions', family: 'op-i', dimensions: ['fluency'], judge: { model: 'down' } },
+      ],
+    });
+    expect(progress.summaries).toEqual({ expected: 4, done: 0, failed: 4 });
+    const counts = await stageCounts(h.db, run.id);
+    expect(counts.summarize).toMatchObject({ total: 4, done: 0, failed: 4 });
+    const md = renderRunReport(report, 'md');
+    expect(mdRow(md, 'down-sum')).toMatchObject({
+      rank: '–',
+      BooookScore: 'n/a',
+      summaries: '0',
+      failed: '4 summaries',
+      status: 'failed: 4 of 4 summaries failed',
+    });
+    expect(md).toContain('Judge: model:down (nothing to judge: every summary failed).');
+    expect(md).toContain('- down-sum: no sentence judged (failed: 4 of 4 summaries failed)\n');
+    expect(md).toContain('Nothing to judge: every summary failed.');
+    expect(mdRow(md.slice(md.indexOf('## dimensions.1')), 'down-sum')).toMatchObject({
+      summarizer: 'model:down',
+      failed: '4 summaries',
+      status: 'failed: 4 of 4 summaries failed',
+    });
+  });
+
   let partlyFailed: RunEntity;
 
   it('a run that lost a summary, a judge task and a judgment', async () => {
