@@ -1,7 +1,7 @@
 import { isOpinionDimensionId, type OpinionDimensionId } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
 import { MetaInputError } from './errors.js';
-import type { MetricScores } from './metric-scores.js';
+import { failedKey, type MetricScores } from './metric-scores.js';
 import { type OpinionProduct, summaryKey } from './opinion-dataset.js';
 
 export const DIMENSION_METRIC_PREFIX = 'dimension:';
@@ -16,8 +16,10 @@ interface MetricValueRow {
 
 export interface JudgeScores extends MetricScores {
   runId: string;
-  // Rows whose value is null (every sample unparsed): explicit failures, left out.
-  failed: number;
+  // Failed judgments of this dataset's summaries, left out of every mean and correlation: rows
+  // whose value is null (every sample unparsed) and judge tasks that failed or died.
+  failedCount: number;
+  failed: ReadonlySet<string>;
 }
 
 // Judge scores of a run from metric_values: one row per (run, system, document, metric) with
@@ -46,26 +48,38 @@ export async function loadJudgeScores(
   const runId = runs[0]!.id;
   const rows = (await ds.query(
     `SELECT system, document_id, metric, value, produced_by FROM metric_values
-      WHERE run_id = $1 AND document_id IS NOT NULL AND metric LIKE $2`,
+      WHERE run_id = $1 AND document_id IS NOT NULL AND metric LIKE $2
+      ORDER BY system, document_id, metric`,
     [runId, `${DIMENSION_METRIC_PREFIX}%`],
   )) as MetricValueRow[];
   const byDocument = new Map(products.map((p) => [p.documentId, p.id]));
   const scores = new Map<string, Partial<Record<OpinionDimensionId, number>>>();
   const producers = new Set<string>();
-  let failed = 0;
+  const failed = new Set<string>();
   for (const row of rows) {
     const dim = row.metric.slice(DIMENSION_METRIC_PREFIX.length);
     const product = byDocument.get(row.document_id);
     if (!isOpinionDimensionId(dim) || product === undefined) continue;
+    const key = summaryKey(product, row.system);
     if (row.value === null) {
-      failed++;
+      failed.add(failedKey(key, dim));
       continue;
     }
-    const key = summaryKey(product, row.system);
     const entry = scores.get(key) ?? {};
     entry[dim] = Number(row.value);
     scores.set(key, entry);
     if (row.produced_by) producers.add(row.produced_by);
+  }
+  // A judge task that failed or died wrote no value at all: its payload says what it judged.
+  const dead = (await ds.query(
+    `SELECT payload->>'system' AS system, payload->>'documentId' AS document_id, payload->>'dimension' AS dimension
+       FROM tasks WHERE run_id = $1 AND kind = 'judge-dimension' AND status IN ('failed', 'dead') ORDER BY id`,
+    [runId],
+  )) as { system: string; document_id: string; dimension: string }[];
+  for (const t of dead) {
+    const product = byDocument.get(t.document_id);
+    if (product !== undefined && isOpinionDimensionId(t.dimension))
+      failed.add(failedKey(summaryKey(product, t.system), t.dimension));
   }
   if (scores.size === 0) {
     throw new MetaInputError(
@@ -73,5 +87,12 @@ export async function loadJudgeScores(
     );
   }
   const judge = producers.size > 0 ? [...producers].sort().join(' + ') : 'unnamed judge';
-  return { runId, failed, scores, producedBy: `judge run ${runId}: ${judge}` };
+  const failures = failed.size ? `; ${failed.size} judgments failed` : '';
+  return {
+    runId,
+    failedCount: failed.size,
+    failed,
+    scores,
+    producedBy: `judge run ${runId}: ${judge}${failures}`,
+  };
 }

@@ -1,6 +1,6 @@
 import { OPINION_DIMENSION_IDS, type OpinionDimensionId } from '@precis/prompts';
 import { formatTextTable } from '@precis/text';
-import type { HumanLeaderboard } from './leaderboard.js';
+import type { HumanLeaderboard, LeaderboardEntry } from './leaderboard.js';
 
 export type LeaderboardFormat = 'text' | 'md' | 'csv' | 'json' | 'html';
 
@@ -18,6 +18,13 @@ const SHORT: Record<OpinionDimensionId | 'overall', string> = {
 const fmt = (v: number | null | undefined, digits = 2): string =>
   v === null || v === undefined ? '-' : v.toFixed(digits);
 
+// A judge's mean, or 'failed (N)' where N judgments of the system's summaries failed.
+function judgeCell(e: LeaderboardEntry, label: string, c: OpinionDimensionId | 'overall'): string {
+  const failed = e.judgeFailed[label] ?? {};
+  const n = c === 'overall' ? Object.values(failed).reduce((a, b) => a + b, 0) : (failed[c] ?? 0);
+  return n ? `failed (${n})` : fmt(e.judges[label]?.[c]);
+}
+
 // Headers and rows shared by every tabular format: per column group (each dimension, then
 // overall) the human mean and each judge's mean side by side; a last row gives each judge's
 // summary-level Spearman with the humans under its columns.
@@ -33,7 +40,7 @@ export function leaderboardGrid(board: HumanLeaderboard): { headers: string[]; r
     const row = [String(e.rank), e.system];
     for (const c of cols) {
       row.push(fmt(e.human[c]));
-      for (const l of labels) row.push(fmt(e.judges[l]?.[c]));
+      for (const l of labels) row.push(judgeCell(e, l, c));
     }
     return row;
   });

@@ -1,7 +1,7 @@
 import { mean } from '@precis/metrics';
 import { OPINION_DIMENSION_IDS, type OpinionDimensionId } from '@precis/prompts';
 import { type CorrelationReport, correlateScores } from './correlate.js';
-import { type MetricScores, scoreFor } from './metric-scores.js';
+import { failedKey, type MetricScores, scoreFor } from './metric-scores.js';
 import { type OpinionProduct, summaryKey, systemsOf } from './opinion-dataset.js';
 
 export type ScoreColumns = Record<OpinionDimensionId | 'overall', number | null>;
@@ -17,7 +17,11 @@ export interface LeaderboardEntry {
   system: string;
   summaries: number;
   human: ScoreColumns;
+  // A judge's mean over the summaries it judged; null for a dimension where any judgment of
+  // this system's summaries failed (never a mean over only what survived).
   judges: Record<string, ScoreColumns>;
+  // Per judge, the failed judgments of this system's summaries by dimension (failures only).
+  judgeFailed: Record<string, Partial<Record<OpinionDimensionId, number>>>;
 }
 
 export interface HumanLeaderboard {
@@ -58,15 +62,24 @@ export function humanLeaderboard(
       mine.flatMap(({ s }) => (s.ratings[dim] !== undefined ? [s.ratings[dim]!] : [])),
     );
     const judgeCols: Record<string, ScoreColumns> = {};
+    const judgeFailed: LeaderboardEntry['judgeFailed'] = {};
     for (const j of judges) {
+      const failed: Partial<Record<OpinionDimensionId, number>> = {};
+      for (const dim of OPINION_DIMENSION_IDS) {
+        const n = mine.filter(({ key }) => j.scores.failed?.has(failedKey(key, dim))).length;
+        if (n) failed[dim] = n;
+      }
+      judgeFailed[j.label] = failed;
       judgeCols[j.label] = columns((dim) =>
-        mine.flatMap(({ key }) => {
-          const v = scoreFor(j.scores, key, dim);
-          return v === undefined ? [] : [v];
-        }),
+        failed[dim]
+          ? []
+          : mine.flatMap(({ key }) => {
+              const v = scoreFor(j.scores, key, dim);
+              return v === undefined ? [] : [v];
+            }),
       );
     }
-    return { rank: 0, system, summaries: mine.length, human, judges: judgeCols };
+    return { rank: 0, system, summaries: mine.length, human, judges: judgeCols, judgeFailed };
   });
   entries.sort(
     (x, y) =>

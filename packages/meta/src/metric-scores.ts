@@ -9,7 +9,11 @@ export interface MetricScores {
   // What produced the numbers: metric and settings, or judge and template version.
   producedBy: string;
   scores: Map<string, number | Partial<Record<OpinionDimensionId, number>>>;
+  // Judgments that failed (failedKey): a failed verdict, or a judge task that failed or died.
+  failed?: ReadonlySet<string>;
 }
+
+export const failedKey = (key: string, dim: OpinionDimensionId) => `${key}\u0000${dim}`;
 
 export function scoreFor(m: MetricScores, key: string, dim: OpinionDimensionId): number | undefined {
   const v = m.scores.get(key);

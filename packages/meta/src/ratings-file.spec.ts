@@ -21,10 +21,35 @@ describe('parseRatingsText', () => {
     ]);
   });
 
+  it("accepts the publisher's per-rater layout: each product's reviews beside its ratings", () => {
+    const f = parseRatingsText(
+      'r.jsonl',
+      JSON.stringify({
+        reviews: ['Great boots.', 'Run narrow.'],
+        summaries: ['s1', 's2'],
+        fl: [
+          [4, 4, 5],
+          [1, 1, 2],
+        ],
+        id: 'p1',
+      }),
+    );
+    expect(f.raters).toBe(3);
+    expect(Object.keys(f.products[0]!.ratings)).toEqual(['fluency']);
+  });
+
   it.each([
     ['{"summaries": ["a"], "fl": [[1, 2]]', 'line 1: not valid JSON'],
     ['{"summaries": [], "fl": []}', 'line 1, field summaries:'],
     ['{"summaries": ["a"], "zz": [[1]]}', 'line 1, field zz: unknown dimension "zz"'],
+    [
+      '{"reviews": ["r"], "summaries": ["a"], "fl": [[1]], "fluidity": [[2]]}',
+      'line 1, field fluidity: unknown dimension "fluidity"; use fl, co, re, fa, ac, sc, sp or the canonical ids (ignored fields: summaries, reviews, id, product_id, systems, metadata)',
+    ],
+    [
+      '{"reviews": {"rev1": "r"}, "summaries": {"gpt-4": {"summary": "a", "dimensions": {"Fluency": 4.33}}}}',
+      'line 1, field summaries: this is a mean-ratings file',
+    ],
     [
       '{"summaries": ["a", "b"], "fl": [[1, 2]]}',
       'line 1, field fl: needs one row of ratings per summary (2 rows)',

@@ -25,24 +25,41 @@ export async function readRatingsFile(path: string): Promise<RatingsFile> {
   return parseRatingsText(path, text);
 }
 
+// Fields a product line may carry beside its ratings, skipped: the publisher's per-rater file
+// (SummEval-OP annotated_dataset/summeval-op-detailed.jsonl) gives each product's `reviews`.
+export const NON_RATING_FIELDS: readonly string[] = ['reviews', 'id', 'product_id', 'systems', 'metadata'];
+
+// SummEval-OP's mean-ratings file keys summaries by system, each with its mean `dimensions`.
+const isMeanRatingsLayout = (summaries: unknown) =>
+  summaries !== null &&
+  typeof summaries === 'object' &&
+  !Array.isArray(summaries) &&
+  Object.values(summaries).some((s) => (s as { dimensions?: unknown } | null)?.dimensions !== undefined);
+
 // JSONL, one product per line: {"summaries": [text, ...], "fl": [[r1, r2, r3], ...], ...}.
 // Dimension keys are short (fl, co, re, fa, ac, sc, sp) or canonical ids; every row of every
-// dimension in the file has the same number of raters.
+// dimension in the file has the same number of raters. NON_RATING_FIELDS are ignored.
 export function parseRatingsText(file: string, text: string): RatingsFile {
   const products: RatedProduct[] = [];
   let raters: number | null = null;
   forEachJsonObjectLine(file, text, '{"summaries": [...], "fl": [[...], ...], ...}', (obj, line, fail) => {
     const summaries = obj.summaries;
+    if (isMeanRatingsLayout(summaries)) {
+      fail(
+        "this is a mean-ratings file (summaries keyed by system, each with the mean of its raters); agreement needs each rater's ratings, one row per summary, as in SummEval-OP's annotated_dataset/summeval-op-detailed.jsonl",
+        'summaries',
+      );
+    }
     if (!Array.isArray(summaries) || summaries.length === 0 || summaries.some((s) => typeof s !== 'string')) {
       fail('"summaries" must be a non-empty array of summary texts', 'summaries');
     }
     const product: RatedProduct = { line, summaries: summaries as string[], ratings: {} };
     for (const [key, rows] of Object.entries(obj)) {
-      if (key === 'summaries') continue;
+      if (key === 'summaries' || NON_RATING_FIELDS.includes(key)) continue;
       const dim = toOpinionDimensionId(key);
       if (!dim) {
         fail(
-          `unknown dimension "${key}"; use ${Object.keys(OPINION_DIMENSION_SHORT_IDS).join(', ')} or the canonical ids`,
+          `unknown dimension "${key}"; use ${Object.keys(OPINION_DIMENSION_SHORT_IDS).join(', ')} or the canonical ids (ignored fields: summaries, ${NON_RATING_FIELDS.join(', ')})`,
           key,
         );
       }

@@ -2,7 +2,13 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
 import { importDataset } from '@precis/ingest';
-import { correlateWithHumans, humanLeaderboard, loadJudgeScores, loadOpinionDataset } from '@precis/meta';
+import {
+  correlateWithHumans,
+  humanLeaderboard,
+  loadJudgeScores,
+  loadOpinionDataset,
+  renderLeaderboard,
+} from '@precis/meta';
 import { OPINION_DIMENSION_IDS } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
 
@@ -36,13 +42,17 @@ describe('judge scores from metric_values (PostgreSQL)', () => {
     runId = run!.id;
     const data = await loadOpinionDataset(ds, 'summeval-op');
     // A judge that reproduces the human ranking exactly (human rating + 0.1), except that every
-    // product's plansum fluency failed to parse (null value).
+    // product's plansum fluency failed to parse (null value), and so did gpt-4's fluency on the
+    // first product; the judge task of gpt-4's coherence on the second product died (no row).
     const values: unknown[] = [];
     const tuples: string[] = [];
     for (const p of data.products) {
       for (const s of p.summaries) {
         for (const dim of OPINION_DIMENSION_IDS) {
-          const value = s.system === 'plansum' && dim === 'fluency' ? null : s.ratings[dim]! + 0.1;
+          if (s.system === 'gpt-4' && dim === 'coherence' && p === data.products[1]) continue;
+          const failed =
+            dim === 'fluency' && (s.system === 'plansum' || (s.system === 'gpt-4' && p === data.products[0]));
+          const value = failed ? null : s.ratings[dim]! + 0.1;
           const i = values.length;
           tuples.push(`($${i + 1}, $${i + 2}, $${i + 3}, $${i + 4}, $${i + 5}, $${i + 6}, $${i + 7})`);
           values.push(`${runId}:${s.system}:${p.documentId}:dimension:${dim}`, runId, s.system, p.documentId);
@@ -56,6 +66,19 @@ describe('judge scores from metric_values (PostgreSQL)', () => {
       values.length = 0;
       tuples.length = 0;
     }
+    await ds.query(
+      `INSERT INTO tasks (id, run_id, stage, kind, status, payload) VALUES ($1, $2, 'verify', 'judge-dimension', 'dead', $3)`,
+      [
+        `${runId}:verify:gpt-4:${data.products[1]!.documentId}:dimensions.0:coherence`,
+        runId,
+        {
+          type: 'judge-dimension',
+          system: 'gpt-4',
+          documentId: data.products[1]!.documentId,
+          dimension: 'coherence',
+        },
+      ],
+    );
   });
 
   afterAll(async () => {
@@ -69,8 +92,8 @@ describe('judge scores from metric_values (PostgreSQL)', () => {
     const byId = await loadJudgeScores(ds, runId, data.products);
     expect(byName.runId).toBe(runId);
     expect(byId.scores.size).toBe(32 * 13);
-    expect(byName.failed).toBe(32);
-    expect(byName.producedBy).toBe(`judge run ${runId}: ${JUDGE}`);
+    expect(byName.failedCount).toBe(34);
+    expect(byName.producedBy).toBe(`judge run ${runId}: ${JUDGE}; 34 judgments failed`);
     await expect(loadJudgeScores(ds, 'no-such-run', data.products)).rejects.toThrow(/no run with id or name/);
   });
 
@@ -84,16 +107,27 @@ describe('judge scores from metric_values (PostgreSQL)', () => {
       expect(report.dimensions[dim].spearman).toBeCloseTo(1, 12);
       expect(report.dimensions[dim].kendall).toBeCloseTo(1, 12);
     }
-    expect(report.dimensions.fluency.summaries).toBe(32 * 12);
-    expect(report.dimensions.coherence.summaries).toBe(32 * 13);
+    expect(report.dimensions.fluency.summaries).toBe(32 * 12 - 1);
+    expect(report.dimensions.coherence.summaries).toBe(32 * 13 - 1);
   });
 
   it('puts the judge beside the humans in the leaderboard', async () => {
     const data = await loadOpinionDataset(ds, 'summeval-op');
     const scores = await loadJudgeScores(ds, 'op-i-sweep', data.products);
     const board = humanLeaderboard('summeval-op', data.products, [{ label: 'judge:op-i-sweep', scores }]);
+    const chatgpt = board.entries.find((e) => e.system === 'chatgpt-3.5-turbo')!;
+    expect(chatgpt.judges['judge:op-i-sweep']!.coherence).toBeCloseTo(chatgpt.human.coherence! + 0.1, 10);
+    expect(chatgpt.judgeFailed['judge:op-i-sweep']).toEqual({});
+    // gpt-4 lost one fluency and one coherence judgment: no mean over the other 31 products.
     const gpt4 = board.entries.find((e) => e.system === 'gpt-4')!;
-    expect(gpt4.judges['judge:op-i-sweep']!.coherence).toBeCloseTo(gpt4.human.coherence! + 0.1, 10);
+    expect(gpt4.judgeFailed['judge:op-i-sweep']).toEqual({ fluency: 1, coherence: 1 });
+    expect(gpt4.judges['judge:op-i-sweep']!.coherence).toBeNull();
+    expect(gpt4.judges['judge:op-i-sweep']!.relevance).toBeCloseTo(gpt4.human.relevance! + 0.1, 10);
+    const md = renderLeaderboard(board, 'md');
+    const row = md.split('\n').find((l) => l.startsWith('| 1 | gpt-4 |'))!;
+    // FL human, FL judge, CO human, CO judge, ... ALL human, ALL judge.
+    const cells = row.slice(0, -2).split(' | ');
+    expect([cells[3], cells[5], cells[17]]).toEqual(['failed (1)', 'failed (1)', 'failed (2)']);
     // plansum has no fluency scores from the judge: the cell is empty, not 0.
     const plansum = board.entries.find((e) => e.system === 'plansum')!;
     expect(plansum.judges['judge:op-i-sweep']!.fluency).toBeNull();

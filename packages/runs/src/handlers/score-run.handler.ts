@@ -1,15 +1,21 @@
 import { DocumentEntity, JudgmentEntity, MetricValueEntity, SummaryEntity } from '@precis/db';
-import { booookScoreForSummary, type SummaryBooookScore, systemBooookScore } from '@precis/metrics';
-import { CONFUSION_TYPES } from '@precis/prompts';
-import { countTokens, novelNgramShare, repeatedNgramShare, splitSentences } from '@precis/text';
+import { countTokens, novelNgramShare, repeatedNgramShare } from '@precis/text';
 import { In } from 'typeorm';
 import { metricValueId } from '../ids.js';
 import type { RunContext } from '../planner/run-context.js';
 import { runDocuments } from '../planner/run-documents.js';
+import { scoreBooookScoreSystem } from '../scoring/booookscore-row.js';
 import { type DimensionLeaderboard, scoreDimensionMetrics } from '../scoring/dimension-scores.js';
 import type { LeaderboardRow, UsageTotals } from '../scoring/leaderboard-row.js';
 import { upsertMetricValues } from '../scoring/metric-values.js';
-import { type BenchmarkSpec, isBooookScoreMetric, isGeneratedSystem } from '../spec/benchmark-spec.schema.js';
+import {
+  type BenchmarkSpec,
+  isBooookScoreMetric,
+  isGeneratedSystem,
+  type MetricSpec,
+  type SystemSpec,
+} from '../spec/benchmark-spec.schema.js';
+import { HEURISTIC_JUDGE } from './annotate-coherence.handler.js';
 
 const HEURISTIC_LABEL = ' (heuristic)';
 
@@ -32,7 +38,7 @@ async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string
             COALESCE(SUM(c.tokens_in), 0) AS tin, COALESCE(SUM(c.tokens_out), 0) AS tout, COALESCE(SUM(c.cost_usd), 0) AS cost
      FROM llm_calls c JOIN tasks t ON t.id = c.task_id
      WHERE c.run_id = $1 AND (t.stage = 'summarize' OR t.kind = 'booookscore-batch')
-     GROUP BY 1, 2, 3`,
+     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     [runId],
   );
   const out = new Map<string, UsageTotals>();
@@ -51,6 +57,111 @@ async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string
 const zeroUsage = (): UsageTotals => ({ calls: 0, cacheHits: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 });
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
+// The label of a BooookScore metric's judge, from the spec: known even when no judgment exists.
+function judgeLabel(metric: MetricSpec): string {
+  return metric.judge.engine === 'heuristic'
+    ? `${HEURISTIC_JUDGE}${HEURISTIC_LABEL}`
+    : `model:${metric.judge.model}`;
+}
+
+interface ScoringInputs {
+  // The run's summaries, each with its document's position in the run.
+  summaries: (SummaryEntity & { order: number })[];
+  runDocuments: number;
+  sources: Map<string, string>;
+  judgments: Map<string, JudgmentEntity[]>;
+  usage: Map<string, UsageTotals>;
+}
+
+// Values reach every mean and bootstrap in run order (spec datasets, then ordinal), never in
+// database order: the same spec and seed give the same report.
+async function loadScoringInputs(
+  ctx: RunContext,
+  runId: string,
+  spec: BenchmarkSpec,
+): Promise<ScoringInputs> {
+  const runDocs = await runDocuments(ctx, spec);
+  const order = new Map(runDocs.map((d, i) => [d.id, i]));
+  const summaries = (
+    await ctx.db.getRepository(SummaryEntity).find({ where: { runId }, order: { id: 'ASC' } })
+  )
+    .map((s) => Object.assign(s, { order: order.get(s.documentId) ?? Number.MAX_SAFE_INTEGER }))
+    .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
+  const docIds = [...new Set(summaries.map((s) => s.documentId))];
+  const docs = docIds.length
+    ? await ctx.db.getRepository(DocumentEntity).find({ where: { id: In(docIds) } })
+    : [];
+  const judgments = new Map<string, JudgmentEntity[]>();
+  for (const j of await ctx.db
+    .getRepository(JudgmentEntity)
+    .find({ where: { runId }, order: { id: 'ASC' } })) {
+    const key = `${j.summaryId}\u0000${j.metric}`;
+    judgments.set(key, [...(judgments.get(key) ?? []), j]);
+  }
+  return {
+    summaries,
+    runDocuments: runDocs.length,
+    sources: new Map(docs.map((d) => [d.id, d.text])),
+    judgments,
+    usage: await usageBySystem(ctx, runId),
+  };
+}
+
+// One generated system's BooookScore rows (one per BooookScore metric) and their metric values.
+function systemRows(
+  runId: string,
+  spec: BenchmarkSpec,
+  system: SystemSpec,
+  inputs: ScoringInputs,
+): { rows: LeaderboardRow[]; values: Partial<MetricValueEntity>[] } {
+  const own = inputs.summaries.filter((s) => s.system === system.name);
+  const stats = own.map((s) => ({
+    tokens: countTokens(s.text, system.params.encoding),
+    novel: 100 * novelNgramShare(s.text, inputs.sources.get(s.documentId) ?? '', 3),
+    repeated: 100 * repeatedNgramShare(s.text, 3),
+  }));
+  const rows: LeaderboardRow[] = [];
+  const values: Partial<MetricValueEntity>[] = [];
+  spec.metrics.forEach((metric, metricIndex) => {
+    if (!isBooookScoreMetric(metric)) return;
+    const key = `${metric.name}.${metricIndex}`;
+    const judge = judgeLabel(metric);
+    const { perSummary, ...scored } = scoreBooookScoreSystem(
+      own,
+      (id) => inputs.judgments.get(`${id}\u0000${key}`) ?? [],
+      { expectedDocuments: inputs.runDocuments, resamples: spec.bootstrap.resamples, seed: spec.seed },
+    );
+    const value = (documentId: string | null, v: number | null, details: Record<string, unknown>) => ({
+      id: metricValueId(runId, system.name, documentId, key),
+      runId,
+      system: system.name,
+      documentId,
+      metric: key,
+      value: v,
+      details,
+      producedBy: judge,
+    });
+    for (const p of perSummary)
+      values.push(value(p.documentId, p.score, { sentences: p.sentences, confusing: p.confusing }));
+    const row: LeaderboardRow = {
+      system: system.name,
+      strategy: system.strategy,
+      summarizer: system.model !== undefined ? `model:${system.model}` : `engine:${system.engine}`,
+      metric: 'BooookScore',
+      judge,
+      ...scored,
+      lengthTokens: mean(stats.map((x) => x.tokens)),
+      novelTrigramsPct: mean(stats.map((x) => x.novel)),
+      repeatedTrigramsPct: mean(stats.map((x) => x.repeated)),
+      summarizerUsage: inputs.usage.get(`summarize:${system.name}`) ?? zeroUsage(),
+      judgeUsage: inputs.usage.get(`verify:${system.name}:${key}`) ?? zeroUsage(),
+    };
+    rows.push(row);
+    values.push(value(null, row.score, { ...row }));
+  });
+  return { rows, values };
+}
+
 // BooookScore per summary and per system with bootstrap std and 95% CI, the error-type
 // distribution, summary statistics, and tokens/cost with summarizer and judge counted apart.
 export async function scoreRun(
@@ -58,112 +169,16 @@ export async function scoreRun(
   runId: string,
   spec: BenchmarkSpec,
 ): Promise<{ leaderboard: LeaderboardRow[]; dimensions?: DimensionLeaderboard[] }> {
-  const summaries = await ctx.db
-    .getRepository(SummaryEntity)
-    .find({ where: { runId }, order: { id: 'ASC' } });
-  const docIds = [...new Set(summaries.map((s) => s.documentId))];
-  const docs = new Map(
-    (docIds.length ? await ctx.db.getRepository(DocumentEntity).find({ where: { id: In(docIds) } }) : []).map(
-      (d) => [d.id, d],
-    ),
-  );
-  const judgments = await ctx.db.getRepository(JudgmentEntity).find({ where: { runId } });
-  const usage = await usageBySystem(ctx, runId);
+  const inputs = await loadScoringInputs(ctx, runId, spec);
   const leaderboard: LeaderboardRow[] = [];
   const values: Partial<MetricValueEntity>[] = [];
-
-  // Documents a system failed to summarize count as failures in its row, like failed judgments.
-  const expected = (await runDocuments(ctx, spec)).length;
   for (const system of spec.systems.filter(isGeneratedSystem)) {
-    const own = summaries.filter((s) => s.system === system.name);
-    const encoding = system.params.encoding;
-    const stats = own.map((s) => {
-      const source = docs.get(s.documentId)?.text ?? '';
-      return {
-        tokens: countTokens(s.text, encoding),
-        novel: 100 * novelNgramShare(s.text, source, 3),
-        repeated: 100 * repeatedNgramShare(s.text, 3),
-      };
-    });
-    spec.metrics.forEach((metric, metricIndex) => {
-      if (!isBooookScoreMetric(metric)) return;
-      const key = `${metric.name}.${metricIndex}`;
-      const scored: SummaryBooookScore[] = [];
-      let incomplete = expected - own.length;
-      let judge = '';
-      let judgeTemplate: string | null = null;
-      for (const s of own) {
-        const n = splitSentences(s.text).length;
-        const js = judgments
-          .filter((j) => j.summaryId === s.id && j.metric === key)
-          .sort((a, b) => a.unit - b.unit);
-        if (js.length) {
-          judge = js[0]!.judge;
-          judgeTemplate = js[0]!.templateVersion;
-        }
-        // An empty summary or a failed judgment is an explicit failure: the summary is left out
-        // and counted, never scored as clean.
-        if (n === 0 || js.length !== n || js.some((j) => j.status !== 'ok')) {
-          incomplete++;
-          continue;
-        }
-        const summaryScore = booookScoreForSummary(
-          js.map((j) => j.verdict as { confusing: boolean; types: string[] }),
-        );
-        scored.push(summaryScore);
-        values.push({
-          id: metricValueId(runId, system.name, s.documentId, key),
-          runId,
-          system: system.name,
-          documentId: s.documentId,
-          metric: key,
-          value: Number.isNaN(summaryScore.score) ? null : summaryScore.score,
-          details: { sentences: n, confusing: summaryScore.confusingSentences },
-          producedBy: judge,
-        });
-      }
-      const agg = systemBooookScore(scored, {
-        resamples: spec.bootstrap.resamples,
-        seed: spec.seed,
-        knownTypes: CONFUSION_TYPES,
-      });
-      const defined = agg.summaries > 0;
-      const row: LeaderboardRow = {
-        system: system.name,
-        strategy: system.strategy,
-        summarizer: system.model !== undefined ? `model:${system.model}` : `engine:${system.engine}`,
-        metric: 'BooookScore',
-        judge: judge.startsWith('engine:') ? `${judge}${HEURISTIC_LABEL}` : judge,
-        judgeTemplate,
-        score: defined ? agg.mean : null,
-        bootstrapStd: defined ? agg.bootstrapStd : null,
-        ci95: defined ? [agg.ci[0], agg.ci[1]] : null,
-        summaries: agg.summaries,
-        incomplete,
-        sentences: scored.reduce((a, x) => a + x.sentences, 0),
-        errorTypes: agg.errorTypeDistribution,
-        lengthTokens: mean(stats.map((x) => x.tokens)),
-        novelTrigramsPct: mean(stats.map((x) => x.novel)),
-        repeatedTrigramsPct: mean(stats.map((x) => x.repeated)),
-        summarizerUsage: usage.get(`summarize:${system.name}`) ?? zeroUsage(),
-        judgeUsage: usage.get(`verify:${system.name}:${key}`) ?? zeroUsage(),
-      };
-      leaderboard.push(row);
-      values.push({
-        id: metricValueId(runId, system.name, null, key),
-        runId,
-        system: system.name,
-        documentId: null,
-        metric: key,
-        value: row.score,
-        details: { ...row },
-        producedBy: row.judge,
-      });
-    });
+    const own = systemRows(runId, spec, system, inputs);
+    leaderboard.push(...own.rows);
+    values.push(...own.values);
   }
   await upsertMetricValues(ctx.db, values);
   // Dimension judges (opinion summaries): their own leaderboard, one per dimensions metric.
-  const summarizers = new Map(summaries.map((s) => [s.system, s.producer]));
-  const dimensions = await scoreDimensionMetrics(ctx, runId, spec, summarizers);
+  const dimensions = await scoreDimensionMetrics(ctx, runId, spec, inputs.summaries, inputs.runDocuments);
   return dimensions.length ? { leaderboard, dimensions } : { leaderboard };
 }

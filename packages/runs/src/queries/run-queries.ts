@@ -73,7 +73,23 @@ export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSo
 }
 
 export async function listRuns(db: DataSource, limit = 50): Promise<RunEntity[]> {
-  return db.getRepository(RunEntity).find({ order: { createdAt: 'DESC' }, take: limit });
+  return db.getRepository(RunEntity).find({ order: { createdAt: 'DESC', id: 'ASC' }, take: limit });
+}
+
+type StoredRow = LeaderboardRow & { incomplete?: number };
+
+// Rows stored before failures were counted by kind carry one `incomplete` count instead.
+function withWork(r: StoredRow): LeaderboardRow {
+  if (r.work) return r;
+  const failed = r.incomplete ?? 0;
+  const work = {
+    summaries: { expected: r.summaries + failed, failed },
+    judgments: { expected: 0, failed: 0 },
+  };
+  if (!failed) return { ...r, work, status: 'complete' };
+  // Their score was a mean over what survived: not shown any more.
+  const status = `incomplete: ${failed} of ${r.summaries + failed} summaries not scored (failures not counted by kind)`;
+  return { ...r, work, status, score: null, ci95: null, bootstrapStd: null };
 }
 
 // The leaderboard as the scoring stage stored it (system-level metric values).
@@ -84,7 +100,7 @@ export async function loadRunReport(db: DataSource, run: RunEntity): Promise<Run
   // System-level BooookScore rows (dimension judges have their own report).
   const leaderboard = rows
     .filter((r) => r.documentId === null && r.metric.startsWith('booookscore.'))
-    .map((r) => r.details as unknown as LeaderboardRow);
+    .map((r) => withWork(r.details as unknown as StoredRow));
   const spec = run.spec as unknown as BenchmarkSpec;
   return {
     run: runHeader(run),
@@ -110,10 +126,12 @@ export async function loadTraces(
     .innerJoin('datasets', 'ds', 'ds.id = d.dataset_id')
     .where('ds.name IN (:...names)', { names })
     .andWhere('(d.external_id = :ref OR d.id::text = :ref)', { ref: documentRef })
+    .orderBy('ds.name', 'ASC')
+    .addOrderBy('d.ordinal', 'ASC')
     .getMany();
   if (docs.length === 0) {
     const known: { external_id: string }[] = await db.query(
-      'SELECT d.external_id FROM documents d JOIN datasets ds ON ds.id = d.dataset_id WHERE ds.name = ANY($1) ORDER BY d.ordinal LIMIT 6',
+      'SELECT d.external_id FROM documents d JOIN datasets ds ON ds.id = d.dataset_id WHERE ds.name = ANY($1) ORDER BY ds.name, d.ordinal LIMIT 6',
       [names],
     );
     const list = known
@@ -131,6 +149,7 @@ export async function loadTraces(
     .where('t.run_id = :runId', { runId: run.id })
     .andWhere('t.stage = :stage', { stage: 'summarize' })
     .andWhere('t.id LIKE :pattern', { pattern: `${run.id}:summarize:%:${document.id}:%` })
+    .orderBy('t.id', 'ASC')
     .getMany();
   return {
     document,

@@ -1,6 +1,7 @@
 import type { RunEntity } from '@precis/db';
 import { formatTextTable } from '@precis/text';
 import type { LeaderboardRow } from '../scoring/leaderboard-row.js';
+import { failedCell, isComplete } from '../scoring/row-status.js';
 
 export type ReportFormat = 'md' | 'csv' | 'json' | 'html' | 'text';
 
@@ -33,13 +34,17 @@ const pct = (x: number) => `${x.toFixed(1)}%`;
 const score = (x: number | null) => (x === null ? 'n/a' : (100 * x).toFixed(1));
 const usd = (x: number) => `$${x.toFixed(4)}`;
 
+// A leaderboard row with its place: null for a row left out of the ranking (its work is not
+// complete, so it has no score).
+export type RankedRow = LeaderboardRow & { rank: number | null };
+
 interface Column {
   header: string;
-  value: (r: LeaderboardRow) => string;
+  value: (r: RankedRow) => string;
 }
 
 const COLUMNS: Column[] = [
-  { header: 'rank', value: () => '' },
+  { header: 'rank', value: (r) => (r.rank === null ? '–' : String(r.rank)) },
   { header: 'system', value: (r) => r.system },
   { header: 'strategy', value: (r) => r.strategy },
   { header: 'summarizer', value: (r) => r.summarizer },
@@ -49,7 +54,8 @@ const COLUMNS: Column[] = [
     header: 'bootstrap std',
     value: (r) => (r.bootstrapStd === null ? 'n/a' : (100 * r.bootstrapStd).toFixed(2)),
   },
-  { header: 'summaries', value: (r) => `${r.summaries}${r.incomplete ? ` (+${r.incomplete} failed)` : ''}` },
+  { header: 'summaries', value: (r) => String(r.summaries) },
+  { header: 'failed', value: (r) => failedCell(r.work) },
   { header: 'length (tokens)', value: (r) => r.lengthTokens.toFixed(0) },
   { header: 'novel 3-grams', value: (r) => pct(r.novelTrigramsPct) },
   { header: 'repeated 3-grams', value: (r) => pct(r.repeatedTrigramsPct) },
@@ -61,24 +67,55 @@ const COLUMNS: Column[] = [
   { header: 'judge tokens', value: (r) => `${r.judgeUsage.tokensIn + r.judgeUsage.tokensOut}` },
   { header: 'judge cost', value: (r) => usd(r.judgeUsage.costUsd) },
   { header: 'judge', value: (r) => r.judge },
+  { header: 'status', value: (r) => r.status },
 ];
 
-// Best first; systems without a score last.
-export function rankRows(rows: LeaderboardRow[]): LeaderboardRow[] {
-  return [...rows].sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || a.system.localeCompare(b.system));
+// Complete rows best first (ties by system name); incomplete rows have no score and no rank and
+// come last, by system name.
+export function rankRows(rows: readonly LeaderboardRow[]): RankedRow[] {
+  const scored = (r: LeaderboardRow) => r.score !== null && isComplete(r.work);
+  const ranked = rows
+    .filter(scored)
+    .sort((a, b) => b.score! - a.score! || a.system.localeCompare(b.system))
+    .map((r, i) => ({ rank: i + 1, ...r }));
+  const rest = rows
+    .filter((r) => !scored(r))
+    .sort((a, b) => a.system.localeCompare(b.system))
+    .map((r) => ({ rank: null, ...r }));
+  return [...ranked, ...rest];
 }
 
-function table(rows: LeaderboardRow[]): string[][] {
-  return rankRows(rows).map((r, i) => COLUMNS.map((c, k) => (k === 0 ? String(i + 1) : c.value(r))));
+function table(rows: readonly LeaderboardRow[]): string[][] {
+  return rankRows(rows).map((r) => COLUMNS.map((c) => c.value(r)));
 }
 
-function errorTypeLines(rows: LeaderboardRow[]): string[] {
-  return rankRows(rows).map((r) => {
-    const parts = Object.entries(r.errorTypes)
-      .filter(([, share]) => share > 0)
-      .map(([t, share]) => `${t} ${pct(100 * share)}`);
-    return `${r.system}: ${parts.length ? parts.join(', ') : 'no confusions found'} (per sentence, ${r.sentences} sentences)`;
+function errorTypeLine(r: LeaderboardRow): string {
+  if (r.sentences === 0) return `${r.system}: no sentence judged (${r.status})`;
+  const parts = Object.entries(r.errorTypes)
+    .filter(([, share]) => share > 0)
+    .map(([t, share]) => `${t} ${pct(100 * share)}`);
+  const types = parts.length ? parts.join(', ') : 'no confusions found';
+  return isComplete(r.work)
+    ? `${r.system}: ${types} (per sentence, ${r.sentences} sentences)`
+    : `${r.system}: ${types} in the ${r.sentences} judged sentences (${r.status})`;
+}
+
+// Each judge once; a judge none of whose judgments succeeded says so.
+function judgesNote(rows: readonly LeaderboardRow[]): string {
+  const judges = new Map<string, { expected: number; failed: number }>();
+  for (const r of rows) {
+    const name = `${r.judge}${r.judgeTemplate ? ` [${r.judgeTemplate}]` : ''}`;
+    const j = judges.get(name) ?? { expected: 0, failed: 0 };
+    j.expected += r.work.judgments.expected;
+    j.failed += r.work.judgments.failed;
+    judges.set(name, j);
+  }
+  const parts = [...judges].map(([name, j]) => {
+    if (j.expected === 0) return `${name} (nothing to judge: every summary failed)`;
+    if (j.failed === j.expected) return `${name} (every judgment failed: ${j.failed} of ${j.expected})`;
+    return j.failed ? `${name} (${j.failed} of ${j.expected} judgments failed)` : name;
   });
+  return parts.length ? parts.join('; ') : 'none';
 }
 
 function csvCell(s: string): string {
@@ -92,11 +129,8 @@ function escapeHtml(s: string): string {
 export function renderReport(report: RunReport, format: ReportFormat): string {
   const rows = table(report.leaderboard);
   const headers = COLUMNS.map((c) => c.header);
-  const judges = [
-    ...new Set(report.leaderboard.map((r) => `${r.judge}${r.judgeTemplate ? ` [${r.judgeTemplate}]` : ''}`)),
-  ];
   const title = `Run ${report.run.name} (${report.run.id}) — ${report.run.status}`;
-  const note = `BooookScore = share of summary sentences without a confusion, x100; CI and std from a ${report.bootstrapResamples}-resample bootstrap of the system mean. Judge: ${judges.join('; ')}.`;
+  const note = `BooookScore = share of summary sentences without a confusion, x100; CI and std from a ${report.bootstrapResamples}-resample bootstrap of the system mean; a row whose summaries or judgments partly failed gets no score and no rank. Judge: ${judgesNote(report.leaderboard)}.`;
   switch (format) {
     case 'json':
       return `${JSON.stringify({ run: report.run, leaderboard: rankRows(report.leaderboard) }, null, 2)}\n`;
@@ -114,7 +148,7 @@ export function renderReport(report: RunReport, format: ReportFormat): string {
         '',
         '## Error types',
         '',
-        ...errorTypeLines(report.leaderboard).map((l) => `- ${l}`),
+        ...rankRows(report.leaderboard).map((r) => `- ${errorTypeLine(r)}`),
         '',
       ].join('\n');
     case 'html':
@@ -127,14 +161,15 @@ export function renderReport(report: RunReport, format: ReportFormat): string {
 <tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n')}</tbody></table>
 <h2>BooookScore</h2>
 ${rankRows(report.leaderboard)
-  .map(
-    (r) =>
-      `<div>${escapeHtml(r.system)} <span class="bar" style="width:${Math.round(300 * (r.score ?? 0))}px"></span> ${score(r.score)}</div>`,
+  .map((r) =>
+    r.rank === null
+      ? `<div>${escapeHtml(r.system)}: ${escapeHtml(r.status)}</div>`
+      : `<div>${escapeHtml(r.system)} <span class="bar" style="width:${Math.round(300 * (r.score ?? 0))}px"></span> ${score(r.score)}</div>`,
   )
   .join('\n')}
 <p>${escapeHtml(note)}</p>
-<h2>Error types</h2><ul>${errorTypeLines(report.leaderboard)
-        .map((l) => `<li>${escapeHtml(l)}</li>`)
+<h2>Error types</h2><ul>${rankRows(report.leaderboard)
+        .map((r) => `<li>${escapeHtml(errorTypeLine(r))}</li>`)
         .join('')}</ul>
 </body></html>
 `;
@@ -145,7 +180,7 @@ ${rankRows(report.leaderboard)
         formatTextTable(headers, rows, { ruler: true, trimEnd: false }),
         '',
         note,
-        ...errorTypeLines(report.leaderboard),
+        ...rankRows(report.leaderboard).map(errorTypeLine),
         '',
       ].join('\n');
     }

@@ -4,6 +4,7 @@ import { loadRunReport } from '../queries/run-queries.js';
 import {
   type DimensionReport,
   loadDimensionReport,
+  rankedBoards,
   renderDimensionReport,
 } from './render-dimension-leaderboard.js';
 import { type ReportFormat, type RunReport, rankRows, renderReport } from './render-leaderboard.js';
@@ -24,7 +25,7 @@ export function hasResults(r: FullRunReport): boolean {
 // Every leaderboard a run has: BooookScore rows and/or the dimension judges' tables.
 export function renderRunReport(r: FullRunReport, format: ReportFormat): string {
   if (format === 'json') {
-    return `${JSON.stringify({ run: r.booookscore.run, leaderboard: rankRows(r.booookscore.leaderboard), dimensions: r.dimensions.boards }, null, 2)}\n`;
+    return `${JSON.stringify({ run: r.booookscore.run, leaderboard: rankRows(r.booookscore.leaderboard), dimensions: rankedBoards(r.dimensions.boards) }, null, 2)}\n`;
   }
   const parts: string[] = [];
   if (r.booookscore.leaderboard.length) parts.push(renderReport(r.booookscore, format));

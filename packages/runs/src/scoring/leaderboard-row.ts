@@ -1,3 +1,5 @@
+import type { RowWork } from './row-status.js';
+
 export interface UsageTotals {
   calls: number;
   cacheHits: number;
@@ -16,12 +18,15 @@ export interface LeaderboardRow {
   // model:<judge> or engine:heuristic-duplication@1 (labelled heuristic in reports)
   judge: string;
   judgeTemplate: string | null;
+  // null unless the row's work is complete: never a mean over only what survived.
   score: number | null;
   bootstrapStd: number | null;
   ci95: [number, number] | null;
+  // Summaries scored (every sentence judged).
   summaries: number;
-  // Summaries left out of the score because a judgment failed (explicit failures, not passes).
-  incomplete: number;
+  work: RowWork;
+  // 'complete' or what failed, e.g. 'incomplete: 1 of 2 summaries failed' (describeWork).
+  status: string;
   sentences: number;
   errorTypes: Record<string, number>;
   lengthTokens: number;

@@ -245,7 +245,12 @@ describe('a book benchmark run through the planner, the bus and the stage handle
     const row = (score[0].result.leaderboard as LeaderboardRow[])[0]!;
     expect(row.score).toBeNull();
     expect(row.summaries).toBe(0);
-    expect(row.incomplete).toBe(1);
+    const n = judgments.length;
+    expect(row.work).toEqual({
+      summaries: { expected: 1, failed: 0 },
+      judgments: { expected: n, failed: n },
+    });
+    expect(row.status).toBe(`failed: ${n} of ${n} judgments failed`);
   });
 
   it('uses prompt overrides from the spec, with versions derived from their text', async () => {
@@ -316,7 +321,11 @@ describe('a book benchmark run through the planner, the bus and the stage handle
     expect(summaries.map((s) => s.system)).toEqual(['tr']);
     const score = await db.query(`SELECT result FROM tasks WHERE id = $1`, [`${run.id}:score`]);
     const silent = (score[0].result.leaderboard as LeaderboardRow[]).find((r) => r.system === 'silent')!;
-    expect([silent.score, silent.summaries, silent.incomplete]).toEqual([null, 0, 1]);
+    expect([silent.score, silent.summaries, silent.status]).toEqual([
+      null,
+      0,
+      'failed: 1 of 1 summary failed',
+    ]);
   });
 
   it('records a task the bus dead-lettered without a handler failure as dead, and the run still ends', async () => {

@@ -138,6 +138,62 @@ describe('precis meta', () => {
     expect(await run('agreement', '--ratings', path)).toContain('ALPHA INTERVAL');
   });
 
+  it("agreement reads the publisher's per-rater layout, reviews and all", async () => {
+    // Two products as SummEval-OP's summeval-op-detailed.jsonl lays them out: reviews, summaries,
+    // then one row of three raters' ratings per summary for each of the seven dimensions.
+    const product = (reviews: string[], rows: number[][]) => ({
+      reviews,
+      summaries: rows.map((_, i) => `summary ${i}`),
+      ...Object.fromEntries(['fl', 'co', 're', 'fa', 'ac', 'sc', 'sp'].map((d) => [d, rows])),
+    });
+    const path = join(dir, 'detailed.jsonl');
+    const lines = [
+      product(
+        ['Great boots.', 'They run narrow.'],
+        [
+          [4, 4, 4],
+          [2, 2, 2],
+          [5, 5, 5],
+        ],
+      ),
+      product(
+        ['Comfortable shoe.'],
+        [
+          [1, 1, 1],
+          [3, 3, 3],
+          [4, 4, 4],
+        ],
+      ),
+    ];
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const report = JSON.parse(await run('agreement', '--ratings', path, '--json'));
+    expect(Object.keys(report.dimensions)).toHaveLength(7);
+    expect(report.dimensions.specificity.alpha).toEqual({ interval: 1, ordinal: 1, nominal: 1 });
+    expect(report.dimensions.specificity.pairwise.map((p: { rmse: number }) => p.rmse)).toEqual([0, 0, 0]);
+
+    const unknown = join(dir, 'unknown-dimension.jsonl');
+    await writeFile(
+      unknown,
+      `${JSON.stringify({
+        ...lines[0],
+        readability: [
+          [4, 4, 4],
+          [2, 2, 2],
+          [5, 5, 5],
+        ],
+      })}\n`,
+    );
+    await expect(run('agreement', '--ratings', unknown)).rejects.toThrow(
+      `${unknown}, line 1, field readability: unknown dimension "readability"; use fl, co, re, fa, ac, sc, sp or the canonical ids`,
+    );
+  });
+
+  it('agreement says what the mean-ratings SummEval-OP file lacks', async () => {
+    await expect(run('agreement', '--ratings', FILE)).rejects.toThrow(
+      `${FILE}, line 1, field summaries: this is a mean-ratings file (summaries keyed by system, each with the mean of its raters); agreement needs each rater's ratings`,
+    );
+  });
+
   it('compare tests two sample files group by group', async () => {
     const rows = (shift: number) =>
       ['a', 'b', 'c', 'd']

@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals';
+import { describeOutcome, plainProgress } from './run-progress.js';
+import type { StageEta } from './stage-eta.js';
+
+describe('plain progress lines', () => {
+  const usage = { calls: 14, cacheHits: 0, tokensIn: 900, tokensOut: 100, costUsd: 0.0123 };
+  const counts = (done: number, failed: number) => ({
+    summarize: { total: 40, done, failed, open: 40 - done - failed },
+  });
+
+  it('shows each stage with its failures and ETA, "--" until a rate is known', () => {
+    const etas = new Map<string, StageEta>();
+    expect(plainProgress(counts(0, 0), usage, etas, 0).line).toBe(
+      'summarize 0/40 ETA -- | 14 model calls, 1000 tokens, $0.0123',
+    );
+    // 12 finished in 6 s (2 of them failed): 2 per second, 28 left.
+    expect(plainProgress(counts(10, 2), usage, etas, 6_000)).toEqual({
+      progress: 'summarize 12/40 (2 failed) | 14 model calls, 1000 tokens, $0.0123',
+      line: 'summarize 12/40 (2 failed) ETA 14s | 14 model calls, 1000 tokens, $0.0123',
+    });
+  });
+});
+
+describe('describeOutcome', () => {
+  it('says the status, the summaries and the failures the planner recorded', () => {
+    const p = {
+      runId: 'r1',
+      status: 'completed-with-failures' as const,
+      summaries: { expected: 4, done: 3, failed: 1 },
+      tasks: {
+        summarize: { total: 20, done: 18, failed: 2 },
+        verify: { total: 26, done: 0, failed: 26 },
+        score: { total: 1, done: 1, failed: 0 },
+      },
+      dispatched: 0,
+      error: '1 of 4 summaries failed; 2 of 20 summarize tasks failed; 26 of 26 verify tasks failed',
+    };
+    expect(describeOutcome(p)).toBe(
+      'run r1: completed-with-failures; summaries 3/4 (1 failed); 1 of 4 summaries failed; 2 of 20 summarize tasks failed; 26 of 26 verify tasks failed',
+    );
+  });
+});
