@@ -109,7 +109,10 @@ export class RunPlanner {
        ON CONFLICT (run_id, key) DO UPDATE SET total = EXCLUDED.total`,
       [this.run.id, this.systems.size * this.docs.size + datasetPlan.expected],
     );
-    let dispatched = await this.insertAndDispatch(datasetPlan.tasks);
+    // Before planning, so the tasks this call creates (dispatched as they are inserted) are not
+    // sent twice.
+    let dispatched = redispatch ? await this.redispatchOpen() : 0;
+    dispatched += await this.insertAndDispatch(datasetPlan.tasks);
     const states = await this.unitStates(null);
     const units: Unit[] = [];
     for (const doc of this.docs.values())
@@ -125,7 +128,6 @@ export class RunPlanner {
         );
       if (res.affected) this.run.status = 'running';
     }
-    if (redispatch) dispatched += await this.redispatchOpen();
     return dispatched;
   }
 
@@ -292,6 +294,7 @@ export class RunPlanner {
   }
 
   private async planUnits(units: Unit[], states: Map<string, UnitState>): Promise<number> {
+    if (!isOpenRunStatus(this.run.status)) return 0;
     const missing = units
       .filter((u) => u.system.strategy !== 'opinion' && !cachedChunks(u.doc.id, u.system.params))
       .map((u) => u.doc.id);

@@ -144,7 +144,8 @@ export class RunCoordinator {
       if (!(opened instanceof RunPlanner)) return RunPlanner.failRun(this.ctx, runId, opened.failed);
       dispatched += await opened.planAll(w.redispatch);
       w.redispatch = false;
-      w.finished.clear();
+      // Completions that arrived while it planned stay queued: their units are planned again
+      // from their state (idempotent), since planAll read the states before they finished.
       w.planner = opened;
     } else if (w.finished.size > 0) {
       const ids = [...w.finished];
