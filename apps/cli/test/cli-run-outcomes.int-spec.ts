@@ -131,6 +131,24 @@ describe('precis run outcomes and exit codes (built binary)', () => {
     expect((await listed()).map((r) => r.id)).not.toContain(id);
   });
 
+  it('shows a run whose process was killed as interrupted, and resumes it', async () => {
+    const file = await spec('killed', [{ name: 'slow', model: 'slow' }]);
+    const run = spawnCli(['run', file], env('killed'));
+    const id = await run.started;
+    await new Promise((r) => setTimeout(r, 1000));
+    run.child.kill('SIGKILL');
+    expect((await run.exit).code).toBe(1);
+    const ls = await runCli(['runs', 'ls', '--json'], env('killed'));
+    const row = (JSON.parse(ls.stdout) as { id: string; status: string; error: string }[]).find(
+      (r) => r.id === id,
+    );
+    expect(row?.status).toBe('interrupted');
+    expect(row?.error).toBe('its process stopped before it finished; run the same spec again to resume it');
+    const resumed = await runCli(['run', file], env('killed'));
+    expect(resumed.stderr).toContain(`resuming run ${id}`);
+    expect(resumed.code).toBe(0);
+  });
+
   it('exits 6 when the run is cancelled from another process while it runs', async () => {
     const db = { DATABASE_URL: tdb.url, FAKE_KEY: 'k' };
     const file = await spec('cancelled', [{ name: 'slow', model: 'slow' }]);

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { type Bus, createInProcessBus } from '@precis/bus';
 import { createDataSource, redactUrl, resolveDatabaseUrl } from '@precis/db';
+import { markOrphanedRunsInterrupted } from '@precis/runs';
 import type { DataSource } from 'typeorm';
 import type { IngestionPort } from './ingestion-port.js';
 import { LocalIngestion } from './local-ingestion.js';
@@ -63,6 +64,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<PrecisRuntime> 
   } else {
     const dir = join(precisHome(opts.env, opts.cwd), 'db');
     ds = await createDataSource({ pgliteDir: dir });
+    await markOrphanedRunsInterrupted(ds);
     target = `embedded database in ${dir}`;
   }
   const bus = createInProcessBus();
