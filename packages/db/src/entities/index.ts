@@ -5,6 +5,7 @@ import { JudgmentEntity } from './judgment.entity.js';
 import { LlmCallEntity } from './llm-call.entity.js';
 import { MetricValueEntity } from './metric-value.entity.js';
 import { RunEntity } from './run.entity.js';
+import { RunCostEntity } from './run-cost.entity.js';
 import { SummaryEntity } from './summary.entity.js';
 import { TaskEntity } from './task.entity.js';
 
@@ -18,6 +19,7 @@ export {
   JudgmentEntity,
   LlmCallEntity,
   MetricValueEntity,
+  RunCostEntity,
   RunEntity,
   SummaryEntity,
   TaskEntity,
@@ -28,6 +30,7 @@ export const ENTITIES = [
   DocumentEntity,
   ChunkEntity,
   RunEntity,
+  RunCostEntity,
   TaskEntity,
   LlmCallEntity,
   SummaryEntity,
