@@ -12,6 +12,8 @@ export type {
 } from './client/types.js';
 export { COST_SCALE, costUnits, formatCost, parseCost, parsePrice } from './cost.js';
 export {
+  CostLimitError,
+  isPermanentLlmError,
   LlmAbortedError,
   LlmConfigError,
   LlmConnectionError,
@@ -20,6 +22,8 @@ export {
   LlmRateLimitError,
   LlmResponseError,
   LlmTimeoutError,
+  MissingApiKeyError,
+  PermanentModelError,
   redactSecrets,
 } from './errors.js';
 export { ledgerInsertSql, ledgerRowsJson } from './ledger-rows.js';
@@ -41,7 +45,7 @@ export type {
   ModelSpec,
 } from './registry/model-spec.js';
 export { DeferredLedger } from './store/deferred-ledger.js';
-export type { LlmCallRecord, LlmLedgerTotals, LlmStore } from './store/llm-store.js';
+export type { LlmCallRecord, LlmCallStatus, LlmLedgerTotals, LlmStore } from './store/llm-store.js';
 export { MemoryLlmStore } from './store/memory-llm-store.js';
 export {
   createTypeOrmLlmStore,
