@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-// The cost committed so far by each run's model calls: settled calls at their real cost, calls
-// in flight (or left 'sent') at their reserved cost. Kept by a trigger on llm_calls, which also
+// The cost committed so far by the model calls of each run with a cost limit: settled calls at
+// their real cost, calls in flight (or left 'sent') at their reserved cost. Kept by a trigger on llm_calls, which also
 // refuses a 'sent' row that would take it past runs.cost_limit_usd (migration RunCostLimit), so
 // the limit holds across processes without summing the ledger per call.
 @Entity({ name: 'run_costs' })
