@@ -99,11 +99,12 @@ describe('kill -9 of a stage service in the middle of a run', () => {
       )[0].n,
     );
 
-  const recordedCalls = async (runId: string, stage: string) =>
+  // Settled calls; a call's row is written 'sent' before its request and settled when answered.
+  const recordedCalls = async (runId: string, stage: string, status = `status <> 'sent'`) =>
     Number(
       (
         await db.query(
-          `SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = $1 AND NOT cache_hit AND task_id LIKE $2`,
+          `SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = $1 AND NOT cache_hit AND task_id LIKE $2 AND ${status}`,
           [runId, `%:${stage}:%`],
         )
       )[0].n,
@@ -138,8 +139,18 @@ describe('kill -9 of a stage service in the middle of a run', () => {
       await sleep(60);
       const mine = await own.stats();
       let completed = 0;
-      for (const f of stageFakes) completed += (await f.stats()).completedChats;
-      if (mine.inFlight === 0 && completed === (await recordedCalls(runId, stage))) {
+      let inFlight = 0;
+      for (const f of stageFakes) {
+        const stats = await f.stats();
+        completed += stats.completedChats;
+        inFlight += stats.inFlight;
+      }
+      // A row 'sent' with no request at a server is a call the frozen process has not sent yet.
+      const quiet =
+        mine.inFlight === 0 &&
+        completed === (await recordedCalls(runId, stage)) &&
+        inFlight === (await recordedCalls(runId, stage, `status = 'sent'`));
+      if (quiet) {
         proc.child.kill('SIGKILL');
         await proc.exited;
         return attempt;

@@ -65,6 +65,74 @@ export class LlmResponseError extends LlmError {
   }
 }
 
+// The endpoint refused the request in a way a retry cannot change: 400/422 (the request is
+// invalid), 401/403 (the key is wrong or lacks access), 404 (no such model). Never retried.
+export class PermanentModelError extends LlmError {
+  constructor(
+    model: string,
+    readonly baseURL: string,
+    // The HTTP status, or null when the call was refused before any request (missing key).
+    readonly status: number | null,
+    // What the server (or the client) said, secrets redacted.
+    readonly serverMessage: string,
+    message = permanentMessage(model, baseURL, status, serverMessage),
+  ) {
+    super(message, model, false);
+  }
+}
+
+// The registry names an API key variable that is not set: refused before any request.
+export class MissingApiKeyError extends PermanentModelError {
+  constructor(
+    model: string,
+    baseURL: string,
+    readonly variable: string,
+    registrySource: string,
+  ) {
+    const why = `the environment variable ${variable} is not set`;
+    super(
+      model,
+      baseURL,
+      null,
+      why,
+      `model "${model}" needs an API key but ${why} (apiKeyEnv in ${registrySource}); set ${variable}, or remove apiKeyEnv for a server without auth`,
+    );
+  }
+}
+
+// A call's reserved cost does not fit under its run's cost limit: nothing was sent.
+export class CostLimitError extends LlmError {
+  constructor(
+    model: string,
+    readonly runId: string,
+    // Exact decimal USD strings.
+    readonly limitUsd: string,
+    readonly committedUsd: string,
+    readonly reserveUsd: string,
+  ) {
+    super(
+      `run ${runId}: a call to model "${model}" needs $${reserveUsd} reserved, but $${committedUsd} of the run's $${limitUsd} cost limit is already committed; nothing was sent (raise limits.costUsd to go on)`,
+      model,
+      false,
+    );
+  }
+}
+
+// True for errors that a retry of the same call, or of the task, cannot fix.
+export function isPermanentLlmError(err: unknown): boolean {
+  return err instanceof PermanentModelError || err instanceof CostLimitError || err instanceof LlmConfigError;
+}
+
+function permanentMessage(model: string, baseURL: string, status: number | null, said: string): string {
+  const fix =
+    status === 401 || status === 403
+      ? 'check the API key variable (apiKeyEnv) and its access to this model'
+      : status === 404
+        ? 'check the model id (model) and baseURL in the model registry'
+        : 'the request is invalid for this endpoint; check the model parameters';
+  return `model "${model}" at ${baseURL} refused the request with HTTP ${status}: ${said}; not retried: ${fix}`;
+}
+
 // The caller's AbortSignal fired.
 export class LlmAbortedError extends LlmError {
   constructor(model: string) {

@@ -1,6 +1,7 @@
 export { canonicalJson, computeCacheKey, computeCacheKeys } from './cache-key.js';
 export { backoffDelayMs, parseRetryAfterMs } from './client/backoff.js';
 export { LlmClient, type LlmClientOptions, sampleTemplateVersion } from './client/llm-client.js';
+export { PreflightError, type PreflightOptions, preflightModels } from './client/preflight.js';
 export type {
   ChatMessage,
   ChatRequest,
@@ -12,6 +13,8 @@ export type {
 } from './client/types.js';
 export { COST_SCALE, costUnits, formatCost, parseCost, parsePrice } from './cost.js';
 export {
+  CostLimitError,
+  isPermanentLlmError,
   LlmAbortedError,
   LlmConfigError,
   LlmConnectionError,
@@ -20,6 +23,8 @@ export {
   LlmRateLimitError,
   LlmResponseError,
   LlmTimeoutError,
+  MissingApiKeyError,
+  PermanentModelError,
   redactSecrets,
 } from './errors.js';
 export { ledgerInsertSql, ledgerRowsJson } from './ledger-rows.js';
@@ -41,7 +46,7 @@ export type {
   ModelSpec,
 } from './registry/model-spec.js';
 export { DeferredLedger } from './store/deferred-ledger.js';
-export type { LlmCallRecord, LlmLedgerTotals, LlmStore } from './store/llm-store.js';
+export type { LlmCallRecord, LlmCallStatus, LlmLedgerTotals, LlmStore } from './store/llm-store.js';
 export { MemoryLlmStore } from './store/memory-llm-store.js';
 export {
   createTypeOrmLlmStore,

@@ -1,9 +1,12 @@
-import type { LlmCallRecord } from './store/llm-store.js';
+import { type LlmCallRecord, statusOf } from './store/llm-store.js';
 
 // How ledger records become llm_calls rows: one JSON parameter holding the rows, expanded by
 // jsonb_to_recordset. Shared by the LLM store's own inserts and by statements that write a
 // task's ledger rows together with its result (see DeferredLedger), so the column list exists once.
+// A row whose id is already there (a call's 'sent' row) is settled: updated, not added.
 const COLUMNS = [
+  ['id', 'uuid'],
+  ['status', 'text'],
   ['run_id', 'uuid'],
   ['task_id', 'text'],
   ['model', 'text'],
@@ -24,12 +27,30 @@ const COLUMNS = [
 ] as const;
 
 const NAMES = COLUMNS.map(([name]) => name).join(', ');
+const VALUES = COLUMNS.map(([name]) => (name === 'id' ? 'coalesce(id, gen_random_uuid())' : name)).join(', ');
 const RECORD_TYPE = COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ');
+// What settling changes; the request, its key and the run stay as the 'sent' row has them.
+const SETTLED = [
+  'status',
+  'cache_hit',
+  'response',
+  'tokens_in',
+  'tokens_out',
+  'latency_ms',
+  'cost_usd',
+  'attempts',
+  'error',
+  'calls',
+]
+  .map((c) => `${c} = EXCLUDED.${c}`)
+  .join(', ');
 
 // `INSERT INTO llm_calls ... ` of the rows in `rowsJson`, an SQL expression of type jsonb holding
 // ledgerRowsJson(...)'s array (a parameter such as `$2::jsonb`). Usable as a data-modifying CTE.
+// Rows are taken in run order: the llm_calls trigger that keeps each run's committed cost
+// (run_costs) then locks those rows in the same order in every statement, so two never deadlock.
 export function ledgerInsertSql(rowsJson: string): string {
-  return `INSERT INTO llm_calls (${NAMES}) SELECT ${NAMES} FROM jsonb_to_recordset(${rowsJson}) AS r(${RECORD_TYPE})`;
+  return `INSERT INTO llm_calls (${NAMES}) SELECT ${VALUES} FROM jsonb_to_recordset(${rowsJson}) AS r(${RECORD_TYPE}) ORDER BY run_id ON CONFLICT (id) DO UPDATE SET ${SETTLED}`;
 }
 
 // The records as the JSON text ledgerInsertSql expands.
@@ -38,7 +59,10 @@ export function ledgerRowsJson(records: readonly LlmCallRecord[]): string {
 }
 
 function toRow(c: LlmCallRecord): Record<string, unknown> {
+  const status = statusOf(c);
   return {
+    id: c.id ?? null,
+    status,
     run_id: c.runId,
     task_id: c.taskId,
     model: c.model,
@@ -47,7 +71,8 @@ function toRow(c: LlmCallRecord): Record<string, unknown> {
     cache_key: c.cacheKey,
     cache_hit: c.cacheHit,
     template_version: c.templateVersion,
-    request: c.request,
+    // A settling row's request is already in its 'sent' row: not sent to the database twice.
+    request: c.id !== undefined && status !== 'sent' ? {} : c.request,
     response: c.response,
     tokens_in: c.tokensIn,
     tokens_out: c.tokensOut,

@@ -7,6 +7,7 @@ import { MetricValueEntity } from './metric-value.entity.js';
 import { RunEntity } from './run.entity.js';
 import { RunCounterEntity } from './run-counter.entity.js';
 import { RunUnitFailureEntity } from './run-unit-failure.entity.js';
+import { RunCostEntity } from './run-cost.entity.js';
 import { SummaryEntity } from './summary.entity.js';
 import { TaskEntity } from './task.entity.js';
 
@@ -21,6 +22,7 @@ export {
   LlmCallEntity,
   MetricValueEntity,
   RunCounterEntity,
+  RunCostEntity,
   RunEntity,
   RunUnitFailureEntity,
   SummaryEntity,
@@ -32,6 +34,7 @@ export const ENTITIES = [
   DocumentEntity,
   ChunkEntity,
   RunEntity,
+  RunCostEntity,
   TaskEntity,
   LlmCallEntity,
   SummaryEntity,

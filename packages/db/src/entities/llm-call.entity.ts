@@ -68,6 +68,11 @@ export class LlmCallEntity {
   @Column({ type: 'text', nullable: true })
   error!: string | null;
 
+  // sent (the request went out, no answer recorded: counts at its reserved cost_usd), ok, error
+  // or cached. A call's row is written 'sent' before its request and settled in place.
+  @Column({ type: 'text', default: 'ok' })
+  status!: string;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -1,21 +1,31 @@
 import OpenAI from 'openai';
-import { type CacheKeyParts, computeCacheKey, computeCacheKeys } from '../cache-key.js';
+import { computeCacheKey, computeCacheKeys } from '../cache-key.js';
 import { costUnits, formatCost } from '../cost.js';
-import { LlmConfigError, LlmError, LlmResponseError } from '../errors.js';
+import { LlmConfigError, LlmError, LlmResponseError, MissingApiKeyError } from '../errors.js';
 import type { EndpointLimiterStats } from '../limits/endpoint-limiter.js';
 import { type LimiterRegistry, processLimiters } from '../limits/limiter-registry.js';
 import type { ModelKind, ModelRegistry, ModelSpec } from '../registry/model-spec.js';
 import { DeferredLedger } from '../store/deferred-ledger.js';
 import type { LlmCallRecord, LlmStore } from '../store/llm-store.js';
 import { MemoryLlmStore } from '../store/memory-llm-store.js';
-import { checkContextWindow } from './context-window.js';
-import { estimateTokens, estimateTokensForChars } from './estimate-tokens.js';
+import {
+  baseRecord,
+  chatResult,
+  estimateChatPromptTokens,
+  hitRecord,
+  sentRecord,
+  toPlain,
+  ZERO_COST,
+} from './call-records.js';
+import { estimateTokens } from './estimate-tokens.js';
 import { executeWithRetries } from './execute-with-retries.js';
 import { createNodeHttpFetch } from './node-http-fetch.js';
 import { ownTurn } from './own-turn.js';
 import { parseChatBody, parseEmbeddingBody } from './parse-response.js';
+import { type PreparedChat, prepareChat } from './prepare-chat.js';
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types.js';
-import { validateChatRequest, validateEmbedRequest } from './validate-request.js';
+import { UnusableEndpoints } from './unusable-endpoints.js';
+import { validateEmbedRequest } from './validate-request.js';
 
 export interface LlmClientOptions {
   registry: ModelRegistry;
@@ -39,21 +49,9 @@ interface Sdk {
   secrets: string[];
 }
 
-const ZERO_COST = formatCost(0n);
-
 // The template version of sample k of an n-sample request (part of its cache key).
 export function sampleTemplateVersion(templateVersion: string | undefined, k: number): string {
   return `${templateVersion ?? ''}#sample-${k}`;
-}
-
-interface PreparedChat {
-  spec: ModelSpec;
-  n: number;
-  keyParts: Omit<CacheKeyParts, 'templateVersion'>;
-  body(): Record<string, unknown>;
-  // The prompt's length in characters (its messages joined by newlines), checked against the
-  // model's context window on first use.
-  promptChars(): number;
 }
 
 // The only way Precis calls a model: OpenAI-compatible chat completions and embeddings with
@@ -67,6 +65,7 @@ export class LlmClient {
   private readonly sdks = new Map<string, Sdk>();
   private readonly used = new Set<string>();
   private readonly fetchImpl: typeof fetch | undefined;
+  private readonly unusable = new UnusableEndpoints();
 
   constructor(private readonly opts: LlmClientOptions) {
     this.registry = opts.registry;
@@ -85,7 +84,7 @@ export class LlmClient {
   async chat(req: ChatRequest): Promise<ChatResult> {
     await ownTurn();
     await req.ledger?.flush();
-    const prepared = this.prepareChat(req);
+    const prepared = prepareChat(this.spec(req.model, 'chat'), req);
     const [cacheKey] = computeCacheKeys(prepared.keyParts, [req.templateVersion]);
     const templateVersion = req.templateVersion ?? null;
     const started = performance.now();
@@ -93,21 +92,8 @@ export class LlmClient {
       const hit = await this.cachedChat(prepared, cacheKey!);
       if (hit) {
         const result = chatResult(hit, cacheKey!, started, true, ZERO_COST, 0);
-        await this.record(
-          req.ledger,
-          this.hitRecord(
-            prepared.spec,
-            'chat',
-            cacheKey!,
-            req,
-            templateVersion,
-            hit.usage,
-            result.latencyMs,
-            {
-              cachedAs: cacheKey!,
-            },
-          ),
-        );
+        const base = baseRecord(prepared.spec, 'chat', cacheKey!, req, {}, templateVersion);
+        await this.record(req.ledger, hitRecord(base, hit.usage, result.latencyMs, { cachedAs: cacheKey! }));
         return result;
       }
       await ownTurn();
@@ -127,7 +113,7 @@ export class LlmClient {
       throw new LlmConfigError(`chatSamples needs a positive integer sample count, got ${count}`, req.model);
     await ownTurn();
     await req.ledger?.flush();
-    const prepared = this.prepareChat(req);
+    const prepared = prepareChat(this.spec(req.model, 'chat'), req);
     const versions = Array.from({ length: count }, (_, k) => sampleTemplateVersion(req.templateVersion, k));
     const keys = computeCacheKeys(prepared.keyParts, versions);
     const started = performance.now();
@@ -152,61 +138,14 @@ export class LlmClient {
         usage.promptTokens += cached[k]!.usage.promptTokens;
         usage.completionTokens += cached[k]!.usage.completionTokens;
       }
-      const record = this.hitRecord(
-        prepared.spec,
-        'chat',
-        keys[hits[0]!]!,
-        req,
-        req.templateVersion ?? null,
-        usage,
-        Math.round(performance.now() - started),
-        { cachedAs: hits.map((k) => keys[k]!), samples: hits },
-      );
+      const base = baseRecord(prepared.spec, 'chat', keys[hits[0]!]!, req, {}, req.templateVersion ?? null);
+      const record = hitRecord(base, usage, Math.round(performance.now() - started), {
+        cachedAs: hits.map((k) => keys[k]!),
+        samples: hits,
+      });
       await this.record(req.ledger, { ...record, calls: hits.length });
     }
     return all;
-  }
-
-  private prepareChat(req: ChatRequest): PreparedChat {
-    const spec = this.spec(req.model, 'chat');
-    validateChatRequest(req, spec.name);
-    const n = req.n ?? 1;
-    const params = {
-      temperature: req.temperature,
-      top_p: req.topP,
-      max_tokens: req.maxTokens,
-      // n = 1 is the default: leaving it out keeps the cache key the same either way.
-      n: n > 1 ? n : undefined,
-      seed: req.seed,
-      stop: req.stop,
-      logprobs: req.logprobs,
-      top_logprobs: req.topLogprobs,
-    };
-    const messages = req.messages.map((m) => ({ role: m.role, content: m.content }));
-    let body: Record<string, unknown> | undefined;
-    let promptChars: number | undefined;
-    return {
-      spec,
-      n,
-      keyParts: { kind: 'chat', modelId: spec.modelId, params, payload: messages },
-      // Built only when a call goes out (a warm re-run never serializes the prompt again).
-      body: () => {
-        if (body === undefined) {
-          // The request body: the messages as they are (plain strings), the params that are set.
-          body = { model: spec.modelId, messages };
-          for (const [k, v] of Object.entries(params)) if (v !== undefined) body[k] = v;
-        }
-        return body;
-      },
-      promptChars: () => {
-        if (promptChars === undefined) {
-          const chars = messages.reduce((sum, m) => sum + m.content.length, Math.max(0, messages.length - 1));
-          checkContextWindow(spec, chars, () => messages.map((m) => m.content).join('\n'), req.maxTokens);
-          promptChars = chars;
-        }
-        return promptChars;
-      },
-    };
   }
 
   private async cachedChat(prepared: PreparedChat, cacheKey: string) {
@@ -224,10 +163,13 @@ export class LlmClient {
     const { spec, n } = prepared;
     const promptChars = prepared.promptChars();
     const body = prepared.body();
-    const base = this.baseRecord(spec, 'chat', cacheKey, req, body, templateVersion);
-    const sdk = this.sdk(spec);
-    const estimate = estimateTokensForChars(promptChars) + (req.maxTokens ?? 0) * n;
-    const outcome = await this.run(spec, sdk, estimate, started, base, req, async (signal) => {
+    const base = baseRecord(spec, 'chat', cacheKey, req, body, templateVersion);
+    const promptTokens = estimateChatPromptTokens(promptChars, req.messages.length);
+    const output = {
+      tokens: (req.maxTokens ?? spec.defaultMaxTokens) * n,
+      limited: (req.maxTokens ?? 0) * n,
+    };
+    const outcome = await this.send(spec, base, promptTokens, output, started, req, async (sdk, signal) => {
       const raw: unknown = await sdk.openai.chat.completions.create(
         body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
         { signal, maxRetries: 0, timeout: spec.timeoutMs + 5_000 },
@@ -236,20 +178,15 @@ export class LlmClient {
       return { value: { raw, parsed }, tokens: parsed.usage.promptTokens + parsed.usage.completionTokens };
     });
     const { raw, parsed } = outcome.value;
-    const cost = formatCost(
-      costUnits(
-        parsed.usage.promptTokens,
-        parsed.usage.completionTokens,
-        spec.priceInUnits,
-        spec.priceOutUnits,
-      ),
-    );
+    const { promptTokens: tokensIn, completionTokens: tokensOut } = parsed.usage;
+    const cost = formatCost(costUnits(tokensIn, tokensOut, spec.priceInUnits, spec.priceOutUnits));
     const result = chatResult(parsed, cacheKey, started, false, cost, outcome.attempts);
     await this.record(req.ledger, {
-      ...base,
+      ...outcome.sent,
+      status: 'ok',
       response: toPlain(raw),
-      tokensIn: parsed.usage.promptTokens,
-      tokensOut: parsed.usage.completionTokens,
+      tokensIn,
+      tokensOut,
       latencyMs: result.latencyMs,
       costUsd: cost,
       attempts: outcome.attempts,
@@ -271,17 +208,12 @@ export class LlmClient {
       payload: req.input,
     });
     const started = performance.now();
-    const base = this.baseRecord(spec, 'embedding', cacheKey, req, body, null);
+    const base = baseRecord(spec, 'embedding', cacheKey, req, body, null);
     const expected = req.input.length;
-    const finish = (
-      p: ReturnType<typeof parseEmbeddingBody>,
-      cached: boolean,
-      cost: string,
-      attempts: number,
-    ) => ({
+    const finish = (p: ReturnType<typeof parseEmbeddingBody>, cost: string, attempts: number) => ({
       vectors: p.vectors,
       usage: p.usage,
-      cached,
+      cached: attempts === 0,
       costUsd: cost,
       latencyMs: Math.round(performance.now() - started),
       attempts,
@@ -290,18 +222,14 @@ export class LlmClient {
     if (req.cache ?? this.cacheEnabled) {
       const hit = await this.cachedBody(cacheKey, (b) => parseEmbeddingBody(b, spec.name, expected));
       if (hit) {
-        const result = finish(hit, true, ZERO_COST, 0);
-        await this.store.record(
-          this.hitRecord(spec, 'embedding', cacheKey, req, null, hit.usage, result.latencyMs, {
-            cachedAs: cacheKey,
-          }),
-        );
+        const result = finish(hit, ZERO_COST, 0);
+        await this.store.record(hitRecord(base, hit.usage, result.latencyMs, { cachedAs: cacheKey }));
         return result;
       }
     }
-    const sdk = this.sdk(spec);
-    const estimate = estimateTokens(req.input.join('\n'));
-    const outcome = await this.run(spec, sdk, estimate, started, base, req, async (signal) => {
+    const promptTokens = estimateTokens(req.input.join('\n'));
+    const output = { tokens: 0, limited: 0 };
+    const outcome = await this.send(spec, base, promptTokens, output, started, req, async (sdk, signal) => {
       const raw: unknown = await sdk.openai.embeddings.create(
         body as unknown as OpenAI.EmbeddingCreateParams,
         { signal, maxRetries: 0, timeout: spec.timeoutMs + 5_000 },
@@ -311,9 +239,10 @@ export class LlmClient {
     });
     const { raw, parsed } = outcome.value;
     const cost = formatCost(costUnits(parsed.usage.promptTokens, 0, spec.priceInUnits, 0n));
-    const result = finish(parsed, false, cost, outcome.attempts);
+    const result = finish(parsed, cost, outcome.attempts);
     await this.store.record({
-      ...base,
+      ...outcome.sent,
+      status: 'ok',
       response: toPlain(raw),
       tokensIn: parsed.usage.promptTokens,
       latencyMs: result.latencyMs,
@@ -337,6 +266,15 @@ export class LlmClient {
     return this.store.sharesDatabase?.(db) ? new DeferredLedger(this.store) : null;
   }
 
+  // Fails with MissingApiKeyError when the model's key variable is not set, and with the
+  // refusal when an earlier 401/403/404 made its endpoint or model unusable for this client.
+  checkUsable(name: string): void {
+    const spec = this.registry.get(name);
+    this.sdk(spec);
+    const refused = this.unusable.check(spec);
+    if (refused) throw refused;
+  }
+
   // Writes buffered ledger rows.
   async close(): Promise<void> {
     await this.store.flush();
@@ -356,12 +294,8 @@ export class LlmClient {
 
   private sdk(spec: ModelSpec): Sdk {
     const apiKey = spec.apiKeyEnv ? this.env[spec.apiKeyEnv] : undefined;
-    if (spec.apiKeyEnv && !apiKey) {
-      throw new LlmConfigError(
-        `model "${spec.name}" needs an API key in the environment variable ${spec.apiKeyEnv} (apiKeyEnv in ${this.registry.source}); set it or remove apiKeyEnv for a server without auth`,
-        spec.name,
-      );
-    }
+    if (spec.apiKeyEnv && !apiKey)
+      throw new MissingApiKeyError(spec.name, spec.baseURL, spec.apiKeyEnv, this.registry.source);
     const key = `${spec.baseURL}\u0000${apiKey ?? ''}`;
     let sdk = this.sdks.get(key);
     if (!sdk) {
@@ -379,29 +313,43 @@ export class LlmClient {
     return sdk;
   }
 
-  private async run<T>(
+  // Sends one call: refused at once without a key or after a permanent refusal; otherwise its
+  // 'sent' row is written (its reserved cost committed against the run's limit, or CostLimitError
+  // and nothing sent), then the attempts run. A failure settles the row as an error; the caller
+  // settles a success. `output.tokens` is reserved in cost, `output.limited` in tokens/min.
+  private async send<T>(
     spec: ModelSpec,
-    sdk: Sdk,
-    estimate: number,
-    started: number,
     base: LlmCallRecord,
+    promptTokens: number,
+    output: { tokens: number; limited: number },
+    started: number,
     req: { signal?: AbortSignal; ledger?: DeferredLedger },
-    attempt: (signal: AbortSignal) => Promise<{ value: T; tokens: number }>,
+    attempt: (sdk: Sdk, signal: AbortSignal) => Promise<{ value: T; tokens: number }>,
   ) {
+    const sdk = this.sdk(spec);
+    const refused = this.unusable.check(spec);
+    if (refused) throw refused;
+    const sent = sentRecord(base, spec, promptTokens, output.tokens);
+    await this.store.recordSent(sent);
     try {
-      return await executeWithRetries({
+      const outcome = await executeWithRetries({
         spec,
         limiter: this.limiters.for(spec),
-        estimatedTokens: estimate,
+        estimatedTokens: promptTokens + output.limited,
         secrets: sdk.secrets,
         signal: req.signal,
         random: this.opts.random,
-        attempt,
+        unusable: this.unusable,
+        attempt: (signal) => attempt(sdk, signal),
       });
+      return { ...outcome, sent };
     } catch (err) {
       const e = err instanceof LlmError ? err : new LlmResponseError(String(err), spec.name);
       await this.record(req.ledger, {
-        ...base,
+        ...sent,
+        status: 'error',
+        tokensIn: 0,
+        costUsd: ZERO_COST,
         latencyMs: Math.round(performance.now() - started),
         attempts: e.attempts,
         error: `${e.name}: ${e.message}`,
@@ -425,82 +373,4 @@ export class LlmClient {
       return null;
     }
   }
-
-  private baseRecord(
-    spec: ModelSpec,
-    kind: 'chat' | 'embedding',
-    cacheKey: string,
-    req: { runId?: string; taskId?: string },
-    body: Record<string, unknown>,
-    templateVersion: string | null,
-  ): LlmCallRecord {
-    return {
-      runId: req.runId ?? null,
-      taskId: req.taskId ?? null,
-      model: spec.name,
-      modelId: spec.modelId,
-      kind,
-      cacheKey,
-      cacheHit: false,
-      templateVersion,
-      request: body,
-      response: null,
-      tokensIn: 0,
-      tokensOut: 0,
-      latencyMs: 0,
-      costUsd: ZERO_COST,
-      attempts: 0,
-      error: null,
-      calls: 1,
-    };
-  }
-
-  // Cache hits cost nothing; their tokens are recorded so workload size stays visible.
-  private hitRecord(
-    spec: ModelSpec,
-    kind: 'chat' | 'embedding',
-    cacheKey: string,
-    req: { runId?: string; taskId?: string },
-    templateVersion: string | null,
-    usage: { promptTokens: number; completionTokens: number },
-    latencyMs: number,
-    // The request and response already stand in the row that filled the cache (same cache key):
-    // a hit records only which entry answered, so warm re-runs do not rewrite every prompt.
-    request: { cachedAs: string | string[]; samples?: number[] },
-  ): LlmCallRecord {
-    return {
-      ...this.baseRecord(spec, kind, cacheKey, req, request, templateVersion),
-      cacheHit: true,
-      tokensIn: usage.promptTokens,
-      tokensOut: usage.completionTokens,
-      latencyMs,
-    };
-  }
-}
-
-function chatResult(
-  parsed: ReturnType<typeof parseChatBody>,
-  cacheKey: string,
-  started: number,
-  cached: boolean,
-  costUsd: string,
-  attempts: number,
-): ChatResult {
-  const result: ChatResult = {
-    text: parsed.choices[0] ?? '',
-    choices: parsed.choices,
-    finishReasons: parsed.finishReasons,
-    usage: parsed.usage,
-    cached,
-    costUsd,
-    latencyMs: Math.round(performance.now() - started),
-    attempts,
-    cacheKey,
-  };
-  if (parsed.logprobs) result.logprobs = parsed.logprobs;
-  return result;
-}
-
-function toPlain(raw: unknown): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(raw)) as Record<string, unknown>;
 }

@@ -7,17 +7,22 @@ import {
   LlmRateLimitError,
   LlmResponseError,
   LlmTimeoutError,
+  PermanentModelError,
   redactSecrets,
 } from '../errors.js';
 import { parseRetryAfterMs } from './backoff.js';
 
 export interface AttemptContext {
   model: string;
+  baseURL: string;
   timeoutMs: number;
   timedOut: boolean;
   callerAborted: boolean;
   secrets: readonly string[];
 }
+
+// Statuses a retry cannot change: invalid request, bad key, no access, no such model.
+const PERMANENT_STATUSES = new Set([400, 401, 403, 404, 422]);
 
 // Turns whatever one attempt threw (SDK errors, fetch/body errors, JSON errors) into a typed
 // LlmError whose message is free of secrets.
@@ -38,6 +43,11 @@ export function mapAttemptError(err: unknown, ctx: AttemptContext): LlmError {
   if (err instanceof APIError && typeof err.status === 'number') {
     const msg = clean(`model "${ctx.model}" answered HTTP ${err.message}`);
     if (err.status === 429) return new LlmRateLimitError(msg, ctx.model, parseRetryAfterMs(err.headers));
+    if (PERMANENT_STATUSES.has(err.status)) {
+      const said = (err.error as { message?: unknown } | undefined)?.message;
+      const text = typeof said === 'string' ? said : err.message;
+      return new PermanentModelError(ctx.model, ctx.baseURL, err.status, clean(text));
+    }
     return new LlmHttpError(msg, ctx.model, err.status);
   }
   if (err instanceof SyntaxError) {

@@ -8,16 +8,15 @@ export interface EndpointLimiterStats {
   capacity: number;
   requestsAvailable: number | null;
   tokensAvailable: number | null;
-  pausedUntil: number | null;
 }
 
-// Everything that limits calls to one model endpoint: concurrency, requests/min, tokens/min,
-// and a shared pause after a 429 so every caller backs off, not only the one that was refused.
+// Everything that limits calls to one model endpoint: concurrency, requests/min, tokens/min.
+// A 429's Retry-After delays only the call that got it (see executeWithRetries): one refusal
+// with a long Retry-After must not stall every other caller of the endpoint.
 export class EndpointLimiter {
   readonly slots: Semaphore;
   private rpm: TokenBucket | null = null;
   private tpm: TokenBucket | null = null;
-  private pausedUntil = 0;
   private waitingOutside = 0;
 
   constructor(spec: ModelSpec) {
@@ -31,32 +30,16 @@ export class EndpointLimiter {
     this.tpm = reconfigure(this.tpm, spec.tokensPerMinute);
   }
 
-  pause(untilMs: number): void {
-    this.pausedUntil = Math.max(this.pausedUntil, untilMs);
-  }
-
   // Resolves once the call may start; the caller must call release() afterwards.
   async acquire(estimatedTokens: number, signal?: AbortSignal): Promise<void> {
     this.waitingOutside++;
     try {
-      for (let wait = this.pausedUntil - Date.now(); wait > 0; wait = this.pausedUntil - Date.now()) {
-        await sleep(wait, signal);
-      }
       if (this.rpm) await this.rpm.take(1);
       if (this.tpm && estimatedTokens > 0) await this.tpm.take(estimatedTokens);
     } finally {
       this.waitingOutside--;
     }
     await this.slots.acquire(signal);
-    // A 429 may have arrived while this caller queued for a slot: still honour the pause.
-    try {
-      for (let wait = this.pausedUntil - Date.now(); wait > 0; wait = this.pausedUntil - Date.now()) {
-        await sleep(wait, signal);
-      }
-    } catch (err) {
-      this.slots.release();
-      throw err;
-    }
   }
 
   release(): void {
@@ -69,14 +52,12 @@ export class EndpointLimiter {
   }
 
   stats(): EndpointLimiterStats {
-    const paused = this.pausedUntil > Date.now() ? this.pausedUntil : null;
     return {
       inFlight: this.slots.inFlight,
       queued: this.slots.queued + this.waitingOutside,
       capacity: this.slots.capacity,
       requestsAvailable: this.rpm ? Math.floor(this.rpm.available) : null,
       tokensAvailable: this.tpm ? Math.floor(this.tpm.available) : null,
-      pausedUntil: paused,
     };
   }
 }

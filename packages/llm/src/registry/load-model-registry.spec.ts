@@ -57,6 +57,22 @@ describe('model registry', () => {
     expect(reg.names()).toEqual(['small', 'embed']);
   });
 
+  it('defaults and validates maxRetryAfterSeconds and defaultMaxTokens', () => {
+    const base = { baseURL: 'http://127.0.0.1:8000/v1', model: 'm' };
+    const reg = loadModelRegistry({
+      models: { a: base, b: { ...base, maxRetryAfterSeconds: 0, defaultMaxTokens: 256 } },
+    });
+    expect(reg.get('a')).toMatchObject({ maxRetryAfterSeconds: 60, defaultMaxTokens: 4096 });
+    expect(reg.get('b')).toMatchObject({ maxRetryAfterSeconds: 0, defaultMaxTokens: 256 });
+    const err = issuesOf(() =>
+      loadModelRegistry({ models: { c: { ...base, maxRetryAfterSeconds: -1, defaultMaxTokens: 0 } } }),
+    );
+    expect(err.issues.map((i) => `${i.field}: ${i.message}`)).toEqual([
+      'models.c.maxRetryAfterSeconds: must be an integer >= 0 (got -1)',
+      'models.c.defaultMaxTokens: must be an integer >= 1 (got 0)',
+    ]);
+  });
+
   it('accepts JSON text and plain objects', () => {
     const json = JSON.stringify({ models: { a: { baseURL: 'https://api.example.com/v1', model: 'x' } } });
     expect(parseModelRegistryText(json, 'm.json').get('a').modelId).toBe('x');

@@ -22,6 +22,10 @@ export interface ModelSpec {
   // Backoff base and cap for retries without a Retry-After.
   retryBaseMs: number;
   retryMaxMs: number;
+  // The longest Retry-After a call obeys before its own retry (a server may ask for minutes).
+  maxRetryAfterSeconds: number;
+  // Output tokens a call without maxTokens may produce, as reserved against a run's cost limit.
+  defaultMaxTokens: number;
 }
 
 export interface ModelRegistry {
@@ -53,4 +57,6 @@ export interface ModelEntryInput {
   maxRetries?: number;
   retryBaseMs?: number;
   retryMaxMs?: number;
+  maxRetryAfterSeconds?: number;
+  defaultMaxTokens?: number;
 }

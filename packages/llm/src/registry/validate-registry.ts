@@ -21,6 +21,8 @@ const KNOWN_FIELDS = new Set([
   'maxRetries',
   'retryBaseMs',
   'retryMaxMs',
+  'maxRetryAfterSeconds',
+  'defaultMaxTokens',
 ]);
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -142,6 +144,8 @@ function toSpec(
     maxRetries: int('maxRetries', 4, 0) ?? 4,
     retryBaseMs: int('retryBaseMs', 500, 0) ?? 500,
     retryMaxMs: int('retryMaxMs', 30_000, 0) ?? 30_000,
+    maxRetryAfterSeconds: int('maxRetryAfterSeconds', 60, 0) ?? 60,
+    defaultMaxTokens: int('defaultMaxTokens', 4096, 1) ?? 4096,
   };
   if (spec.retryMaxMs < spec.retryBaseMs) fail('retryMaxMs', `must be >= retryBaseMs (${spec.retryBaseMs})`);
   return issues.length === before ? spec : null;

@@ -1,6 +1,15 @@
 // Persistence the client needs: the content-addressed response cache and the call ledger.
 
+// sent: the request went out and no answer is recorded yet (or ever: the worker died); the row
+// then counts at its reserved cost. ok / error: answered or failed. cached: a cache hit.
+export type LlmCallStatus = 'sent' | 'ok' | 'error' | 'cached';
+
 export interface LlmCallRecord {
+  // Set for a call that went out: its 'sent' row has this id, and the record that settles the
+  // call updates that row instead of adding one.
+  id?: string;
+  // Derived from cacheHit / error when absent.
+  status?: LlmCallStatus;
   runId: string | null;
   taskId: string | null;
   // Registry name and provider model id.
@@ -30,6 +39,8 @@ export interface LlmLedgerTotals {
   calls: number;
   cacheHits: number;
   errors: number;
+  // Calls sent and never settled (counted in calls, their reserved cost in costUsd).
+  sent: number;
   tokensIn: number;
   tokensOut: number;
   // Exact decimal string (sum of cost_usd).
@@ -39,6 +50,11 @@ export interface LlmLedgerTotals {
 export interface LlmStore {
   // Response body of an earlier successful uncached call with this key, or null.
   findCached(cacheKey: string): Promise<Record<string, unknown> | null>;
+  // Writes a call's 'sent' row (status 'sent', an id) before its request goes out, and commits
+  // its reserved cost against its run's cost limit: rejects with CostLimitError, writing
+  // nothing, when it does not fit. Never buffered.
+  recordSent(call: LlmCallRecord): Promise<void>;
+  // Writes a record; one with the id of a 'sent' row settles that row.
   record(call: LlmCallRecord): Promise<void>;
   totals(filter?: { runId?: string }): Promise<LlmLedgerTotals>;
   // Writes anything buffered (batching stores); a no-op otherwise.
@@ -47,6 +63,10 @@ export interface LlmStore {
   // stands for (the same DataSource). A caller may then write its calls' rows itself, in the
   // statement that stores their result (LlmClient.deferLedger).
   sharesDatabase?(db: unknown): boolean;
+}
+
+export function statusOf(c: LlmCallRecord): LlmCallStatus {
+  return c.status ?? (c.cacheHit ? 'cached' : c.error !== null ? 'error' : 'ok');
 }
 
 export function isCacheable(c: LlmCallRecord): boolean {

@@ -1,6 +1,7 @@
 import { TurnBatcher } from '@precis/db/group-commit';
 import type { DataSource } from 'typeorm';
 import { formatCost, parseCost } from '../cost.js';
+import { CostLimitError } from '../errors.js';
 import { ledgerInsertSql, ledgerRowsJson } from '../ledger-rows.js';
 import { isCacheable, type LlmCallRecord, type LlmLedgerTotals, type LlmStore } from './llm-store.js';
 
@@ -33,6 +34,15 @@ export class TypeOrmLlmStore implements LlmStore {
     },
     { maxBatch: Number.POSITIVE_INFINITY },
   );
+  // 'sent' rows of one turn share one INSERT; a row over its run's cost limit fails that INSERT,
+  // and the rows are then written one by one, so only that call is refused.
+  private readonly groupSends = new TurnBatcher<LlmCallRecord, void>(
+    async (calls) => {
+      await this.insertSent(calls);
+      return calls.map(() => undefined);
+    },
+    { maxBatch: Number.POSITIVE_INFINITY },
+  );
   private readonly groupLookups = new TurnBatcher<string, Record<string, unknown> | null>(
     async (keys) => {
       const found = await this.lookupMany([...new Set(keys)]);
@@ -59,6 +69,11 @@ export class TypeOrmLlmStore implements LlmStore {
     const r = rows[0]?.response;
     if (r === undefined) return null;
     return typeof r === 'string' ? (JSON.parse(r) as Record<string, unknown>) : r;
+  }
+
+  async recordSent(call: LlmCallRecord): Promise<void> {
+    if (this.opts.groupCommit !== false) return this.groupSends.submit(call);
+    return this.insertSent([call]);
   }
 
   async record(call: LlmCallRecord): Promise<void> {
@@ -94,6 +109,7 @@ export class TypeOrmLlmStore implements LlmStore {
       `SELECT coalesce(sum(calls), 0)::text AS calls,
               coalesce(sum(calls) FILTER (WHERE cache_hit), 0)::text AS cache_hits,
               coalesce(sum(calls) FILTER (WHERE error IS NOT NULL), 0)::text AS errors,
+              coalesce(sum(calls) FILTER (WHERE status = 'sent'), 0)::text AS sent,
               coalesce(sum(tokens_in), 0)::text AS tokens_in,
               coalesce(sum(tokens_out), 0)::text AS tokens_out,
               coalesce(sum(cost_usd), 0)::text AS cost
@@ -105,6 +121,7 @@ export class TypeOrmLlmStore implements LlmStore {
       calls: Number(r.calls ?? 0),
       cacheHits: Number(r.cache_hits ?? 0),
       errors: Number(r.errors ?? 0),
+      sent: Number(r.sent ?? 0),
       tokensIn: Number(r.tokens_in ?? 0),
       tokensOut: Number(r.tokens_out ?? 0),
       // Re-format so pg ("1.5000000000") and PGlite text agree.
@@ -157,6 +174,14 @@ export class TypeOrmLlmStore implements LlmStore {
     return this.writing;
   }
 
+  private async insertSent(rows: LlmCallRecord[]): Promise<void> {
+    try {
+      await this.insert(rows);
+    } catch (err) {
+      throw rows.length === 1 ? (costLimitError(err, rows[0]!) ?? err) : err;
+    }
+  }
+
   // One statement per chunk, the rows passed as a single JSON parameter: the ledger is written on
   // every call, so this path stays lean (no per-column parameter building).
   private async insert(rows: LlmCallRecord[]): Promise<void> {
@@ -165,6 +190,18 @@ export class TypeOrmLlmStore implements LlmStore {
       await this.ds.query(ledgerInsertSql('$1::jsonb'), [ledgerRowsJson(rows.slice(i, i + chunk))]);
     }
   }
+}
+
+// The llm_calls trigger refuses a 'sent' row over its run's limit with SQLSTATE PR001 and the
+// amounts as JSON in the detail (migration RunCostLimit).
+function costLimitError(err: unknown, row: LlmCallRecord): CostLimitError | null {
+  const e = err as { code?: string; detail?: string; driverError?: { code?: string; detail?: string } };
+  const code = e.code ?? e.driverError?.code;
+  const detail = e.detail ?? e.driverError?.detail;
+  if (code !== 'PR001' || !detail || row.runId === null) return null;
+  const d = JSON.parse(detail) as { limit: string; committed: string; reserve: string };
+  const fmt = (v: string) => formatCost(parseCost(v));
+  return new CostLimitError(row.model, row.runId, fmt(d.limit), fmt(d.committed), fmt(d.reserve));
 }
 
 export function createTypeOrmLlmStore(ds: DataSource, opts?: TypeOrmLlmStoreOptions): TypeOrmLlmStore {

@@ -104,6 +104,11 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
   }
 
   async function applyFault(res: ServerResponse, fault: FakeFault, arrivedAt: number): Promise<void> {
+    if (fault.kind === 'status') {
+      const status = fault.status ?? 400;
+      const type = status >= 500 ? 'server_error' : 'invalid_request_error';
+      return sendError(res, status, fault.message ?? `Scripted HTTP ${status} (fake)`, type);
+    }
     if (fault.kind === 'rate-limit') {
       const headers: Record<string, string> = {};
       if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
@@ -167,6 +172,12 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
     }
     if (req.method !== 'POST' || (path !== CHAT && path !== EMBED)) {
       return sendError(res, 404, `Unknown route ${req.method} ${path}`, 'invalid_request_error');
+    }
+    if (model && opts.rejectUnknownModels && !knownModels.has(model)) {
+      const message = `The model \`${model}\` does not exist or you do not have access to it.`;
+      return sendJson(res, 404, {
+        error: { message, type: 'invalid_request_error', param: null, code: 'model_not_found' },
+      });
     }
     if (model) knownModels.add(model);
     const fault = faults.draw(path, model);

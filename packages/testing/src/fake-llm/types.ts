@@ -45,7 +45,14 @@ export interface FakeRule {
   latencyMs?: number;
 }
 
-export type FakeFaultKind = 'rate-limit' | 'server-error' | 'unavailable' | 'hang' | 'truncate' | 'non-json';
+export type FakeFaultKind =
+  | 'rate-limit'
+  | 'server-error'
+  | 'unavailable'
+  | 'hang'
+  | 'truncate'
+  | 'non-json'
+  | 'status';
 
 export interface FakeFault {
   kind: FakeFaultKind;
@@ -53,6 +60,9 @@ export interface FakeFault {
   retryAfterSeconds?: number;
   // ... and/or OpenAI's retry-after-ms header.
   retryAfterMs?: number;
+  // For status: the HTTP status answered at once (e.g. 400, 403, 422) and its error message.
+  status?: number;
+  message?: string;
 }
 
 export interface FakeFaultFilter {
@@ -90,6 +100,9 @@ export interface FakeLlmServerOptions {
   embeddingDim?: number;
   // Model ids listed by GET /v1/models (models seen in requests are added too).
   models?: string[];
+  // Answer 404 model_not_found to a request for a model not in `models` (default false: any
+  // model is served).
+  rejectUnknownModels?: boolean;
   // Requests kept in the log returned by requests() (oldest dropped first).
   maxLoggedRequests?: number;
 }
