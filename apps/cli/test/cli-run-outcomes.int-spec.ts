@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -97,7 +97,52 @@ describe('precis run outcomes and exit codes (built binary)', () => {
       env('costly'),
     );
     expect(costly.code).toBe(5);
-    expect(costly.stderr).toMatch(/: stopped; .*cost limit reached: \$0\.\d{4} spent of the \$0\.0002 limit/);
+    expect(costly.stderr).toMatch(
+      /: stopped; .*cost limit reached: a call to model "ok" needs \$0\.\d+ reserved, but \$0\.\d+ of the run's \$0\.0002 cost limit is already committed; nothing was sent/,
+    );
+  });
+
+  it('fails in seconds with one message when the key variable is unset or the endpoint answers 401', async () => {
+    const file = await spec('keyless', [{ name: 'good', model: 'ok' }]);
+    const before = fake.stats().total;
+    const unset = await runCli(['run', file], { PRECIS_HOME: join(dir, 'keyless') });
+    expect(unset.code).toBe(4);
+    const lines = unset.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^precis: error: .*FAKE_KEY.* \(run [0-9a-f-]{36} failed before any task\)$/);
+    expect(fake.stats().total).toBe(before);
+
+    const locked = await startFakeLlmServer({ apiKey: 'right-key', reply: 'Mara keeps the light.' });
+    try {
+      await writeFile(
+        join(dir, 'locked-models.json'),
+        JSON.stringify({
+          models: {
+            ok: { baseURL: locked.baseURL, model: 'ok-model', apiKeyEnv: 'FAKE_KEY', contextWindow: 4096 },
+          },
+        }),
+      );
+      const lockedSpec = join(dir, 'locked.json');
+      const body = JSON.parse(await readFile(file, 'utf8'));
+      await writeFile(lockedSpec, JSON.stringify({ ...body, name: 'locked', models: 'locked-models.json' }));
+      const refused = await runCli(['run', lockedSpec], { ...env('locked'), FAKE_KEY: 'wrong-key' });
+      expect(refused.code).toBe(4);
+      expect(refused.stderr).toMatch(/precis: error: .*401.*\(run [0-9a-f-]{36} failed before any task\)\n$/);
+      expect(refused.stderr).not.toContain('wrong-key');
+      expect(locked.stats().byStatus['401']).toBe(1);
+      // Without the preflight the first step's 401 fails it at once, and no other call is sent.
+      const tasks = await runCli(['run', lockedSpec, '--no-preflight'], {
+        ...env('locked'),
+        FAKE_KEY: 'wrong-key',
+      });
+      expect(tasks.code).toBe(4);
+      expect(tasks.stderr).toMatch(
+        /: failed; summaries 0\/1 \(1 failed\); no summary was produced: .*first failure: summarize:good:the-lighthouse-keeper\.md:i\/0: .*401/,
+      );
+      expect(locked.stats().byStatus['401']).toBe(2);
+    } finally {
+      await locked.close();
+    }
   });
 
   it('exits 130 on SIGINT with a resume hint that selects the same run; the hint resumes it; rm deletes it', async () => {

@@ -111,11 +111,16 @@ export class CostLimitError extends LlmError {
     readonly reserveUsd: string,
   ) {
     super(
-      `run ${runId}: a call to model "${model}" needs $${reserveUsd} reserved, but $${committedUsd} of the run's $${limitUsd} cost limit is already committed; nothing was sent (raise limits.costUsd to go on)`,
+      `run ${runId}: a call to model "${model}" needs $${usd(reserveUsd)} reserved, but $${usd(committedUsd)} of the run's $${usd(limitUsd)} cost limit is already committed; nothing was sent (raise limits.costUsd to go on)`,
       model,
       false,
     );
   }
+}
+
+// An exact decimal amount without trailing zeros: 0.0006000000 -> 0.0006.
+function usd(amount: string): string {
+  return amount.includes('.') ? amount.replace(/\.?0+$/, '') : amount;
 }
 
 // True for errors that a retry of the same call, or of the task, cannot fix.

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
-import { createTypeOrmLlmStore, LlmClient } from '@precis/llm';
+import { createTypeOrmLlmStore, LlmClient, LlmError, PreflightError, preflightModels } from '@precis/llm';
 import {
+  type BenchmarkSpec,
   createRun,
   createRunContext,
   executeRun,
@@ -13,6 +14,7 @@ import {
   renderRunReport,
   SpecError,
   setRunStatus,
+  specModels,
 } from '@precis/runs';
 import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withRuntime } from '../context.js';
@@ -22,6 +24,7 @@ import { runRemote } from '../runtime/remote-runs.js';
 import { describeOutcome, runProgressView } from '../runtime/run-progress.js';
 
 interface RunOptions {
+  preflight?: boolean;
   systems?: string;
   fresh?: boolean;
   cache?: boolean;
@@ -36,6 +39,21 @@ export function resumeCommand(specPath: string, opts: RunOptions): string {
   if (opts.systems) parts.push('--systems', quote(opts.systems));
   if (opts.cache === false) parts.push('--no-cache');
   return parts.join(' ');
+}
+
+// Every model the run needs resolves, has its key variable set and answers one cheap request:
+// otherwise the one message that says why, before any task is created.
+async function preflight(chat: LlmClient, spec: BenchmarkSpec, runId: string): Promise<string | null> {
+  const models = [...new Set(specModels(spec).map((m) => m.model))];
+  if (models.length === 0) return null;
+  try {
+    await preflightModels(chat, models, { runId });
+    return null;
+  } catch (err) {
+    // Transient failures were retried like any call first.
+    if (err instanceof LlmError || err instanceof PreflightError) return err.message;
+    throw err;
+  }
 }
 
 function stderrLogger(stream: NodeJS.WriteStream): RunLogger {
@@ -56,6 +74,7 @@ export function runCommand(ctx: CliContext): Command {
     .option('--no-cache', 'do not use cached model responses for this run')
     .option('--concurrency <n>', "tasks per stage at once (default: the spec's limits.concurrency)")
     .option('--json', 'print the final report as JSON')
+    .option('--no-preflight', 'skip the one cheap request per model endpoint made before any task')
     .action(async (specPath: string, opts: RunOptions, command: Command) => {
       const loaded = loadSpecFile(specPath);
       if (opts.systems) {
@@ -110,6 +129,15 @@ export function runCommand(ctx: CliContext): Command {
         ctx.stderr.write(
           `${resumed ? 'resuming' : 'started'} run ${run.id} (${run.name}) — ${runtime.target}\n`,
         );
+        if (chat && opts.preflight !== false) {
+          const refused = await preflight(chat, loaded.spec, run.id);
+          if (refused) {
+            await setRunStatus(db, run.id, 'failed', refused);
+            ctx.stderr.write(`precis: error: ${refused} (run ${run.id} failed before any task)\n`);
+            process.exitCode = exitCodeOf('failed');
+            return;
+          }
+        }
 
         const view = runProgressView(ctx.stderr, db, run.id);
         let refreshing = false;

@@ -5,9 +5,9 @@ import { JudgmentEntity } from './judgment.entity.js';
 import { LlmCallEntity } from './llm-call.entity.js';
 import { MetricValueEntity } from './metric-value.entity.js';
 import { RunEntity } from './run.entity.js';
+import { RunCostEntity } from './run-cost.entity.js';
 import { RunCounterEntity } from './run-counter.entity.js';
 import { RunUnitFailureEntity } from './run-unit-failure.entity.js';
-import { RunCostEntity } from './run-cost.entity.js';
 import { SummaryEntity } from './summary.entity.js';
 import { TaskEntity } from './task.entity.js';
 
@@ -21,8 +21,8 @@ export {
   JudgmentEntity,
   LlmCallEntity,
   MetricValueEntity,
-  RunCounterEntity,
   RunCostEntity,
+  RunCounterEntity,
   RunEntity,
   RunUnitFailureEntity,
   SummaryEntity,

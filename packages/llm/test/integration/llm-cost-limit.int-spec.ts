@@ -68,7 +68,7 @@ function costLimitSuite(name: string, open: () => Promise<{ ds: DataSource; clea
         });
         expect(e.message).toMatch(
           new RegExp(
-            `^run ${runId}: a call to model "chat" needs \\$0\\.0000890000 reserved, but \\$0\\.000\\d+ of the run's \\$0\\.0004895000 cost limit is already committed; nothing was sent`,
+            `^run ${runId}: a call to model "chat" needs \\$0\\.000089 reserved, but \\$0\\.000\\d+ of the run's \\$0\\.0004895 cost limit is already committed; nothing was sent`,
           ),
         );
       }

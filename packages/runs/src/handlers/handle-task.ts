@@ -1,8 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { CostLimitError, LlmConfigError, PermanentModelError } from '@precis/llm';
 import { StrategyError } from '@precis/strategies';
 import { judgmentId, runIdOfTask } from '../ids.js';
 import { summarizeOpinion } from '../opinion/opinion-summary.js';
 import type { RunContext } from '../planner/run-context.js';
+import { setRunStatus } from '../planner/run-progress.js';
 import { taskIdOfMessage } from '../runtime/reconciler.js';
 import { type BenchmarkSpec, isBooookScoreMetric, isGeneratedSystem } from '../spec/benchmark-spec.schema.js';
 import { summaryText } from '../tasks/summary-texts.js';
@@ -25,10 +27,16 @@ export type TaskOutcome = 'done' | 'failed' | 'skipped';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// Errors that no redelivery can fix: the task is recorded as failed at once.
+// Errors that no redelivery can fix: the task is recorded as failed at once. A model endpoint
+// that refused (401, 403, 404 model, a validation error, a missing key variable) is one: the
+// client then fails every later call to it without sending anything.
 function isPermanent(err: unknown): boolean {
   return (
-    err instanceof ConfigurationError || err instanceof TemplateMismatchError || err instanceof StrategyError
+    err instanceof ConfigurationError ||
+    err instanceof TemplateMismatchError ||
+    err instanceof StrategyError ||
+    err instanceof PermanentModelError ||
+    err instanceof LlmConfigError
   );
 }
 
@@ -64,6 +72,19 @@ export async function handleTask(ctx: RunContext, messageId: string): Promise<Ta
   try {
     outcome = await runPayload(ctx, ref, payload, spec);
   } catch (err) {
+    if (err instanceof CostLimitError) {
+      // Not the task's failure: the run stops here, the task stays open (a re-run with a higher
+      // limit would do it), and no later call is made.
+      await setRunStatus(
+        ctx.db,
+        runId,
+        'stopped',
+        `cost limit reached: ${err.message.replace(/^run \S+: /, '')}`,
+      );
+      await task.marked;
+      await ctx.events.taskFinished(runId, task.id);
+      return 'skipped';
+    }
     if (!isPermanent(err)) throw err;
     await finishTask(ctx.db.manager, task.id, 'failed', null, (err as Error).message);
     outcome = 'failed';

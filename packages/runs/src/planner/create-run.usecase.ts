@@ -15,6 +15,18 @@ export interface CreateRunResult {
   resumed: boolean;
 }
 
+// Every registry model a spec names, with where it names it.
+export function specModels(spec: LoadedSpec['spec']): { where: string; model: string }[] {
+  return [
+    ...spec.systems.flatMap((s, i) =>
+      s.model !== undefined ? [{ where: `systems[${i}].model`, model: s.model }] : [],
+    ),
+    ...spec.metrics.flatMap((m, i) =>
+      m.judge.model !== undefined ? [{ where: `metrics[${i}].judge.model`, model: m.judge.model }] : [],
+    ),
+  ];
+}
+
 // Stores a validated spec as a run (or finds the unfinished run of the same spec, to resume it).
 // Datasets given with a path are imported first; an unchanged file is a no-op.
 export async function createRun(
@@ -41,15 +53,7 @@ export async function createRun(
       );
     }
   }
-  const needModel = [
-    ...spec.systems.flatMap((s, i) =>
-      s.model !== undefined ? [{ where: `systems[${i}].model`, model: s.model }] : [],
-    ),
-    ...spec.metrics.flatMap((m, i) =>
-      m.judge.model !== undefined ? [{ where: `metrics[${i}].judge.model`, model: m.judge.model }] : [],
-    ),
-  ];
-  for (const { where, model } of needModel) {
+  for (const { where, model } of specModels(spec)) {
     if (!ctx.modelInfo) {
       problems.push(
         `${where}: "${model}" needs a model registry (set PRECIS_MODELS or "models:" in the spec)`,

@@ -55,14 +55,12 @@ export async function deleteRun(db: DataSource, runId: string): Promise<void> {
 // The embedded database is open in one process at a time: a run it still shows as pending or
 // running has no process driving it any more (its process was killed), so it is interrupted.
 export async function markOrphanedRunsInterrupted(db: DataSource): Promise<number> {
-  const res = await db
-    .getRepository(RunEntity)
-    .update(
-      { status: In(['pending', 'running']) },
-      {
-        status: 'interrupted',
-        error: 'its process stopped before it finished; run the same spec again to resume it',
-      },
-    );
+  const res = await db.getRepository(RunEntity).update(
+    { status: In(['pending', 'running']) },
+    {
+      status: 'interrupted',
+      error: 'its process stopped before it finished; run the same spec again to resume it',
+    },
+  );
   return res.affected ?? 0;
 }

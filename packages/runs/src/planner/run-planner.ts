@@ -6,7 +6,6 @@ import { DimensionPlanner, planDatasetSystems } from '../opinion/dimension-plann
 import { type BenchmarkSpec, isGeneratedSystem, type SystemSpec } from '../spec/benchmark-spec.schema.js';
 import type { SummarizeStepResult } from '../tasks/task-payloads.js';
 import { insertTasks, type NewTask } from '../tasks/task-store.js';
-import { checkCostLimit } from './cost-limit.js';
 import { cachedChunks, chunkDocument, documentTexts } from './document-chunks.js';
 import { planUnit, type UnitPlan, type UnitState } from './plan-unit.js';
 import type { RunContext } from './run-context.js';
@@ -86,10 +85,6 @@ export class RunPlanner {
     return this.run.status;
   }
 
-  get costLimitUsd(): number | null {
-    return this.run.costLimitUsd === null ? null : Number(this.run.costLimitUsd);
-  }
-
   // Start or resume: every unit is planned from what exists (one read of the run's summarize
   // tasks), dataset summaries are written, and with `redispatch` unfinished tasks go on the bus
   // again (a restarted process's in-memory queue is empty; a lost message is sent again).
@@ -165,10 +160,7 @@ export class RunPlanner {
     const s = counts.summaries;
     if (isOpenRunStatus(this.run.status) && s.done + s.failed >= s.expected && openTasks(counts) === 0) {
       const score = counts.tasks.score;
-      // Spending is summed once more before scoring, so a run past its limit never ends 'completed'.
-      if (!score && (await checkCostLimit(this.ctx, this))) {
-        // stopped: nothing to queue
-      } else if (!score) {
+      if (!score) {
         dispatched = await this.insertAndDispatch([
           {
             id: scoreTaskId(this.run.id),

@@ -1,6 +1,5 @@
 import type { Bus, Subscription } from '@precis/bus';
 import { markTaskDead } from '../handlers/handle-task.js';
-import { checkCostLimit } from '../planner/cost-limit.js';
 import type { RunContext } from '../planner/run-context.js';
 import { RunPlanner } from '../planner/run-planner.js';
 import { isOpenRunStatus, type RunProgress } from '../planner/run-progress.js';
@@ -25,7 +24,7 @@ const DEAD_LETTER_EVERY_TICKS = 5;
 
 // Drives runs forward: each task completion re-plans only its own unit (completions arriving
 // during a round are planned together in the next), and a periodic tick checks the counters,
-// the cost limit, the bus's dead letters and lost queue messages (events are fan-out, not
+// the bus's dead letters and lost queue messages (events are fan-out, not
 // durable; the task table is the truth).
 export class RunCoordinator {
   private readonly watches = new Map<string, Watch>();
@@ -160,9 +159,6 @@ export class RunCoordinator {
       // Nothing is open but units are unsettled: a completion event was lost; plan everything.
       dispatched += await w.planner.planAll(false);
     }
-    // A run with a cost limit sums its ledger each round (an indexed read of its calls); the
-    // reservation each call makes before it is sent is what keeps spending under the limit.
-    if (w.planner.costLimitUsd !== null) await checkCostLimit(this.ctx, w.planner);
     const progress = await w.planner.settle();
     progress.dispatched = dispatched;
     return progress;
