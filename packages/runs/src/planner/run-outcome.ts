@@ -48,6 +48,7 @@ export async function deleteRun(db: DataSource, runId: string): Promise<void> {
         `run ${runId} is ${run.status}; cancel it first (\`precis runs cancel ${runId}\`)`,
       );
     await m.query('UPDATE llm_calls SET run_id = NULL WHERE run_id = $1', [runId]);
+    await m.query('DELETE FROM run_costs WHERE run_id = $1', [runId]);
     await m.getRepository(RunEntity).delete({ id: runId });
   });
 }
