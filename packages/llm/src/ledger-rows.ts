@@ -29,9 +29,10 @@ const COLUMNS = [
 const NAMES = COLUMNS.map(([name]) => name).join(', ');
 const VALUES = COLUMNS.map(([name]) => (name === 'id' ? 'coalesce(id, gen_random_uuid())' : name)).join(', ');
 const RECORD_TYPE = COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ');
-// What settling changes; the request, its key and the run stay as the 'sent' row has them.
+// What settling changes; the key and the run stay as the 'sent' row has them.
 const SETTLED = [
   'status',
+  'request',
   'cache_hit',
   'response',
   'tokens_in',
@@ -71,8 +72,9 @@ function toRow(c: LlmCallRecord): Record<string, unknown> {
     cache_key: c.cacheKey,
     cache_hit: c.cacheHit,
     template_version: c.templateVersion,
-    // A settling row's request is already in its 'sent' row: not sent to the database twice.
-    request: c.id !== undefined && status !== 'sent' ? {} : c.request,
+    // The request body is written when the call settles, not in its 'sent' row: serializing and
+    // storing every prompt before it goes out delayed a burst's first request by ~30 ms.
+    request: status === 'sent' ? {} : c.request,
     response: c.response,
     tokens_in: c.tokensIn,
     tokens_out: c.tokensOut,
