@@ -110,6 +110,30 @@ describe('model registry', () => {
       'conf/models.yaml:5 models.a.maxConcurrency: must be an integer >= 1 (got 0)',
     );
     expect(err.message).toMatch(/at most 4 decimals/);
+    // The key someone put in apiKeyEnv never reaches the message (it goes to logs and stderr).
+    expect(err.message).not.toContain('sk-live-secret');
+    expect(byField['models.a.apiKeyEnv']?.message).toContain('not shown in case it is a key: 14 characters');
+  });
+
+  it('refuses an apiKeyEnv shaped like a key, even one that is a valid variable name, without showing it', () => {
+    const key = 'AbCdEf0123456789abcdef0123456789xyz';
+    for (const value of [key, `sk_${key}`, `sk-proj-${key}`]) {
+      const err = issuesOf(() =>
+        parseModelRegistryText(
+          `models:\n  a:\n    baseURL: http://h/v1\n    model: x\n    apiKeyEnv: ${value}\n`,
+          'm.yaml',
+        ),
+      );
+      expect(err.issues.map((i) => i.field)).toEqual(['models.a.apiKeyEnv']);
+      expect(err.message).not.toContain(key);
+    }
+    for (const name of ['OPENAI_API_KEY', 'API_KEY', 'my_key', 'hf_token', 'TOGETHER_API_KEY_2'])
+      expect(
+        parseModelRegistryText(
+          `models:\n  a:\n    baseURL: http://h/v1\n    model: x\n    apiKeyEnv: ${name}\n`,
+          'm.yaml',
+        ).models.get('a')?.apiKeyEnv,
+      ).toBe(name);
   });
 
   it('rejects syntax errors and missing models with a location', () => {

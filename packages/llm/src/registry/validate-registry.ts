@@ -27,6 +27,14 @@ const KNOWN_FIELDS = new Set([
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v);
+// A value shaped like an API key rather than a variable name: 20+ characters after a providers'
+// key prefix (sk-, sk_, hf_, gsk_, xai-...), or 24+ characters mixing lower-case letters and
+// digits (variable names such as OPENAI_API_KEY are upper-case or short).
+export function looksLikeKey(value: string): boolean {
+  if (value.length >= 20 && /^(sk|pk|rk|hf|gsk|xai)[-_]/.test(value)) return true;
+  return value.length >= 24 && /[a-z]/.test(value) && /[0-9]/.test(value);
+}
+
 const show = (v: unknown) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
 
 // Checks the parsed document and applies defaults; collects every issue instead of stopping at one.
@@ -117,10 +125,11 @@ function toSpec(
   if (baseURL && !/^https?:\/\/[^\s/]+/.test(baseURL))
     fail('baseURL', `must be an http(s) URL (got ${show(baseURL)})`);
   const apiKeyEnv = str('apiKeyEnv', false);
-  if (apiKeyEnv && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv)) {
+  if (apiKeyEnv && (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv) || looksLikeKey(apiKeyEnv))) {
+    // The value is never echoed: it may be the key itself, and this message reaches logs.
     fail(
       'apiKeyEnv',
-      `must be the NAME of an environment variable, e.g. OPENAI_API_KEY (got ${show(apiKeyEnv)}); never put the key itself here`,
+      `must be the NAME of an environment variable, e.g. OPENAI_API_KEY (got a value that is not one, not shown in case it is a key: ${apiKeyEnv.length} characters); never put the key itself here`,
     );
   }
   const modelId = str('model', true);
