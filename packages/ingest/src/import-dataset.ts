@@ -45,7 +45,7 @@ const MAX_BATCH_CHARS = 8_000_000;
 export function validateDatasetName(name: string): void {
   if (!NAME_PATTERN.test(name)) {
     throw new Error(
-      `invalid dataset name ${JSON.stringify(name)}: use 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+      `invalid dataset name ${JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}...` : name)} (${name.length} characters): use 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit`,
     );
   }
 }

@@ -17,9 +17,13 @@ const int = () =>
         : `expected integer, received ${received(iss.input)}`,
   });
 
+// Names of runs, datasets and systems: bounded, so no name can make a listing too large to send.
+export const MAX_NAME_LENGTH = 100;
+
 const name = z
   .string()
   .min(1)
+  .max(MAX_NAME_LENGTH, `at most ${MAX_NAME_LENGTH} characters`)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" or "-" (no spaces)');
 
 const datasetSpec = z

@@ -28,6 +28,22 @@ function problems(raw: unknown): string[] {
 }
 
 describe('benchmark spec validation', () => {
+  it('refuses names over 100 characters (a 1 MB run name once broke run listings)', () => {
+    const huge = 'r'.repeat(1_000_000);
+    const found = problems({
+      ...valid,
+      name: huge,
+      datasets: [{ ...valid.datasets[0], name: 'd'.repeat(101) }],
+      systems: [{ ...valid.systems[0], name: 's'.repeat(101) }],
+    });
+    expect(found).toEqual([
+      'name: at most 100 characters',
+      'datasets[0].name: at most 100 characters',
+      'systems[0].name: at most 100 characters',
+    ]);
+    expect(problems({ ...valid, name: 'r'.repeat(100) })).toEqual([]);
+  });
+
   it('fills defaults', () => {
     const spec = validateSpec(valid);
     expect((spec.systems[0] as SystemSpec).params.chunkSize).toBe(2048);
