@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { GrpcException, GrpcInternalException } from '@nestjs/microservices';
+import { GrpcException, GrpcInternalException, GrpcUnavailableException } from '@nestjs/microservices';
+import { isBusUnavailableError } from '@precis/bus';
+import { isDatabaseUnavailableError } from '@precis/db';
 import type { MetricsRegistry, ServiceLogger } from '@precis/service';
 
 const GRPC_CODE_NAMES = [
@@ -23,7 +26,9 @@ const GRPC_CODE_NAMES = [
 ];
 
 // Runs one gRPC call: counts it by method and status code, logs one line, and turns an
-// unexpected error into INTERNAL with its message (the stack stays in the log).
+// unexpected error into a safe status: UNAVAILABLE when the database or the bus is down (worth a
+// retry), else INTERNAL with a reference to the log line; its text (hosts, ports, SQL) is only
+// logged, never sent to the caller.
 export async function observeCall<T>(
   deps: { metrics: MetricsRegistry; logger: ServiceLogger },
   method: string,
@@ -39,12 +44,10 @@ export async function observeCall<T>(
       code = err.getCode();
       throw err;
     }
-    deps.logger.error({ err, method }, 'gRPC call failed unexpectedly');
-    const internal = new GrpcInternalException(
-      `${method} failed: ${err instanceof Error ? err.message : String(err)}`,
-    );
-    code = internal.getCode();
-    throw internal;
+    const safe = safeException(method, err);
+    deps.logger.error({ err, method, reference: safe.reference }, 'gRPC call failed unexpectedly');
+    code = safe.exception.getCode();
+    throw safe.exception;
   } finally {
     const name = GRPC_CODE_NAMES[code] ?? String(code);
     const ms = Math.round(performance.now() - t0);
@@ -55,4 +58,21 @@ export async function observeCall<T>(
     if (code !== 0 || !quiet)
       deps.logger[code === 0 ? 'info' : 'warn']({ method, code: name, ms }, `gRPC ${method} ${name}`);
   }
+}
+
+export function safeException(method: string, err: unknown): { exception: GrpcException; reference: string } {
+  const reference = randomUUID().slice(0, 8);
+  if (isDatabaseUnavailableError(err) || isBusUnavailableError(err))
+    return {
+      reference,
+      exception: new GrpcUnavailableException(
+        `${method}: the gateway's database or message bus is unavailable; retry later (reference ${reference})`,
+      ),
+    };
+  return {
+    reference,
+    exception: new GrpcInternalException(
+      `${method} failed: internal error (reference ${reference}; the details are in the gateway's log)`,
+    ),
+  };
 }
