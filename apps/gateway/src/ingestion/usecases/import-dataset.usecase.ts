@@ -35,6 +35,7 @@ import { DataSource } from 'typeorm';
 import type { GatewayConfig } from '../../config/gateway.env.js';
 import { toProtoDataset, toProtoImportStatus } from '../dto/dataset.mapper.js';
 import { TaskCompletions } from '../task-completions.provider.js';
+import { checkedPath } from './checked-path.js';
 
 // ImportDataset over the bus: record an ingest task, enqueue it, wait for its task-completed
 // event, then answer from the database (the source of truth for the task's outcome).
@@ -107,11 +108,7 @@ export class ImportDatasetUseCase {
         `kind ${JSON.stringify(kind)} is not a dataset kind; use one of ${DATASET_KINDS.join(', ')}`,
       );
     }
-    const path = (request.path ?? '').trim();
-    if (!path)
-      throw new GrpcInvalidArgumentException(
-        'path is empty; give the file path as the ingestion service sees it',
-      );
+    const path = checkedPath(request.path ?? '');
     const datasetName = (request.datasetName ?? '').trim();
     try {
       validateDatasetName(datasetName);
