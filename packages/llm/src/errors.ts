@@ -110,12 +110,17 @@ export class CostLimitError extends LlmError {
     readonly committedUsd: string,
     readonly reserveUsd: string,
   ) {
-    super(
-      `run ${runId}: a call to model "${model}" needs $${usd(reserveUsd)} reserved, but $${usd(committedUsd)} of the run's $${usd(limitUsd)} cost limit is already committed; nothing was sent (raise limits.costUsd to go on)`,
-      model,
-      false,
-    );
+    super(`run ${runId}: ${costLimitReason(model, limitUsd, committedUsd, reserveUsd)}`, model, false);
   }
+
+  // The message without the run: for a run's own status, which names the run already.
+  get reason(): string {
+    return costLimitReason(this.model, this.limitUsd, this.committedUsd, this.reserveUsd);
+  }
+}
+
+function costLimitReason(model: string, limitUsd: string, committedUsd: string, reserveUsd: string): string {
+  return `a call to model "${model}" needs $${usd(reserveUsd)} reserved, but $${usd(committedUsd)} of the run's $${usd(limitUsd)} cost limit is already committed; nothing was sent (raise limits.costUsd to go on)`;
 }
 
 // An exact decimal amount without trailing zeros: 0.0006000000 -> 0.0006.

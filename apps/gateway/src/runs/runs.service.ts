@@ -1,9 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { GrpcInvalidArgumentException, GrpcNotFoundException } from '@nestjs/microservices';
 import type { Run, RunStatus } from '@precis/contracts';
-import { OPEN_RUN_STATUSES, RunEntity } from '@precis/db';
-import { findRun, listRuns, RunNotFoundError, stageCounts, usageSoFar } from '@precis/runs';
-import { DataSource, In } from 'typeorm';
+import { RunEntity } from '@precis/db';
+import {
+  cancelRun,
+  findRun,
+  listRuns,
+  RunNotFoundError,
+  RunStateError,
+  stageCounts,
+  usageSoFar,
+} from '@precis/runs';
+import { DataSource } from 'typeorm';
 import { fromProtoRunStatus, taskCountsMap, toProtoRun } from './dto/run.mapper.js';
 
 const DEFAULT_LIMIT = 50;
@@ -42,12 +50,9 @@ export class RunsService {
   // finished run changes nothing.
   async cancel(ref: string, reason: string): Promise<Run> {
     const run = await this.find(ref);
-    await this.dataSource
-      .getRepository(RunEntity)
-      .update(
-        { id: run.id, status: In([...OPEN_RUN_STATUSES]) },
-        { status: 'cancelled', error: reason.trim() || 'cancelled', finishedAt: new Date() },
-      );
+    await cancelRun(this.dataSource, run.id, reason.trim() || 'cancelled').catch((err: unknown) => {
+      if (!(err instanceof RunStateError)) throw err;
+    });
     return this.get(run.id);
   }
 

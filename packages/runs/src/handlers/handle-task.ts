@@ -75,12 +75,7 @@ export async function handleTask(ctx: RunContext, messageId: string): Promise<Ta
     if (err instanceof CostLimitError) {
       // Not the task's failure: the run stops here, the task stays open (a re-run with a higher
       // limit would do it), and no later call is made.
-      await setRunStatus(
-        ctx.db,
-        runId,
-        'stopped',
-        `cost limit reached: ${err.message.replace(/^run \S+: /, '')}`,
-      );
+      await setRunStatus(ctx.db, runId, 'stopped', `cost limit reached: ${err.reason}`);
       await task.marked;
       await ctx.events.taskFinished(runId, task.id);
       return 'skipped';

@@ -111,7 +111,6 @@ export async function planDatasetSystems(
   runId: string,
   spec: BenchmarkSpec,
   docs: readonly Omit<DocumentEntity, 'text'>[],
-  existingSummaries: ReadonlySet<string>,
   planner: DimensionPlanner,
 ): Promise<DatasetSystemsPlan> {
   const plan: DatasetSystemsPlan = { expected: 0, done: 0, tasks: [], error: null };
@@ -139,17 +138,15 @@ export async function planDatasetSystems(
         plan.expected++;
         plan.done++;
         const sid = summaryId(runId, c.system, doc.id);
-        if (!existingSummaries.has(sid)) {
-          rows.push({
-            id: sid,
-            runId,
-            system: c.system,
-            documentId: doc.id,
-            text: c.summary,
-            finalStep: 'dataset',
-            producer: `dataset:${c.system}`,
-          });
-        }
+        rows.push({
+          id: sid,
+          runId,
+          system: c.system,
+          documentId: doc.id,
+          text: c.summary,
+          finalStep: 'dataset',
+          producer: `dataset:${c.system}`,
+        });
         plan.tasks.push(...planner.tasksFor(c.system, doc.id, sid));
       }
     }

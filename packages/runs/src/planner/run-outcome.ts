@@ -1,6 +1,7 @@
 import { OPEN_RUN_STATUSES, RunEntity, type RunStatus } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
+import { setRunStatus } from './run-progress.js';
 
 // `precis run`'s exit code for each way a run can end (documented in the README).
 export const RUN_EXIT_CODES: Readonly<Record<RunStatus, number>> = {
@@ -23,17 +24,12 @@ export class RunStateError extends Error {}
 
 // Cancels an open run: its tasks are no longer claimed by any worker, and it cannot be resumed.
 export async function cancelRun(db: DataSource, runId: string, reason: string): Promise<RunEntity> {
-  const repo = db.getRepository(RunEntity);
-  const res = await repo.update(
-    { id: runId, status: In([...OPEN_RUN_STATUSES]) },
-    { status: 'cancelled', error: reason, finishedAt: new Date() },
-  );
-  const run = await repo.findOneByOrFail({ id: runId });
-  if (!res.affected)
+  const now = await setRunStatus(db, runId, 'cancelled', reason);
+  if (!now.applied)
     throw new RunStateError(
-      `run ${runId} is already ${run.status}; only a pending, running or interrupted run can be cancelled`,
+      `run ${runId} is already ${now.status}; only a pending, running or interrupted run can be cancelled`,
     );
-  return run;
+  return db.getRepository(RunEntity).findOneByOrFail({ id: runId });
 }
 
 // Deletes a run and everything it produced (tasks, summaries, judgments, scores). Its ledger rows

@@ -95,7 +95,6 @@ export class RunPlanner {
       this.run.id,
       this.spec,
       [...this.docs.values()],
-      new Set(),
       this.dimensions(),
     );
     if (datasetPlan.error !== null) return this.fail(datasetPlan.error);

@@ -57,13 +57,13 @@ export function isOpenRunStatus(status: RunStatus): boolean {
 }
 
 // Moves an open run to `status`; a run that meanwhile left the open states (cancelled, stopped)
-// keeps its state, which is returned.
+// keeps its state, which is returned with applied: false.
 export async function setRunStatus(
   db: DataSource,
   runId: string,
   status: RunStatus,
   error: string | null,
-): Promise<{ status: RunStatus; error: string | null }> {
+): Promise<{ applied: boolean; status: RunStatus; error: string | null }> {
   const finished = !isOpenRunStatus(status);
   const res = await db
     .getRepository(RunEntity)
@@ -71,7 +71,7 @@ export async function setRunStatus(
       { id: runId, status: In([...OPEN_RUN_STATUSES]) },
       { status, error, ...(finished ? { finishedAt: new Date() } : {}) },
     );
-  if (res.affected) return { status, error };
+  if (res.affected) return { applied: true, status, error };
   const current = await db.getRepository(RunEntity).findOneByOrFail({ id: runId });
-  return { status: current.status, error: current.error };
+  return { applied: false, status: current.status, error: current.error };
 }

@@ -160,7 +160,7 @@ export class RunCoordinator {
       dispatched += await w.planner.planAll(false);
     }
     const progress = await w.planner.settle();
-    progress.dispatched = dispatched;
+    progress.dispatched += dispatched;
     return progress;
   }
 

@@ -1,13 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import {
-  type Bus,
-  type ConsumerHandle,
-  type Delivery,
-  GiveUpError,
-  isBusUnavailableError,
-} from '@precis/bus';
+import { type Bus, type ConsumerHandle, type Delivery, GiveUpError } from '@precis/bus';
 import { decodeTask, JSON_MEDIA_TYPE, type Stage, type Task, taskJsonPayload } from '@precis/contracts';
-import { isDatabaseUnavailableError } from '@precis/db';
+import { isInfrastructureError } from '@precis/runs';
 import type { DataSource } from 'typeorm';
 import { type ServiceLogger, taskLogger } from '../logging/create-logger.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
@@ -56,11 +50,6 @@ export interface StageWorkerDeps {
   dataSource: DataSource;
   logger: ServiceLogger;
   metrics: MetricsRegistry;
-}
-
-/** The database or the bus was unavailable: the task was not really attempted. */
-export function isInfrastructureError(err: unknown): boolean {
-  return isDatabaseUnavailableError(err) || isBusUnavailableError(err);
 }
 
 // An outage fails every delivery: it is logged at most this often per stage.
