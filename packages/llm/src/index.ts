@@ -45,6 +45,7 @@ export type {
   ModelRegistryInput,
   ModelSpec,
 } from './registry/model-spec.js';
+export { looksLikeSecret, redactSecretLooking, SECRET_MASK } from './secret-looking.js';
 export { DeferredLedger } from './store/deferred-ledger.js';
 export type { LlmCallRecord, LlmCallStatus, LlmLedgerTotals, LlmStore } from './store/llm-store.js';
 export { MemoryLlmStore } from './store/memory-llm-store.js';

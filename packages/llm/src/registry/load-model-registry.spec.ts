@@ -150,4 +150,13 @@ describe('model registry', () => {
       'unknown model "big": not in the model registry models.yaml (known: small, embed)',
     );
   });
+  it('masks a key pasted into a field other than apiKeyEnv', () => {
+    const key = 'sk-proj-Q2w3E4r5T6y7U8i9O0pAsDf';
+    const err = issuesOf(() =>
+      parseModelRegistryText(`models:\n  a:\n    baseURL: ${key}\n    model: x\n`, 'models.yaml'),
+    );
+    expect(err.issues.map((i) => i.field)).toEqual(['models.a.baseURL']);
+    expect(err.message).not.toContain(key);
+    expect(err.message).toContain('[redacted: looks like a secret]');
+  });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
 import { LlmConfigError } from '../errors.js';
+import { redactSecretLooking } from '../secret-looking.js';
 import type { ModelRegistry, ModelRegistryInput, ModelSpec } from './model-spec.js';
 import { validateRegistry } from './validate-registry.js';
 
@@ -16,10 +17,13 @@ export class ModelRegistryError extends Error {
     readonly source: string,
     readonly issues: RegistryIssue[],
   ) {
+    // Any field may hold a pasted key by mistake; the message reaches stderr and fatal logs.
     super(
-      `invalid model registry ${source}:\n${issues
-        .map((i) => `  ${source}${i.line ? `:${i.line}` : ''} ${i.field}: ${i.message}`)
-        .join('\n')}`,
+      redactSecretLooking(
+        `invalid model registry ${source}:\n${issues
+          .map((i) => `  ${source}${i.line ? `:${i.line}` : ''} ${i.field}: ${i.message}`)
+          .join('\n')}`,
+      ),
     );
     this.name = 'ModelRegistryError';
   }

@@ -104,3 +104,20 @@ describe('prompt template overrides', () => {
     ).toMatch(/^templates\.book\.chunk-summary: .*unknown placeholder/);
   });
 });
+
+describe('secret-looking values in spec errors', () => {
+  it('masks a key pasted into a field the message quotes', () => {
+    const key = 'sk-live-Q2w3E4r5T6y7U8i9O0pA';
+    try {
+      validateSpec(
+        { ...valid, metrics: [{ name: 'booookscore', mode: key, judge: { engine: 'heuristic' } }] },
+        'spec.yaml',
+      );
+      throw new Error('expected a SpecError');
+    } catch (err) {
+      expect(err).toBeInstanceOf(SpecError);
+      expect((err as Error).message).not.toContain(key);
+      expect((err as Error).message).toContain('metrics[0].mode');
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { redactSecretLooking } from '@precis/llm';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { checkTemplateOverrides, type TemplateOverrides } from '../templates/run-templates.js';
@@ -10,7 +11,10 @@ export class SpecError extends Error {
     readonly file: string,
     readonly problems: string[],
   ) {
-    super(`${file}: invalid benchmark spec\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    // A value quoted from the spec may be a key pasted into the wrong field.
+    super(
+      redactSecretLooking(`${file}: invalid benchmark spec\n${problems.map((p) => `  - ${p}`).join('\n')}`),
+    );
     this.name = 'SpecError';
   }
 }

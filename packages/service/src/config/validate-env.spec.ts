@@ -93,3 +93,17 @@ describe('validateEnv', () => {
     expect(lines).toContain('# API_KEY=');
   });
 });
+
+describe('a key put into the wrong variable', () => {
+  it('is masked in the configuration error', () => {
+    const key = 'Zq3xR9vT2mB7nK4pL8sW1yH6jF0cD5gA';
+    try {
+      validateEnv('svc', { PORT: int({ description: 'a port' }) }, { PORT: key });
+      throw new Error('expected a ConfigError');
+    } catch (err) {
+      expect((err as Error).message).toBe(
+        'svc: invalid configuration: PORT="[redacted: looks like a secret]" is not an integer (a port) (every variable is described in .env.example)',
+      );
+    }
+  });
+});

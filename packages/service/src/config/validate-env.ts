@@ -1,3 +1,4 @@
+import { redactSecretLooking } from '@precis/llm';
 import { type EnvConfig, type EnvSchema, EnvValueError, redactUrl } from './env-schema.js';
 
 export interface EnvProblem {
@@ -28,7 +29,8 @@ export class ConfigError extends Error {
 // passwords masked, secrets not shown at all.
 function shown(raw: string, secret: boolean): string {
   if (secret) return '<redacted>';
-  const safe = redactUrl(raw);
+  // A key put into the wrong variable is not echoed either.
+  const safe = redactSecretLooking(redactUrl(raw));
   return JSON.stringify(safe.length > 80 ? `${safe.slice(0, 77)}...` : safe);
 }
 
