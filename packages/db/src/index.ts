@@ -1,4 +1,17 @@
 export {
+  API_KEY_PATTERN,
+  API_KEY_SCOPES,
+  ApiKeyError,
+  type ApiKeyInfo,
+  createApiKey,
+  findApiKey,
+  generateApiKey,
+  hashApiKey,
+  isApiKeyScope,
+  listApiKeys,
+  removeApiKey,
+} from './api-keys.js';
+export {
   type CreateDataSourceOptions,
   createDataSource,
   type DatabaseKind,

@@ -1,3 +1,4 @@
+import { ApiKeyEntity } from './api-key.entity.js';
 import { ChunkEntity } from './chunk.entity.js';
 import { DatasetEntity } from './dataset.entity.js';
 import { DocumentEntity } from './document.entity.js';
@@ -11,10 +12,12 @@ import { RunUnitFailureEntity } from './run-unit-failure.entity.js';
 import { SummaryEntity } from './summary.entity.js';
 import { TaskEntity } from './task.entity.js';
 
+export type { ApiKeyScope } from './api-key.entity.js';
 export type { DatasetKind } from './dataset.entity.js';
 export { OPEN_RUN_STATUSES, type RunStatus } from './run.entity.js';
 export type { TaskStatus } from './task.entity.js';
 export {
+  ApiKeyEntity,
   ChunkEntity,
   DatasetEntity,
   DocumentEntity,
@@ -42,4 +45,5 @@ export const ENTITIES = [
   MetricValueEntity,
   RunCounterEntity,
   RunUnitFailureEntity,
+  ApiKeyEntity,
 ];

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { countRows, createDataSource, DatasetEntity, databaseKind, inTransaction } from '../../src/index.js';
+import { apiKeySuite } from './api-key-suite.js';
 import { entitySuite } from './entity-suite.js';
 
 // One PGlite instance for the whole file (start-up costs ~2.5 s).
@@ -23,6 +24,7 @@ describe('@precis/db on PGlite in memory', () => {
   });
 
   entitySuite(() => ds);
+  apiKeySuite(() => ds);
 
   it('keeps concurrent transactions apart on its single session', async () => {
     const nameA = `conc-a-${randomUUID()}`;

@@ -9,6 +9,7 @@ import {
   inTransaction,
   type ThrowawayDatabase,
 } from '../../src/index.js';
+import { apiKeySuite } from './api-key-suite.js';
 import { entitySuite } from './entity-suite.js';
 
 describe('@precis/db on PostgreSQL', () => {
@@ -31,6 +32,7 @@ describe('@precis/db on PostgreSQL', () => {
   });
 
   entitySuite(() => ds);
+  apiKeySuite(() => ds);
 
   it('retries a transaction that lost a serialization conflict', async () => {
     const repo = ds.getRepository(DatasetEntity);
