@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from './auth/auth.module.js';
 import { IngestionModule } from './ingestion/ingestion.module.js';
 import { RunsModule } from './runs/runs.module.js';
 
-@Module({ imports: [IngestionModule, RunsModule] })
+@Module({ imports: [AuthModule, IngestionModule, RunsModule] })
 export class GatewayModule {}

@@ -17,6 +17,7 @@ export {
   oneOf,
   port,
   redactUrl,
+  secretList,
   str,
   url,
   urlList,

@@ -1,11 +1,26 @@
-import { commonEnv, type EnvConfig, int, port, str } from '@precis/service';
+import { API_KEY_PATTERN } from '@precis/db';
+import { commonEnv, type EnvConfig, int, port, secretList, str } from '@precis/service';
 
 export const GATEWAY_ENV = {
   ...commonEnv({ httpPort: 8080 }),
-  GRPC_HOST: str({ default: '0.0.0.0', description: 'address the gRPC server binds to' }),
+  GRPC_HOST: str({
+    default: '127.0.0.1',
+    description: 'address the gRPC server binds to (0.0.0.0 to accept connections from other hosts)',
+  }),
   GRPC_PORT: port({
     default: 50051,
     description: 'port of the gRPC API (precis.v1.IngestionService, precis.v1.RunService)',
+  }),
+  GRPC_TLS_CERT: str({
+    optional: true,
+    description: 'PEM certificate chain file for TLS on the gRPC port (with GRPC_TLS_KEY); unset = plaintext',
+  }),
+  GRPC_TLS_KEY: str({ optional: true, description: 'PEM private key file for GRPC_TLS_CERT' }),
+  PRECIS_API_KEYS: secretList({
+    optional: true,
+    pattern: API_KEY_PATTERN,
+    patternHint: 'Precis API keys (precis_ and 43 characters, from `precis keys create`)',
+    description: 'API keys accepted with write scope besides those created with `precis keys create`',
   }),
   INGEST_TIMEOUT_MS: int({
     default: 1_800_000,

@@ -32,20 +32,22 @@ const GRPC_CODE_NAMES = [
 export async function observeCall<T>(
   deps: { metrics: MetricsRegistry; logger: ServiceLogger },
   method: string,
-  run: () => Promise<T>,
+  // `fields` go into the call's log line (e.g. the caller's key name, once known).
+  run: (fields: Record<string, unknown>) => Promise<T>,
   quiet = false,
 ): Promise<T> {
   const t0 = performance.now();
+  const fields: Record<string, unknown> = {};
   let code = 0;
   try {
-    return await run();
+    return await run(fields);
   } catch (err) {
     if (err instanceof GrpcException) {
       code = err.getCode();
       throw err;
     }
     const safe = safeException(method, err);
-    deps.logger.error({ err, method, reference: safe.reference }, 'gRPC call failed unexpectedly');
+    deps.logger.error({ err, method, ...fields, reference: safe.reference }, 'gRPC call failed unexpectedly');
     code = safe.exception.getCode();
     throw safe.exception;
   } finally {
@@ -56,7 +58,10 @@ export async function observeCall<T>(
       .inc({ method, code: name });
     // Polling calls (GetRun every second) would flood the log: only their failures are logged.
     if (code !== 0 || !quiet)
-      deps.logger[code === 0 ? 'info' : 'warn']({ method, code: name, ms }, `gRPC ${method} ${name}`);
+      deps.logger[code === 0 ? 'info' : 'warn'](
+        { method, code: name, ms, ...fields },
+        `gRPC ${method} ${name}`,
+      );
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Metadata, ServerUnaryCall } from '@grpc/grpc-js';
-import { Controller, Inject, UseFilters } from '@nestjs/common';
+import { Controller, UseFilters } from '@nestjs/common';
 import { GrpcExceptionFilter, GrpcMethod } from '@nestjs/microservices';
 import type {
   GetDatasetRequest,
@@ -9,8 +9,7 @@ import type {
   ListDatasetsRequest,
   ListDatasetsResponse,
 } from '@precis/contracts';
-import { MetricsRegistry, SERVICE_LOGGER, type ServiceLogger } from '@precis/service';
-import { observeCall } from '../grpc/observe-call.js';
+import { GrpcCalls } from '../grpc/grpc-calls.js';
 import { IngestionService } from './ingestion.service.js';
 import { ImportDatasetUseCase } from './usecases/import-dataset.usecase.js';
 
@@ -23,34 +22,33 @@ export class IngestionController {
   constructor(
     private readonly importDatasetUseCase: ImportDatasetUseCase,
     private readonly datasets: IngestionService,
-    private readonly metrics: MetricsRegistry,
-    @Inject(SERVICE_LOGGER) private readonly logger: ServiceLogger,
+    private readonly calls: GrpcCalls,
   ) {}
 
   @GrpcMethod(SERVICE, 'importDataset')
   importDataset(
     request: ImportDatasetRequest,
-    _metadata: Metadata,
+    metadata: Metadata,
     call: ServerUnaryCall<ImportDatasetRequest, ImportDatasetResponse>,
   ): Promise<ImportDatasetResponse> {
     const abort = new AbortController();
     call.on('cancelled', () => abort.abort());
-    return this.observe('ImportDataset', () => this.importDatasetUseCase.execute(request, abort.signal));
+    return this.calls.run('ImportDataset', metadata, 'write', () =>
+      this.importDatasetUseCase.execute(request, abort.signal),
+    );
   }
 
   @GrpcMethod(SERVICE, 'listDatasets')
-  listDatasets(request: ListDatasetsRequest): Promise<ListDatasetsResponse> {
-    return this.observe('ListDatasets', async () => ({
+  listDatasets(request: ListDatasetsRequest, metadata: Metadata): Promise<ListDatasetsResponse> {
+    return this.calls.run('ListDatasets', metadata, 'read', async () => ({
       datasets: await this.datasets.list(request.kind ?? ''),
     }));
   }
 
   @GrpcMethod(SERVICE, 'getDataset')
-  getDataset(request: GetDatasetRequest): Promise<GetDatasetResponse> {
-    return this.observe('GetDataset', async () => ({ dataset: await this.datasets.get(request.name ?? '') }));
-  }
-
-  private observe<T>(method: string, run: () => Promise<T>): Promise<T> {
-    return observeCall({ metrics: this.metrics, logger: this.logger }, method, run);
+  getDataset(request: GetDatasetRequest, metadata: Metadata): Promise<GetDatasetResponse> {
+    return this.calls.run('GetDataset', metadata, 'read', async () => ({
+      dataset: await this.datasets.get(request.name ?? ''),
+    }));
   }
 }

@@ -1,5 +1,5 @@
 import type { Metadata } from '@grpc/grpc-js';
-import { Controller, Inject, UseFilters } from '@nestjs/common';
+import { Controller, UseFilters } from '@nestjs/common';
 import { GrpcExceptionFilter, GrpcMethod } from '@nestjs/microservices';
 import type {
   CancelRunRequest,
@@ -11,8 +11,7 @@ import type {
   ListRunsRequest,
   ListRunsResponse,
 } from '@precis/contracts';
-import { MetricsRegistry, SERVICE_LOGGER, type ServiceLogger } from '@precis/service';
-import { observeCall } from '../grpc/observe-call.js';
+import { GrpcCalls } from '../grpc/grpc-calls.js';
 import { RunsService } from './runs.service.js';
 import { CreateRunUseCase, SPEC_DIR_METADATA } from './usecases/create-run.usecase.js';
 
@@ -23,46 +22,42 @@ const SERVICE = 'RunService';
 @Controller()
 @UseFilters(new GrpcExceptionFilter())
 export class RunsController {
-  private readonly deps: { metrics: MetricsRegistry; logger: ServiceLogger };
-
   constructor(
     private readonly createRunUseCase: CreateRunUseCase,
     private readonly runs: RunsService,
-    metrics: MetricsRegistry,
-    @Inject(SERVICE_LOGGER) logger: ServiceLogger,
-  ) {
-    this.deps = { metrics, logger };
-  }
+    private readonly calls: GrpcCalls,
+  ) {}
 
   @GrpcMethod(SERVICE, 'createRun')
   createRun(request: CreateRunRequest, metadata: Metadata): Promise<CreateRunResponse> {
     const dir = metadata?.get(SPEC_DIR_METADATA)[0];
-    return observeCall(this.deps, 'CreateRun', () =>
+    return this.calls.run('CreateRun', metadata, 'write', () =>
       this.createRunUseCase.execute(request, typeof dir === 'string' ? dir : undefined),
     );
   }
 
   @GrpcMethod(SERVICE, 'getRun')
-  getRun(request: GetRunRequest): Promise<GetRunResponse> {
-    return observeCall(
-      this.deps,
+  getRun(request: GetRunRequest, metadata: Metadata): Promise<GetRunResponse> {
+    return this.calls.run(
       'GetRun',
+      metadata,
+      'read',
       async () => ({ run: await this.runs.get(request.runId ?? '') }),
       true,
     );
   }
 
   @GrpcMethod(SERVICE, 'listRuns')
-  listRuns(request: ListRunsRequest): Promise<ListRunsResponse> {
-    return observeCall(this.deps, 'ListRuns', async () => ({
+  listRuns(request: ListRunsRequest, metadata: Metadata): Promise<ListRunsResponse> {
+    return this.calls.run('ListRuns', metadata, 'read', async () => ({
       runs: await this.runs.list(request.status, request.limit),
     }));
   }
 
   @GrpcMethod(SERVICE, 'cancelRun')
-  cancelRun(request: CancelRunRequest): Promise<CancelRunResponse> {
-    return observeCall(this.deps, 'CancelRun', async () => ({
-      run: await this.runs.cancel(request.runId ?? '', request.reason ?? ''),
+  cancelRun(request: CancelRunRequest, metadata: Metadata): Promise<CancelRunResponse> {
+    return this.calls.run('CancelRun', metadata, 'write', async (caller) => ({
+      run: await this.runs.cancel(request.runId ?? '', request.reason ?? '', caller.name),
     }));
   }
 }

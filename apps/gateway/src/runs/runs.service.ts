@@ -47,10 +47,11 @@ export class RunsService {
 
   // Marks an unfinished run cancelled: the planner creates no more tasks and workers skip the
   // queued ones (they check the run's status first); tasks already running finish. Cancelling a
-  // finished run changes nothing.
-  async cancel(ref: string, reason: string): Promise<Run> {
+  // finished run changes nothing. The run's error records who cancelled it (the key's name).
+  async cancel(ref: string, reason: string, by: string): Promise<Run> {
     const run = await this.find(ref);
-    await cancelRun(this.dataSource, run.id, reason.trim() || 'cancelled').catch((err: unknown) => {
+    const why = `${reason.trim() || 'cancelled'} (by API key ${by})`;
+    await cancelRun(this.dataSource, run.id, why).catch((err: unknown) => {
       if (!(err instanceof RunStateError)) throw err;
     });
     return this.get(run.id);

@@ -192,3 +192,23 @@ export function intList(opts: BaseOptions<number[]> & { min?: number; max?: numb
     (value) => value.join(','),
   );
 }
+
+// A comma-separated list of secrets (e.g. API keys), each checked against a pattern. An invalid
+// entry is named by its position only: the value is never shown.
+export function secretList(
+  opts: { description: string; pattern: RegExp; patternHint: string } & OptionalFlag,
+): EnvVar<string[] | undefined> {
+  const expected = `a comma-separated list of ${opts.patternHint}`;
+  return define(
+    'secret-list',
+    expected,
+    { ...opts, secret: true, optional: true },
+    (raw) => {
+      const items = raw.split(',').map((s) => s.trim());
+      const bad = items.findIndex((s) => !opts.pattern.test(s));
+      if (bad >= 0) throw new EnvValueError(`entry ${bad + 1} of ${items.length} is not ${opts.patternHint}`);
+      return items;
+    },
+    (value) => `${value?.length ?? 0} entries`,
+  );
+}

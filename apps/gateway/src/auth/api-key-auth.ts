@@ -1,0 +1,70 @@
+import type { Metadata } from '@grpc/grpc-js';
+import { Inject, Injectable } from '@nestjs/common';
+import { GrpcPermissionDeniedException, GrpcUnauthenticatedException } from '@nestjs/microservices';
+import { API_KEY_PATTERN, type ApiKeyScope, findApiKey, hashApiKey } from '@precis/db';
+import { SERVICE_CONFIG } from '@precis/service';
+import { DataSource } from 'typeorm';
+import type { GatewayConfig } from '../config/gateway.env.js';
+
+export interface Principal {
+  // The key's name (keys from PRECIS_API_KEYS are `env-key-<n>`); logged, never the key.
+  name: string;
+  scope: ApiKeyScope;
+}
+
+// How long a database answer about a key is reused: a removed key stops working within this.
+export const KEY_CACHE_MS = 5000;
+const MAX_CACHED = 10_000;
+
+export const UNAUTHENTICATED_MESSAGE =
+  'missing or invalid API key: send the metadata `authorization: Bearer <key>` ' +
+  '(the CLI sends PRECIS_API_KEY); create a key with `precis keys create <name>`';
+
+// Checks the `authorization: Bearer <key>` metadata of a gRPC call against the keys mounted in
+// PRECIS_API_KEYS and those created with `precis keys create` (stored as digests).
+@Injectable()
+export class ApiKeyAuth {
+  private readonly envKeys = new Map<string, Principal>();
+  private readonly cache = new Map<string, { principal: Principal | null; until: number }>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(SERVICE_CONFIG) config: GatewayConfig,
+  ) {
+    (config.PRECIS_API_KEYS ?? []).forEach((key, i) => {
+      this.envKeys.set(hashApiKey(key), { name: `env-key-${i + 1}`, scope: 'write' });
+    });
+  }
+
+  async authenticate(metadata: Metadata | undefined, needs: ApiKeyScope): Promise<Principal> {
+    const key = bearerKey(metadata);
+    const principal = key ? await this.lookup(key) : null;
+    if (!principal) throw new GrpcUnauthenticatedException(UNAUTHENTICATED_MESSAGE);
+    if (needs === 'write' && principal.scope !== 'write')
+      throw new GrpcPermissionDeniedException(
+        `API key ${principal.name} has scope ${principal.scope}; this call needs a write key (\`precis keys create <name> --scope write\`)`,
+      );
+    return principal;
+  }
+
+  private async lookup(key: string): Promise<Principal | null> {
+    const digest = hashApiKey(key);
+    const fromEnv = this.envKeys.get(digest);
+    if (fromEnv) return fromEnv;
+    const now = Date.now();
+    const cached = this.cache.get(digest);
+    if (cached && cached.until > now) return cached.principal;
+    const principal = await findApiKey(this.dataSource, key);
+    // Unknown keys are cached too, so guessing costs no database query per attempt.
+    if (this.cache.size >= MAX_CACHED) this.cache.clear();
+    this.cache.set(digest, { principal, until: now + KEY_CACHE_MS });
+    return principal;
+  }
+}
+
+function bearerKey(metadata: Metadata | undefined): string | null {
+  const value = metadata?.get('authorization')[0];
+  if (typeof value !== 'string') return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(value.trim());
+  return match && API_KEY_PATTERN.test(match[1]!) ? match[1]! : null;
+}
