@@ -49,7 +49,7 @@ describe('a book benchmark across the services matches the embedded run', () => 
     fake = await startFakeProcess(writeJson(join(tmp.dir, 'rules.json'), rules), 20);
     const modelsFile = writeJson(join(tmp.dir, 'models.json'), registryObject(fake.baseURL));
     cluster = await startCluster({ databaseUrl: tdb.url, prefix, modelsFile, verifiers: 2 });
-    runs = new RemoteRuns(cluster.grpcAddress);
+    runs = new RemoteRuns(cluster.grpcAddress, cluster.access);
   }, 150_000);
 
   afterAll(async () => {
@@ -139,7 +139,7 @@ describe('a book benchmark across the services matches the embedded run', () => 
     );
     const cancelled = await runs.cancelRun(run.id, 'changed my mind');
     expect(remoteRunStatus(cancelled)).toBe('cancelled');
-    expect(cancelled.error).toBe('changed my mind');
+    expect(cancelled.error).toBe('changed my mind (by API key env-key-1)');
     const after = await followRemoteRun(runs, run.id, { pollMs: 100 });
     expect(remoteRunStatus(after.run)).toBe('cancelled');
 
@@ -165,6 +165,7 @@ describe('a book benchmark across the services matches the embedded run', () => 
     const call = (dir: string) =>
       new Promise<{ run?: { id: string; name: string } }>((ok, fail) => {
         const md = new Metadata();
+        md.set('authorization', `Bearer ${cluster.access.key}`);
         md.set('precis-spec-dir', dir);
         client.createRun({ specYaml: yaml, fresh: true }, md, (err, res) => (err ? fail(err) : ok(res)));
       });

@@ -76,7 +76,7 @@ describe('kill -9 of a stage service in the middle of a run', () => {
     }
     const modelsFile = join(tmp.dir, 'models-summarization.json');
     cluster = await startCluster({ databaseUrl: tdb.url, prefix, modelsFile, verifiers: 2, env });
-    runs = new RemoteRuns(cluster.grpcAddress);
+    runs = new RemoteRuns(cluster.grpcAddress, cluster.access);
   }, 150_000);
 
   afterAll(async () => {

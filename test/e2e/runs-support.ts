@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInProcessBus, createNatsBus } from '@precis/bus';
-import { createDataSource, createThrowawayDatabase, RunEntity } from '@precis/db';
+import { createDataSource, createThrowawayDatabase, generateApiKey, RunEntity } from '@precis/db';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import {
   type BenchmarkSpec,
@@ -20,6 +20,8 @@ import {
 } from '@precis/runs';
 import { type FakeLlmProcess, parseRules, spawnFakeLlmProcess, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
+import type { RemoteAccess } from '../../apps/cli/src/runtime/remote-access.js';
+import { insecureAccess } from '../../apps/cli/src/runtime/remote-access.js';
 import {
   freePort,
   type ServiceName,
@@ -129,6 +131,8 @@ export function startFakeProcess(rulesFile: string, latencyMs: number): Promise<
 export interface Cluster {
   gateway: ServiceProcess;
   grpcAddress: string;
+  // The gateway's API key (mounted in its PRECIS_API_KEYS) on a plaintext channel.
+  access: RemoteAccess;
   procs: Map<string, ServiceProcess>;
   start(id: string, name: ServiceName): Promise<ServiceProcess>;
   stopAll(): Promise<void>;
@@ -179,7 +183,9 @@ export async function startCluster(opts: {
     return proc;
   };
   const grpcPort = await freePort();
+  const access = insecureAccess(generateApiKey());
   const gateway = await start('gateway', 'gateway', {
+    PRECIS_API_KEYS: access.key,
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: String(grpcPort),
     RUN_TICK_MS: '500',
@@ -192,6 +198,7 @@ export async function startCluster(opts: {
   return {
     gateway,
     grpcAddress: `127.0.0.1:${grpcPort}`,
+    access,
     procs,
     start: (id, name) => start(id, name),
     async stopAll() {

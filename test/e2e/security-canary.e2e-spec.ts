@@ -80,7 +80,8 @@ describe('canary keys never reach a log line or a table', () => {
     const modelsFile = writeJson(join(tmp.dir, 'models.json'), {
       models: {
         'fake-model': { ...model, apiKeyEnv: 'CANARY_MODEL_KEY' },
-        'wrong-key-model': { ...model, apiKeyEnv: 'CANARY_WRONG_KEY' },
+        // Another model id, so no cached answer of fake-model can stand in for its calls.
+        'wrong-key-model': { ...model, model: 'other-model', apiKeyEnv: 'CANARY_WRONG_KEY' },
       },
     });
     const secrets = { CANARY_MODEL_KEY: keys.model, CANARY_WRONG_KEY: keys.wrong, LOG_LEVEL: 'debug' };
@@ -104,8 +105,8 @@ describe('canary keys never reach a log line or a table', () => {
   }, 60_000);
 
   it('runs, fails the wrong-key system with a redacted 401, and leaks no key', async () => {
-    const ingestion = new RemoteIngestion(cluster.grpcAddress);
-    const runs = new RemoteRuns(cluster.grpcAddress);
+    const ingestion = new RemoteIngestion(cluster.grpcAddress, cluster.access);
+    const runs = new RemoteRuns(cluster.grpcAddress, cluster.access);
     try {
       const imported = await ingestion.importDataset({
         kind: 'text',

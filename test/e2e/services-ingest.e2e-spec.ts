@@ -8,7 +8,12 @@ import { credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createNatsBus } from '@precis/bus';
 import { type ImportDatasetResponse, ImportStatus, IngestionServiceClient } from '@precis/contracts';
-import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import {
+  createDataSource,
+  createThrowawayDatabase,
+  generateApiKey,
+  type ThrowawayDatabase,
+} from '@precis/db';
 import {
   builtEntry,
   freePort,
@@ -20,12 +25,19 @@ import {
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const summevalPath = resolve(repoRoot, '../shared/datasets/summeval-op/summeval-op.jsonl');
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+// The gateway's key (mounted in its PRECIS_API_KEYS) and call metadata carrying it.
+const API_KEY = generateApiKey();
+function authorized(): Metadata {
+  const md = new Metadata();
+  md.set('authorization', `Bearer ${API_KEY}`);
+  return md;
+}
 
 function unary<T>(
   invoke: (md: Metadata, opts: { deadline: Date }, cb: (err: ServiceError | null, res: T) => void) => unknown,
 ) {
   return new Promise<T>((ok, fail) => {
-    invoke(new Metadata(), { deadline: new Date(Date.now() + 120_000) }, (err, res) =>
+    invoke(authorized(), { deadline: new Date(Date.now() + 120_000) }, (err, res) =>
       err ? fail(err) : ok(res),
     );
   });
@@ -58,6 +70,7 @@ describe('gateway + ingestion services (separate processes)', () => {
       ...common,
       HTTP_PORT: String(gwHttp),
       GRPC_HOST: '127.0.0.1',
+      PRECIS_API_KEYS: API_KEY,
       GRPC_PORT: String(gwGrpc),
     });
     ingestion = startService(repoRoot, 'ingestion', { ...common, HTTP_PORT: String(inHttp) });

@@ -8,7 +8,12 @@ import { credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createNatsBus } from '@precis/bus';
 import { type GetDatasetResponse, IngestionServiceClient } from '@precis/contracts';
-import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import {
+  createDataSource,
+  createThrowawayDatabase,
+  generateApiKey,
+  type ThrowawayDatabase,
+} from '@precis/db';
 import type { DataSource } from 'typeorm';
 import {
   freePort,
@@ -19,6 +24,13 @@ import {
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+// The gateway's key (mounted in its PRECIS_API_KEYS) and call metadata carrying it.
+const API_KEY = generateApiKey();
+function authorized(): Metadata {
+  const md = new Metadata();
+  md.set('authorization', `Bearer ${API_KEY}`);
+  return md;
+}
 const alicePath = resolve(repoRoot, '../shared/datasets/books/alice-in-wonderland.txt');
 
 describe('ingest tasks wait in the queue for an ingestion service', () => {
@@ -45,6 +57,7 @@ describe('ingest tasks wait in the queue for an ingestion service', () => {
       ...common,
       HTTP_PORT: String(await freePort()),
       GRPC_HOST: '127.0.0.1',
+      PRECIS_API_KEYS: API_KEY,
       GRPC_PORT: String(grpcPort),
       INGEST_TIMEOUT_MS: '1000',
     });
@@ -66,7 +79,7 @@ describe('ingest tasks wait in the queue for an ingestion service', () => {
     const err = await new Promise<ServiceError | null>((done) => {
       client.importDataset(
         { kind: 'text', path: alicePath, datasetName: 'alice', replace: false },
-        new Metadata(),
+        authorized(),
         { deadline: new Date(Date.now() + 30_000) },
         (e) => done(e),
       );
@@ -87,7 +100,7 @@ describe('ingest tasks wait in the queue for an ingestion service', () => {
     expect(row?.status).toBe('done');
 
     const got = await new Promise<GetDatasetResponse>((ok, fail) => {
-      client.getDataset({ name: 'alice' }, (e, res) => (e ? fail(e) : ok(res)));
+      client.getDataset({ name: 'alice' }, authorized(), (e, res) => (e ? fail(e) : ok(res)));
     });
     expect(got.dataset).toMatchObject({
       name: 'alice',

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { datasetsCommand } from './commands/datasets.command.js';
 import { ingestCommand } from './commands/ingest.command.js';
+import { keysCommand } from './commands/keys.command.js';
 import { registerMetaCommands } from './commands/meta/index.js';
 import { reportCommand } from './commands/report.command.js';
 import { rescoreCommand } from './commands/rescore.command.js';
@@ -32,6 +33,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(runsCommand(ctx));
   program.addCommand(reportCommand(ctx));
   program.addCommand(rescoreCommand(ctx));
+  program.addCommand(keysCommand(ctx));
   registerMetaCommands(program, {
     stdout: ctx.stdout,
     withDataSource: (command, fn) => withDataSource(ctx, command, fn),

@@ -17,7 +17,12 @@ import {
   type IngestionServiceServer,
   IngestionServiceService,
 } from '@precis/contracts';
-import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import {
+  createDataSource,
+  createThrowawayDatabase,
+  generateApiKey,
+  type ThrowawayDatabase,
+} from '@precis/db';
 import {
   DatasetConflictError,
   DatasetNotFoundError,
@@ -57,8 +62,20 @@ function grpcError(error: unknown): Partial<ServiceError> {
   return { code, details: error instanceof Error ? error.message : String(error), metadata: new Metadata() };
 }
 
+const KEY = generateApiKey();
+// What the CLI sends: PRECIS_API_KEY, as the gateway expects it.
+const WITH_KEY = { PRECIS_API_KEY: KEY };
+
 function unary<Req, Res>(fn: (req: Req) => Promise<Res>) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
+    if (call.metadata.get('authorization')[0] !== `Bearer ${KEY}`) {
+      callback({
+        code: status.UNAUTHENTICATED,
+        details: 'missing or invalid API key',
+        metadata: new Metadata(),
+      });
+      return;
+    }
     fn(call.request).then(
       (res) => callback(null, res),
       (error) => callback(grpcError(error)),
@@ -119,39 +136,56 @@ describe('precis CLI --remote (gRPC IngestionService)', () => {
     const path = join(DATASETS, 'summeval-op/summeval-op.jsonl');
     const ingest = await runCli(
       ['--remote', address, 'ingest', 'summeval-op', path, '--dataset', 'opinions'],
-      {},
+      WITH_KEY,
     );
     expect(ingest.stderr).toBe('');
     expect(ingest.code).toBe(0);
     expect(ingest.stdout).toContain(`imported into gateway at ${address}`);
 
-    const show = await runCli(['--remote', address, 'datasets', 'show', 'opinions', '--json'], {});
+    const show = await runCli(['--remote', address, 'datasets', 'show', 'opinions', '--json'], WITH_KEY);
     expect(show.code).toBe(0);
     expect(JSON.parse(show.stdout)).toMatchObject({
       name: 'opinions',
       kind: 'summeval-op',
       counts: { documents: 32, products: 32, reviews: 256, summaries: 416 },
     });
-    const list = await runCli(['--remote', address, 'datasets', 'ls', '--json'], {});
+    const list = await runCli(['--remote', address, 'datasets', 'ls', '--json'], WITH_KEY);
     expect(JSON.parse(list.stdout).map((d: { name: string }) => d.name)).toEqual(['opinions']);
   });
 
   it('passes the service error through as one line and exits non-zero', async () => {
     const bad = join(tmp, 'empty.jsonl');
     await writeFile(bad, '');
-    const run = await runCli(['--remote', address, 'ingest', 'jsonl', bad, '--dataset', 'e'], {});
+    const run = await runCli(['--remote', address, 'ingest', 'jsonl', bad, '--dataset', 'e'], WITH_KEY);
     expect(run.code).toBe(1);
     expect(run.stderr.trim()).toMatch(new RegExp(`^precis: error: ${bad}: file is empty`));
-    const missing = await runCli(['--remote', address, 'datasets', 'show', 'nope'], {});
+    const missing = await runCli(['--remote', address, 'datasets', 'show', 'nope'], WITH_KEY);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('dataset "nope" not found');
   });
 
+  it('needs PRECIS_API_KEY, and says when the gateway refuses it', async () => {
+    const none = await runCli(['--remote', address, 'datasets', 'ls'], {});
+    expect(none.code).toBe(1);
+    expect(none.stderr.trim()).toBe(
+      "precis: error: --remote needs an API key: set PRECIS_API_KEY (create one with `precis keys create <name>` against the gateway's database)",
+    );
+    const malformed = await runCli(['--remote', address, 'datasets', 'ls'], { PRECIS_API_KEY: 'hunter2' });
+    expect(malformed.stderr.trim()).toBe(
+      'precis: error: PRECIS_API_KEY is not a Precis API key (expected precis_ and 43 characters, got 7 characters); copy it as `precis keys create` printed it',
+    );
+    const wrong = await runCli(['--remote', address, 'datasets', 'ls'], { PRECIS_API_KEY: generateApiKey() });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.trim()).toBe(
+      `precis: error: the gateway at ${address} refused the API key in PRECIS_API_KEY: missing or invalid API key`,
+    );
+  });
+
   it('says clearly when the gateway cannot be reached', async () => {
-    const run = await runCli(['--remote', '127.0.0.1:1', 'datasets', 'ls'], {});
+    const run = await runCli(['--remote', '127.0.0.1:1', 'datasets', 'ls'], WITH_KEY);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('cannot reach the gateway at 127.0.0.1:1');
-    const malformed = await runCli(['--remote', 'http://x', 'datasets', 'ls'], {});
+    const malformed = await runCli(['--remote', 'http://x', 'datasets', 'ls'], WITH_KEY);
     expect(malformed.stderr).toContain('--remote expects the gateway as host:port');
   });
 });

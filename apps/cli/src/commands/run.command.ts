@@ -20,6 +20,7 @@ import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withRuntime } from '../context.js';
 import { printJson } from '../output.js';
 import { resolveModelRegistry } from '../runtime/model-registry.js';
+import { remoteAccess } from '../runtime/remote-access.js';
 import { runRemote } from '../runtime/remote-runs.js';
 import { describeOutcome, runProgressView } from '../runtime/run-progress.js';
 
@@ -99,11 +100,12 @@ export function runCommand(ctx: CliContext): Command {
       const globals = command.optsWithGlobals<GlobalOptions>();
       if (globals.remote) {
         // The cluster runs it: submit over gRPC and follow its progress until it finishes.
+        const access = remoteAccess(ctx.env);
         const abort = new AbortController();
         const onSignal = () => abort.abort();
         process.once('SIGINT', onSignal);
         try {
-          const { exitCode, run } = await runRemote(ctx, globals.remote, loaded.spec, {
+          const { exitCode, run } = await runRemote(ctx, globals.remote, access, loaded.spec, {
             fresh: opts.fresh,
             specDir: dirname(loaded.file),
             signal: abort.signal,

@@ -16,6 +16,7 @@ import {
 import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
 import { formatTable, printJson } from '../output.js';
+import { remoteAccess } from '../runtime/remote-access.js';
 import { RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
 
 export function runsCommand(ctx: CliContext): Command {
@@ -126,7 +127,7 @@ export function runsCommand(ctx: CliContext): Command {
     .action(async (ref: string, opts: { reason: string }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       if (globals.remote) {
-        const remote = new RemoteRuns(globals.remote);
+        const remote = new RemoteRuns(globals.remote, remoteAccess(ctx.env));
         try {
           const run = await remote.cancelRun(ref, opts.reason);
           ctx.stdout.write(`run ${run.id}: ${remoteRunStatus(run)}\n`);

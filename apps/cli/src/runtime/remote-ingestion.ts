@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
+import type { Metadata, ServiceError } from '@grpc/grpc-js';
 import {
   type Dataset,
   type ImportDatasetResponse,
@@ -8,6 +8,7 @@ import {
 } from '@precis/contracts';
 import { type ImportStatus, orderCounts } from '@precis/ingest';
 import type { DatasetView, ImportOutcome, ImportRequest, IngestionPort } from './ingestion-port.js';
+import { callMetadata, explainGrpcError, type RemoteAccess } from './remote-access.js';
 
 const DEADLINE_MS = { read: 30_000, import: 30 * 60_000 };
 
@@ -15,8 +16,11 @@ const DEADLINE_MS = { read: 30_000, import: 30 * 60_000 };
 export class RemoteIngestion implements IngestionPort {
   private readonly client: IngestionServiceClient;
 
-  constructor(private readonly address: string) {
-    this.client = new IngestionServiceClient(address, credentials.createInsecure());
+  constructor(
+    private readonly address: string,
+    private readonly access: RemoteAccess,
+  ) {
+    this.client = new IngestionServiceClient(address, access.channel);
   }
 
   async importDataset(request: ImportRequest): Promise<ImportOutcome> {
@@ -67,25 +71,15 @@ export class RemoteIngestion implements IngestionPort {
     ) => unknown,
   ): Promise<T> {
     return new Promise((resolvePromise, reject) => {
-      invoke(new Metadata(), { deadline: new Date(Date.now() + DEADLINE_MS[kind]) }, (error, response) => {
-        if (error) reject(this.explain(error));
-        else resolvePromise(response);
-      });
-    });
-  }
-
-  private explain(error: ServiceError): Error {
-    if (error.code === status.UNAVAILABLE) {
-      return new Error(
-        `cannot reach the gateway at ${this.address} (${error.details || 'unavailable'}); ` +
-          'check --remote host:port and that the gateway is running',
+      invoke(
+        callMetadata(this.access),
+        { deadline: new Date(Date.now() + DEADLINE_MS[kind]) },
+        (error, response) => {
+          if (error) reject(explainGrpcError(this.address, error));
+          else resolvePromise(response);
+        },
       );
-    }
-    if (error.code === status.DEADLINE_EXCEEDED) {
-      return new Error(`the gateway at ${this.address} did not answer in time`);
-    }
-    // The service's own message (validation errors name file, record and field).
-    return new Error(error.details || error.message);
+    });
   }
 }
 

@@ -1,7 +1,8 @@
-import { credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
+import type { ServiceError } from '@grpc/grpc-js';
 import { type CreateRunRequest, type Run, RunServiceClient, RunStatus } from '@precis/contracts';
 import type { RunEntity } from '@precis/db';
 import { type BenchmarkSpec, exitCodeOf } from '@precis/runs';
+import { callMetadata, explainGrpcError, type RemoteAccess } from './remote-access.js';
 
 // gRPC metadata key the gateway resolves relative spec paths against (see the gateway's
 // CreateRunUseCase); the CLI sends absolute paths anyway, this covers hand-written JSON.
@@ -34,15 +35,17 @@ export function isFinished(run: Run): boolean {
 export class RemoteRuns {
   private readonly client: RunServiceClient;
 
-  constructor(readonly address: string) {
-    this.client = new RunServiceClient(address, credentials.createInsecure());
+  constructor(
+    readonly address: string,
+    private readonly access: RemoteAccess,
+  ) {
+    this.client = new RunServiceClient(address, access.channel);
   }
 
   // The spec goes as JSON with dataset paths already absolute (loadSpecFile resolves them):
   // the gateway reads the files itself, so it must see the same paths (same machine or volume).
   async createRun(spec: BenchmarkSpec, opts: { fresh?: boolean; specDir?: string } = {}) {
-    const md = new Metadata();
-    if (opts.specDir) md.set(SPEC_DIR_METADATA, opts.specDir);
+    const md = callMetadata(this.access, opts.specDir ? { [SPEC_DIR_METADATA]: opts.specDir } : {});
     const request: CreateRunRequest = { specJson: JSON.stringify(spec), fresh: opts.fresh === true };
     const res = await this.call<{ run?: Run; resumed: boolean }>((o, cb) =>
       this.client.createRun(request, md, o, cb),
@@ -53,7 +56,7 @@ export class RemoteRuns {
 
   async getRun(runId: string): Promise<Run> {
     const res = await this.call<{ run?: Run }>((o, cb) =>
-      this.client.getRun({ runId }, new Metadata(), o, cb),
+      this.client.getRun({ runId }, callMetadata(this.access), o, cb),
     );
     if (!res.run) throw new Error(`gateway ${this.address} answered GetRun without a run`);
     return res.run;
@@ -64,7 +67,7 @@ export class RemoteRuns {
     const res = await this.call<{ runs: Run[] }>((o, cb) =>
       this.client.listRuns(
         { status: opts.status ?? RunStatus.RUN_STATUS_UNSPECIFIED, limit: opts.limit ?? 0 },
-        new Metadata(),
+        callMetadata(this.access),
         o,
         cb,
       ),
@@ -74,7 +77,7 @@ export class RemoteRuns {
 
   async cancelRun(runId: string, reason: string): Promise<Run> {
     const res = await this.call<{ run?: Run }>((o, cb) =>
-      this.client.cancelRun({ runId, reason }, new Metadata(), o, cb),
+      this.client.cancelRun({ runId, reason }, callMetadata(this.access), o, cb),
     );
     if (!res.run) throw new Error(`gateway ${this.address} answered CancelRun without a run`);
     return res.run;
@@ -92,22 +95,10 @@ export class RemoteRuns {
   ): Promise<T> {
     return new Promise((resolve, reject) => {
       invoke({ deadline: new Date(Date.now() + DEADLINE_MS) }, (error, response) => {
-        if (error) reject(this.explain(error));
+        if (error) reject(explainGrpcError(this.address, error));
         else resolve(response);
       });
     });
-  }
-
-  private explain(error: ServiceError): Error {
-    if (error.code === status.UNAVAILABLE)
-      return new Error(
-        `cannot reach the gateway at ${this.address} (${error.details || 'unavailable'}); ` +
-          'check --remote host:port and that the gateway is running',
-      );
-    if (error.code === status.DEADLINE_EXCEEDED)
-      return new Error(`the gateway at ${this.address} did not answer in time`);
-    // The gateway's own message (spec problems name their path in the spec).
-    return new Error(error.details || error.message);
   }
 }
 
@@ -170,10 +161,11 @@ export async function followRemoteRun(
 export async function runRemote(
   out: { stderr: NodeJS.WritableStream },
   address: string,
+  access: RemoteAccess,
   spec: BenchmarkSpec,
   opts: { fresh?: boolean; specDir?: string; signal?: AbortSignal; pollMs?: number },
 ): Promise<{ exitCode: number; run: Run }> {
-  const runs = new RemoteRuns(address);
+  const runs = new RemoteRuns(address, access);
   try {
     const { run, resumed } = await runs.createRun(spec, { fresh: opts.fresh, specDir: opts.specDir });
     out.stderr.write(

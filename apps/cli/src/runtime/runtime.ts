@@ -5,6 +5,7 @@ import { markOrphanedRunsInterrupted } from '@precis/runs';
 import type { DataSource } from 'typeorm';
 import type { IngestionPort } from './ingestion-port.js';
 import { LocalIngestion } from './local-ingestion.js';
+import { remoteAccess } from './remote-access.js';
 import { RemoteIngestion } from './remote-ingestion.js';
 
 export interface RuntimeOptions {
@@ -43,7 +44,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<PrecisRuntime> 
         `--remote expects the gateway as host:port (e.g. localhost:50051), got "${opts.remote}"`,
       );
     }
-    const ingestion = new RemoteIngestion(opts.remote);
+    const ingestion = new RemoteIngestion(opts.remote, remoteAccess(opts.env));
     return {
       mode: 'remote',
       target: `gateway at ${opts.remote}`,
