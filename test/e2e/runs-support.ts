@@ -2,7 +2,7 @@
 // process, scripted judge rules, a model registry file, the book spec, the cluster of services,
 // and the embedded baseline the cluster's results are compared with.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -156,6 +156,8 @@ export async function startCluster(opts: {
     PRECIS_BUS_PREFIX: opts.prefix,
     HTTP_HOST: '127.0.0.1',
     PRECIS_MODELS: opts.modelsFile,
+    // Specs and imports name files under the repository (examples/data).
+    INGEST_ROOT: realpathSync(repoRoot),
     LOG_LEVEL: 'info',
     SHUTDOWN_TIMEOUT_MS: '10000',
     TASK_RETRY_DELAYS_MS: '200',

@@ -2,6 +2,7 @@
 // and NATS JetStream (streams isolated by PRECIS_BUS_PREFIX): ImportDataset over gRPC goes
 // gateway -> ingest queue -> ingestion -> database -> task-completed event -> gateway.
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
@@ -23,7 +24,10 @@ import {
 } from '../../packages/service/test/support/service-process.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-const summevalPath = resolve(repoRoot, '../shared/datasets/summeval-op/summeval-op.jsonl');
+// The services read files only under INGEST_ROOT (compared after resolving symlinks: ../shared
+// may be a link).
+const datasetsRoot = realpathSync(resolve(repoRoot, '../shared/datasets'));
+const summevalPath = resolve(datasetsRoot, 'summeval-op/summeval-op.jsonl');
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 // The gateway's key (mounted in its PRECIS_API_KEYS) and call metadata carrying it.
 const API_KEY = generateApiKey();
@@ -64,6 +68,7 @@ describe('gateway + ingestion services (separate processes)', () => {
       NATS_URL: natsUrl,
       PRECIS_BUS_PREFIX: prefix,
       HTTP_HOST: '127.0.0.1',
+      INGEST_ROOT: datasetsRoot,
       LOG_LEVEL: 'info',
     };
     gateway = startService(repoRoot, 'gateway', {
@@ -147,7 +152,7 @@ describe('gateway + ingestion services (separate processes)', () => {
   }, 120_000);
 
   it('answers with the ingestion error and the right gRPC status', async () => {
-    const missing = resolve(repoRoot, 'no-such-file.jsonl');
+    const missing = resolve(datasetsRoot, 'no-such-file.jsonl');
     const err = await unary((md, opts, cb) =>
       client.importDataset(
         { kind: 'summeval-op', path: missing, datasetName: 'missing', replace: false },
@@ -195,7 +200,7 @@ describe('gateway + ingestion services (separate processes)', () => {
   });
 
   it('lets an in-flight import finish and ack when ingestion gets SIGTERM, then exits 0', async () => {
-    const kgdsPath = resolve(repoRoot, '../shared/datasets/kgds/KGDS.json');
+    const kgdsPath = resolve(datasetsRoot, 'kgds/KGDS.json');
     const startedBefore = ingestion.logs.filter((l) => l.msg === 'task started').length;
     const call = unary<ImportDatasetResponse>((md, opts, cb) =>
       client.importDataset(

@@ -2,6 +2,7 @@
 // clear DEADLINE_EXCEEDED, the task stays queued, and an ingestion service started later picks
 // it up and imports the dataset.
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
@@ -31,7 +32,8 @@ function authorized(): Metadata {
   md.set('authorization', `Bearer ${API_KEY}`);
   return md;
 }
-const alicePath = resolve(repoRoot, '../shared/datasets/books/alice-in-wonderland.txt');
+const datasetsRoot = realpathSync(resolve(repoRoot, '../shared/datasets'));
+const alicePath = resolve(datasetsRoot, 'books/alice-in-wonderland.txt');
 
 describe('ingest tasks wait in the queue for an ingestion service', () => {
   const prefix = `e2e_queue_${randomBytes(4).toString('hex')}`;
@@ -51,6 +53,7 @@ describe('ingest tasks wait in the queue for an ingestion service', () => {
       NATS_URL: natsUrl,
       PRECIS_BUS_PREFIX: prefix,
       HTTP_HOST: '127.0.0.1',
+      INGEST_ROOT: datasetsRoot,
     };
     const grpcPort = await freePort();
     gateway = startService(repoRoot, 'gateway', {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
 import { ChunkEntity, DatasetEntity, DocumentEntity } from '@precis/db';
+import { type FileAccessPolicy, readConfinedFile } from '@precis/files';
 import { countTokens, DEFAULT_ENCODING } from '@precis/text';
 import type { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
 import { type DatasetSummary, toDatasetSummary } from './dataset-summary.js';
 import { DatasetConflictError } from './errors.js';
 import { parseDatasetText } from './parse-dataset-file.js';
-import { decodeDatasetBytes, readDatasetBytes } from './read-file.js';
+import { decodeDatasetBytes, LOCAL_FILE_POLICY } from './read-file.js';
 import type { DatasetKindName, JsonObject, ParsedDataset, ParsedDocument } from './types.js';
 
 export interface ImportProgress {
@@ -23,6 +23,8 @@ export interface ImportDatasetOptions {
   path: string;
   name: string;
   replace?: boolean;
+  // Where and how the file may be read (a server's INGEST_ROOT and limits); default: local checks.
+  access?: FileAccessPolicy;
   onProgress?: (progress: ImportProgress) => void;
   // Rows per multi-row INSERT of chunks (kept well under PostgreSQL's 65535 parameters).
   batchSize?: number;
@@ -54,8 +56,7 @@ export function validateDatasetName(name: string): void {
 // needs `replace`, and then the old content is swapped out inside the same transaction.
 export async function importDataset(ds: DataSource, opts: ImportDatasetOptions): Promise<ImportResult> {
   validateDatasetName(opts.name);
-  const sourcePath = resolve(opts.path);
-  const bytes = await readDatasetBytes(opts.path);
+  const { bytes, realPath: sourcePath } = await readConfinedFile(opts.path, opts.access ?? LOCAL_FILE_POLICY);
   const decoded = decodeDatasetBytes(opts.path, bytes);
 
   const existing = await ds.getRepository(DatasetEntity).findOne({ where: { name: opts.name } });

@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_READ_TIMEOUT_MS,
+  type FileAccessPolicy,
+  readConfinedFile,
+} from '@precis/files';
 import { DatasetValidationError } from './errors.js';
 
 export interface DecodedFile {
@@ -9,23 +14,22 @@ export interface DecodedFile {
   text: string;
 }
 
+export const LOCAL_FILE_POLICY: FileAccessPolicy = {
+  maxBytes: DEFAULT_MAX_FILE_BYTES,
+  timeoutMs: DEFAULT_READ_TIMEOUT_MS,
+};
+
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-export async function readDatasetBytes(file: string): Promise<Buffer> {
-  try {
-    return await readFile(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem =
-      code === 'ENOENT'
-        ? 'file not found'
-        : code === 'EISDIR'
-          ? 'is a directory, not a file'
-          : `cannot be read (${code ?? String(error)})`;
-    throw new DatasetValidationError({ file, problem, hint: 'pass the path of an existing dataset file' });
-  }
+// The file's bytes under a file-access policy (a server's root and limits; by default the local
+// regular-file, size and time checks). Refusals are FileAccessError, naming the path.
+export async function readDatasetBytes(
+  file: string,
+  access: FileAccessPolicy = LOCAL_FILE_POLICY,
+): Promise<Buffer> {
+  return (await readConfinedFile(file, access)).bytes;
 }
 
 export function decodeDatasetBytes(file: string, bytes: Buffer): DecodedFile {
@@ -54,8 +58,8 @@ export function decodeDatasetBytes(file: string, bytes: Buffer): DecodedFile {
   return { bytes, sha256: sha256Hex(bytes), text };
 }
 
-export async function readDatasetFile(file: string): Promise<DecodedFile> {
-  return decodeDatasetBytes(file, await readDatasetBytes(file));
+export async function readDatasetFile(file: string, access?: FileAccessPolicy): Promise<DecodedFile> {
+  return decodeDatasetBytes(file, await readDatasetBytes(file, access));
 }
 
 // Offset of the first byte that breaks UTF-8, or -1.

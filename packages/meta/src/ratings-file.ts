@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readLocalText } from '@precis/files';
 import { OPINION_DIMENSION_SHORT_IDS, type OpinionDimensionId, toOpinionDimensionId } from '@precis/prompts';
 import { forEachJsonObjectLine, MetaInputError } from './errors.js';
 
@@ -18,7 +18,7 @@ export interface RatingsFile {
 export async function readRatingsFile(path: string): Promise<RatingsFile> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readLocalText(path);
   } catch (err) {
     throw new MetaInputError(`cannot read the ratings file (${(err as Error).message})`, { file: path });
   }

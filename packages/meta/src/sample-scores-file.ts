@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readLocalText } from '@precis/files';
 import { type OpinionDimensionId, toOpinionDimensionId } from '@precis/prompts';
 import { forEachJsonObjectLine, MetaInputError } from './errors.js';
 
@@ -23,7 +23,7 @@ export interface SampleScoresFile {
 export async function readSampleScoresFile(path: string): Promise<SampleScoresFile> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readLocalText(path);
   } catch (err) {
     throw new MetaInputError(`cannot read the sample scores file (${(err as Error).message})`, {
       file: path,

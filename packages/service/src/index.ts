@@ -22,6 +22,7 @@ export {
   url,
   urlList,
 } from './config/env-schema.js';
+export { type FileAccessEnvSchema, fileAccessEnv, serverFilePolicy } from './config/file-access-env.js';
 export {
   ConfigError,
   describeConfig,

@@ -23,6 +23,7 @@ import { resolveModelRegistry } from '../runtime/model-registry.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { runRemote } from '../runtime/remote-runs.js';
 import { describeOutcome, runProgressView } from '../runtime/run-progress.js';
+import { localFilePolicy } from '../runtime/runtime.js';
 
 interface RunOptions {
   preflight?: boolean;
@@ -127,7 +128,10 @@ export function runCommand(ctx: CliContext): Command {
           ? new LlmClient({ registry, store: createTypeOrmLlmStore(db), cacheEnabled: loaded.spec.cache })
           : undefined;
         const runCtx = createRunContext({ db, bus, chat, registry, logger: stderrLogger(ctx.stderr) });
-        const { run, resumed } = await createRun(runCtx, loaded, { fresh: opts.fresh });
+        const { run, resumed } = await createRun(runCtx, loaded, {
+          fresh: opts.fresh,
+          fileAccess: localFilePolicy(ctx.env),
+        });
         ctx.stderr.write(
           `${resumed ? 'resuming' : 'started'} run ${run.id} (${run.name}) — ${runtime.target}\n`,
         );

@@ -1,13 +1,17 @@
+import type { FileAccessPolicy } from '@precis/files';
 import { getDatasetSummary, importDataset, listDatasets } from '@precis/ingest';
 import type { DataSource } from 'typeorm';
 import type { DatasetView, ImportOutcome, ImportRequest, IngestionPort } from './ingestion-port.js';
 
 // Runs the ingest use cases in this process against the given database.
 export class LocalIngestion implements IngestionPort {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly access?: FileAccessPolicy,
+  ) {}
 
   async importDataset(request: ImportRequest): Promise<ImportOutcome> {
-    const result = await importDataset(this.ds, request);
+    const result = await importDataset(this.ds, { ...request, access: this.access });
     return { status: result.status, dataset: result.dataset };
   }
 

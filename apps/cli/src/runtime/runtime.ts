@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { type Bus, createInProcessBus } from '@precis/bus';
 import { createDataSource, redactUrl, resolveDatabaseUrl } from '@precis/db';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_READ_TIMEOUT_MS, type FileAccessPolicy } from '@precis/files';
 import { markOrphanedRunsInterrupted } from '@precis/runs';
 import type { DataSource } from 'typeorm';
 import type { IngestionPort } from './ingestion-port.js';
@@ -72,7 +73,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<PrecisRuntime> 
   return {
     mode: url ? 'postgres' : 'embedded',
     target,
-    ingestion: new LocalIngestion(ds),
+    ingestion: new LocalIngestion(ds, localFilePolicy(opts.env)),
     dataSource: ds,
     bus,
     async close() {
@@ -89,4 +90,16 @@ function explicitUrl(value: string): string {
   if (!url)
     throw new Error('--database-url is empty: pass postgres://user@host:port/database or omit the option');
   return url;
+}
+
+// The local file checks (regular files only, size- and time-limited); PRECIS_MAX_FILE_BYTES
+// lowers or raises the size limit.
+export function localFilePolicy(env: NodeJS.ProcessEnv): FileAccessPolicy {
+  const raw = env.PRECIS_MAX_FILE_BYTES?.trim();
+  const maxBytes = raw ? Number(raw) : DEFAULT_MAX_FILE_BYTES;
+  if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > DEFAULT_MAX_FILE_BYTES)
+    throw new Error(
+      `PRECIS_MAX_FILE_BYTES=${JSON.stringify(raw)} is not an integer in 1..${DEFAULT_MAX_FILE_BYTES} (the largest dataset file read, in bytes)`,
+    );
+  return { maxBytes, timeoutMs: DEFAULT_READ_TIMEOUT_MS, settings: { maxBytes: 'PRECIS_MAX_FILE_BYTES' } };
 }

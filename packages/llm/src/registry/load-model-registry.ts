@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readLocalText } from '@precis/files';
 import { LineCounter, parseDocument } from 'yaml';
 import { LlmConfigError } from '../errors.js';
 import { redactSecretLooking } from '../secret-looking.js';
@@ -35,7 +35,7 @@ export function loadModelRegistry(fileOrObject: string | ModelRegistryInput): Mo
   const file = fileOrObject;
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readLocalText(file);
   } catch (err) {
     throw new ModelRegistryError(file, [
       { field: '(file)', message: `cannot read: ${(err as Error).message}` },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DatasetEntity, OPEN_RUN_STATUSES, RunEntity } from '@precis/db';
+import type { FileAccessPolicy } from '@precis/files';
 import { importDataset } from '@precis/ingest';
 import { In } from 'typeorm';
 import type { LoadedSpec } from '../spec/load-spec.js';
@@ -32,7 +33,8 @@ export function specModels(spec: LoadedSpec['spec']): { where: string; model: st
 export async function createRun(
   ctx: RunContext,
   loaded: LoadedSpec,
-  opts: { fresh?: boolean } = {},
+  // fileAccess: where dataset files may be read from (a server's INGEST_ROOT and limits).
+  opts: { fresh?: boolean; fileAccess?: FileAccessPolicy } = {},
 ): Promise<CreateRunResult> {
   const { spec, file } = loaded;
   const sha = specSha256(spec);
@@ -46,7 +48,7 @@ export async function createRun(
   const problems: string[] = [];
   for (const [i, d] of spec.datasets.entries()) {
     if (d.path !== undefined && d.kind !== undefined) {
-      await importDataset(ctx.db, { kind: d.kind, path: d.path, name: d.name });
+      await importDataset(ctx.db, { kind: d.kind, path: d.path, name: d.name, access: opts.fileAccess });
     } else if (!(await ctx.db.getRepository(DatasetEntity).existsBy({ name: d.name }))) {
       problems.push(
         `datasets[${i}].name: no dataset "${d.name}" has been imported; import it with \`precis ingest\` or give its kind and path`,

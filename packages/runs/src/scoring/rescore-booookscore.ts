@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readLocalText } from '@precis/files';
 import { booookScoreForSummary, systemBooookScore, verdictsFromAnnotations } from '@precis/metrics';
 import { CONFUSION_TYPES, normalizeConfusionType } from '@precis/prompts';
 import { splitSentences } from '@precis/text';
@@ -82,7 +82,7 @@ export function rescoreBooookScore(
 function readJsonObject(path: string, what: string): Record<string, unknown> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readLocalText(path);
   } catch (err) {
     throw new RescoreInputError(
       `${path}: cannot read the ${what} file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { readLocalText } from '@precis/files';
 import { redactSecretLooking } from '@precis/llm';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
@@ -65,7 +65,7 @@ export function loadSpecFile(file: string): LoadedSpec {
   const abs = resolve(file);
   let text: string;
   try {
-    text = readFileSync(abs, 'utf8');
+    text = readLocalText(abs);
   } catch (err) {
     throw new SpecError(file, [
       `cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
@@ -107,7 +107,7 @@ export function loadSpecFile(file: string): LoadedSpec {
 function readTemplateOverrides(specFile: string, path: string): TemplateOverrides {
   let raw: unknown;
   try {
-    const text = readFileSync(path, 'utf8');
+    const text = readLocalText(path);
     raw = /\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
     throw new SpecError(specFile, [

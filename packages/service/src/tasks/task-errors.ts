@@ -1,5 +1,11 @@
 // How a failed task maps to an API status when someone waits for it (e.g. the gateway's gRPC).
-export type TaskErrorCode = 'invalid-argument' | 'not-found' | 'failed-precondition' | 'internal';
+export type TaskErrorCode =
+  | 'invalid-argument'
+  | 'not-found'
+  | 'failed-precondition'
+  | 'permission-denied'
+  | 'unavailable'
+  | 'internal';
 
 // A failure no redelivery can fix (bad input, conflicting state): the task is recorded as
 // failed at once, its completion event is published and the message is acked.

@@ -7,6 +7,7 @@ import {
   GrpcInternalException,
   GrpcInvalidArgumentException,
   GrpcNotFoundException,
+  GrpcPermissionDeniedException,
   GrpcUnavailableException,
 } from '@nestjs/microservices';
 import type { Bus } from '@precis/bus';
@@ -91,7 +92,9 @@ export class ImportDatasetUseCase {
         `could not enqueue: ${message}`,
       ).catch(() => false);
       log.error({ err }, 'could not enqueue the ingest task');
-      throw new GrpcUnavailableException(`could not enqueue ingest task ${taskId}: ${message}`);
+      throw new GrpcUnavailableException(
+        `could not enqueue ingest task ${taskId}: the message bus or database is unavailable; retry later`,
+      );
     }
     log.info({ kind: payload.kind, path: payload.path, replace: payload.replace }, 'ingest task enqueued');
 
@@ -153,8 +156,18 @@ export class ImportDatasetUseCase {
         return new GrpcNotFoundException(message);
       case 'failed-precondition':
         return new GrpcFailedPreconditionException(message);
-      default:
-        return new GrpcInternalException(message);
+      case 'permission-denied':
+        return new GrpcPermissionDeniedException(message);
+      case 'unavailable':
+        return new GrpcUnavailableException(message);
+      default: {
+        // An unexpected failure's text may name hosts or SQL: it stays in the logs.
+        const reference = randomUUID().slice(0, 8);
+        this.logger.error({ taskId: row.id, error: message, reference }, 'ingest task failed unexpectedly');
+        return new GrpcInternalException(
+          `ImportDataset failed: internal error in ingest task ${row.id} (reference ${reference}; the details are in the gateway's and the ingestion service's logs)`,
+        );
+      }
     }
   }
 }

@@ -1,11 +1,25 @@
 import { isAbsolute, resolve } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
-import { GrpcInvalidArgumentException, GrpcUnavailableException } from '@nestjs/microservices';
+import {
+  type GrpcException,
+  GrpcInvalidArgumentException,
+  GrpcNotFoundException,
+  GrpcPermissionDeniedException,
+  GrpcUnavailableException,
+} from '@nestjs/microservices';
 import type { CreateRunRequest, CreateRunResponse } from '@precis/contracts';
+import { FileAccessError } from '@precis/files';
 import { DatasetConflictError, DatasetValidationError } from '@precis/ingest';
 import { type BenchmarkSpec, createRun, SpecError, validateSpec } from '@precis/runs';
-import { SERVICE_LOGGER, type ServiceLogger, ShutdownState } from '@precis/service';
+import {
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+  type ServiceLogger,
+  ShutdownState,
+  serverFilePolicy,
+} from '@precis/service';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import type { GatewayConfig } from '../../config/gateway.env.js';
 import { toProtoRun } from '../dto/run.mapper.js';
 import { RunDriver } from '../run-driver.provider.js';
 
@@ -38,11 +52,12 @@ function parseSpecText(request: CreateRunRequest): unknown {
   throw new SpecError(SPEC_NAME, ['the request has no spec: set spec_yaml or spec_json']);
 }
 
-// Paths in a spec are read by the gateway (dataset import): absolute, or relative to the spec
-// folder the caller names, or else to the gateway's working directory. The spec's `models:` file
-// is not used: every service of the cluster reads the registry named by its PRECIS_MODELS.
-export function resolveSpecPaths(spec: BenchmarkSpec, baseDir: string): BenchmarkSpec {
-  const rel = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
+// Paths in a spec are read by the gateway (dataset import) under its file-access policy: absolute,
+// or relative to the spec folder the caller names, or else to INGEST_ROOT. The spec's `models:`
+// file is not used: every service of the cluster reads the registry named by its PRECIS_MODELS.
+export function resolveSpecPaths(spec: BenchmarkSpec, baseDir: string | undefined): BenchmarkSpec {
+  // Without a spec folder, relative paths stay relative: the file policy resolves them in INGEST_ROOT.
+  const rel = (p: string) => (isAbsolute(p) || baseDir === undefined ? p : resolve(baseDir, p));
   return {
     ...spec,
     models: undefined,
@@ -50,18 +65,35 @@ export function resolveSpecPaths(spec: BenchmarkSpec, baseDir: string): Benchmar
   };
 }
 
+// A dataset file the policy refused, as the gRPC status of its kind.
+function fileRefusal(err: FileAccessError): GrpcException {
+  switch (err.problem) {
+    case 'outside-root':
+    case 'unreadable':
+      return new GrpcPermissionDeniedException(err.message);
+    case 'not-found':
+      return new GrpcNotFoundException(err.message);
+    case 'timeout':
+      return new GrpcUnavailableException(err.message);
+    default:
+      return new GrpcInvalidArgumentException(err.message);
+  }
+}
+
 @Injectable()
 export class CreateRunUseCase {
   constructor(
     private readonly driver: RunDriver,
     private readonly shutdown: ShutdownState,
+    @Inject(SERVICE_CONFIG) private readonly config: GatewayConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: ServiceLogger,
   ) {}
 
   async execute(request: CreateRunRequest, specDir: string | undefined): Promise<CreateRunResponse> {
     if (this.shutdown.shuttingDown)
       throw new GrpcUnavailableException('the gateway is shutting down; retry on another replica');
-    const baseDir = specDir && isAbsolute(specDir) ? specDir : process.cwd();
+    const access = serverFilePolicy(this.config);
+    const baseDir = specDir && isAbsolute(specDir) ? specDir : undefined;
     try {
       const raw = parseSpecText(request);
       const spec = resolveSpecPaths(validateSpec(raw, SPEC_NAME), baseDir);
@@ -74,11 +106,11 @@ export class CreateRunUseCase {
       const { run, resumed } = await createRun(
         this.driver.ctx,
         { spec, file: SPEC_NAME, text },
-        { fresh: request.fresh === true },
+        { fresh: request.fresh === true, fileAccess: access },
       );
       this.driver.watch(run.id);
       this.logger.info(
-        { runId: run.id, name: run.name, resumed, baseDir },
+        { runId: run.id, name: run.name, resumed, baseDir: baseDir ?? access.root },
         resumed ? 'run resumed' : 'run created',
       );
       return { run: toProtoRun(run), resumed };
@@ -89,10 +121,7 @@ export class CreateRunUseCase {
         err instanceof DatasetConflictError
       )
         throw new GrpcInvalidArgumentException(err.message);
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-        throw new GrpcInvalidArgumentException(
-          `${(err as Error).message} (paths are resolved on the gateway against ${baseDir})`,
-        );
+      if (err instanceof FileAccessError) throw fileRefusal(err);
       throw err;
     }
   }

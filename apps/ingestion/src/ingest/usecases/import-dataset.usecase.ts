@@ -1,6 +1,5 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
+import { FileAccessError, type FileAccessProblem } from '@precis/files';
 import {
   DATASET_KINDS,
   DatasetConflictError,
@@ -15,11 +14,23 @@ import {
   PermanentTaskError,
   parseIngestTaskPayload,
   SERVICE_CONFIG,
+  serverFilePolicy,
   type TaskContext,
+  type TaskErrorCode,
   type TaskHandler,
 } from '@precis/service';
 import { DataSource } from 'typeorm';
 import type { IngestionConfig } from '../../config/ingestion.env.js';
+
+// How each refusal of the file-access policy is answered (the gateway maps these to gRPC codes).
+const FILE_ERROR_CODES: Record<FileAccessProblem, TaskErrorCode> = {
+  'outside-root': 'permission-denied',
+  'not-found': 'not-found',
+  'not-regular': 'invalid-argument',
+  'too-large': 'invalid-argument',
+  timeout: 'unavailable',
+  unreadable: 'permission-denied',
+};
 
 // Handles 'import-dataset' tasks: a validated, all-or-nothing, idempotent import (the same file
 // under the same name is a no-op, so a redelivered task changes nothing).
@@ -46,7 +57,7 @@ export class ImportDatasetUseCase implements TaskHandler {
     } catch (err) {
       throw new PermanentTaskError(`ingest task ${taskId}: ${(err as Error).message}`, 'invalid-argument');
     }
-    const path = this.resolvePath(taskId, p.path);
+    const path = p.path;
     let lastLogged = 0;
     try {
       const result = await importDataset(this.dataSource, {
@@ -54,6 +65,7 @@ export class ImportDatasetUseCase implements TaskHandler {
         path,
         name: p.datasetName,
         replace: p.replace,
+        access: serverFilePolicy(this.config),
         onProgress: (progress) => {
           // One line per phase change or 1000 records: progress without flooding.
           if (progress.phase !== 'parse' || progress.recordsParsed - lastLogged >= 1000) {
@@ -73,35 +85,15 @@ export class ImportDatasetUseCase implements TaskHandler {
         counts: result.counts,
       };
     } catch (err) {
-      if (err instanceof DatasetValidationError) {
-        throw new PermanentTaskError(
-          err.message,
-          err.problem === 'file not found' ? 'not-found' : 'invalid-argument',
-          {
-            cause: err,
-          },
-        );
-      }
+      // Refused files are answered at once: no retry can change the policy's verdict.
+      if (err instanceof FileAccessError)
+        throw new PermanentTaskError(err.message, FILE_ERROR_CODES[err.problem], { cause: err });
+      if (err instanceof DatasetValidationError)
+        throw new PermanentTaskError(err.message, 'invalid-argument', { cause: err });
       if (err instanceof DatasetConflictError) {
         throw new PermanentTaskError(err.message, 'failed-precondition', { cause: err });
       }
       throw err;
     }
-  }
-
-  private resolvePath(taskId: string, path: string): string {
-    const root = this.config.INGEST_ROOT;
-    if (!root) return resolve(path);
-    const full = resolve(root, path);
-    // Compared after resolving links, so a symlink under the root cannot lead outside it.
-    const real = (p: string) => (existsSync(p) ? realpathSync(p) : p);
-    const rel = relative(real(root), real(full));
-    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
-      throw new PermanentTaskError(
-        `ingest task ${taskId}: path ${JSON.stringify(path)} is outside INGEST_ROOT=${root}; put the file under that directory`,
-        'invalid-argument',
-      );
-    }
-    return full;
   }
 }

@@ -1,0 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { assertBuilt, runCli } from './run-cli.js';
+
+// The CLI reads local files with the same regular-file and size checks as the servers: a device
+// or a pipe is refused at once (it once read 9 GB from /dev/zero), an over-size file too.
+describe('precis reading local files', () => {
+  let dir: string;
+  let env: Record<string, string>;
+
+  beforeAll(() => {
+    assertBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'precis-cli-files-'));
+    execFileSync('mkfifo', [join(dir, 'pipe.md')]);
+    writeFileSync(join(dir, 'book.md'), 'Mara keeps the lighthouse.\n\nA storm comes.\n');
+    env = { PRECIS_HOME: join(dir, 'home') };
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses a device, a named pipe and an over-size file, importing nothing', async () => {
+    const zero = await runCli(['ingest', 'text', '/dev/zero', '--dataset', 'zero'], env);
+    expect(zero.code).toBe(1);
+    expect(zero.stderr.trim()).toBe(
+      'precis: error: /dev/zero: is a device, not a regular file; pass the path of a data file',
+    );
+    const pipe = await runCli(['ingest', 'text', join(dir, 'pipe.md'), '--dataset', 'pipe'], env);
+    expect(pipe.stderr.trim()).toBe(
+      `precis: error: ${join(dir, 'pipe.md')}: is a named pipe, not a regular file; pass the path of a data file`,
+    );
+    const big = await runCli(['ingest', 'text', join(dir, 'book.md'), '--dataset', 'book'], {
+      ...env,
+      PRECIS_MAX_FILE_BYTES: '10',
+    });
+    expect(big.stderr.trim()).toBe(
+      `precis: error: ${join(dir, 'book.md')}: is 43 bytes, over the limit of 10 bytes (set by PRECIS_MAX_FILE_BYTES); split the file or raise the limit`,
+    );
+    const ls = await runCli(['datasets', 'ls', '--json'], env);
+    expect(JSON.parse(ls.stdout)).toEqual([]);
+  });
+
+  it('refuses a spec or registry that is not a regular file', async () => {
+    const spec = await runCli(['run', '/dev/zero'], env);
+    expect(spec.code).toBe(1);
+    expect(spec.stderr).toContain('/dev/zero: is a device, not a regular file');
+    const registry = await runCli(['run', join(dir, 'book.md')], {
+      ...env,
+      PRECIS_MODELS: join(dir, 'pipe.md'),
+    });
+    expect(registry.code).toBe(1);
+  });
+});
