@@ -4,7 +4,7 @@ import { type FileAccessPolicy, readConfinedFile } from '@precis/files';
 import { countTokens, DEFAULT_ENCODING } from '@precis/text';
 import type { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
 import { type DatasetSummary, toDatasetSummary } from './dataset-summary.js';
-import { DatasetConflictError } from './errors.js';
+import { DatasetConflictError, DatasetValidationError } from './errors.js';
 import { parseDatasetText } from './parse-dataset-file.js';
 import { decodeDatasetBytes, LOCAL_FILE_POLICY } from './read-file.js';
 import type { DatasetKindName, JsonObject, ParsedDataset, ParsedDocument } from './types.js';
@@ -75,7 +75,7 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
   };
   const report = () => opts.onProgress?.({ ...progress });
   report();
-  const parsed = parseDatasetText(opts.kind, opts.path, decoded.text, (n) => {
+  const parsed = parseOrExplain(opts, decoded.text, (n) => {
     progress.recordsParsed = n;
     if (n % 10 === 0) report();
   });
@@ -136,6 +136,21 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
   report();
   const dataset = toDatasetSummary(saved.row);
   return { status: saved.status, dataset, counts: dataset.counts };
+}
+
+// Parsing is pure and deterministic: any error it throws is the file's and would recur on every
+// retry, so it is reported as a validation error naming the file (never retried as a crash).
+function parseOrExplain(opts: ImportDatasetOptions, text: string, onRecord: (n: number) => void): ParsedDataset {
+  try {
+    return parseDatasetText(opts.kind, opts.path, text, onRecord);
+  } catch (err) {
+    if (err instanceof DatasetValidationError) throw err;
+    throw new DatasetValidationError({
+      file: opts.path,
+      problem: `cannot be parsed as ${opts.kind} (${err instanceof Error ? err.message : String(err)})`,
+      hint: 'check that the file is of the kind given; if it is, report this with the file',
+    });
+  }
 }
 
 // Two first imports of one name race past the row lock (there is no row yet); the unique index

@@ -1,3 +1,4 @@
+import { checkNoNulInFile } from './limits.js';
 import { parseJsonlDataset } from './parsers/jsonl.parser.js';
 import { parseKgdsDataset } from './parsers/kgds.parser.js';
 import { parseSummevalOpDataset } from './parsers/summeval-op.parser.js';
@@ -17,6 +18,7 @@ export function parseDatasetText(
   text: string,
   onRecord?: (recordsParsed: number) => void,
 ): ParsedDataset {
+  checkNoNulInFile(file, text);
   switch (kind) {
     case 'kgds':
       return parseKgdsDataset(file, text, onRecord);

@@ -1,5 +1,5 @@
-import { splitParagraphSpans } from '@precis/text';
 import { jsonlRecords } from '../jsonl-lines.js';
+import { boundedParagraphs, boundedTitle, checkIdLength } from '../limits.js';
 import type { JsonObject, ParsedDataset, ParsedDocument } from '../types.js';
 import { asJsonObject, expectArray, expectObject, expectString, requireField } from '../validate.js';
 
@@ -26,6 +26,7 @@ export function parseJsonlDataset(file: string, text: string, onRecord?: (n: num
     if (typeof rawId === 'number' && !Number.isInteger(rawId))
       ctx.fail('id', 'a numeric id must be an integer');
     const id = typeof rawId === 'number' ? String(rawId) : expectString(ctx, rawId, 'id', { nonEmpty: true });
+    checkIdLength(ctx, id, 'id');
     const firstLine = seen.get(id);
     if (firstLine !== undefined) {
       ctx.fail(
@@ -44,12 +45,12 @@ export function parseJsonlDataset(file: string, text: string, onRecord?: (n: num
           );
     const metadata: JsonObject =
       record.metadata === undefined ? {} : asJsonObject(expectObject(ctx, record.metadata, 'metadata'));
-    const spans = splitParagraphSpans(body);
+    const spans = boundedParagraphs(body, { file, record: () => `line ${line}`, field: 'text' });
     references += refs.length;
     paragraphs += spans.length;
     documents.push({
       externalId: id,
-      title: typeof metadata.title === 'string' ? metadata.title : null,
+      title: boundedTitle(typeof metadata.title === 'string' ? metadata.title : null),
       text: body,
       data: { references: refs, sourceLine: line },
       metadata,

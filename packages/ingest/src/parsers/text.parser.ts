@@ -1,13 +1,16 @@
 import { basename, extname } from 'node:path';
-import { splitParagraphSpans, wordCount } from '@precis/text';
+import { wordCount } from '@precis/text';
 import { gutenbergTitle, stripGutenbergBoilerplate } from '../gutenberg.js';
+import { boundedParagraphs, boundedTitle } from '../limits.js';
+import { lineColumnAt } from '../read-file.js';
 import type { ParsedDataset } from '../types.js';
 
 // A plain-text or Markdown book: one document; its paragraphs become 'source' chunks.
 export function parseTextDataset(file: string, text: string): ParsedDataset {
   const title = gutenbergTitle(text) ?? basename(file, extname(file));
   const body = stripGutenbergBoilerplate(text);
-  const spans = splitParagraphSpans(body.text);
+  const offset = body.stripped ? text.indexOf(body.text) : 0;
+  const spans = boundedParagraphs(body.text, { file, base: lineColumnAt(text, Math.max(0, offset)).line });
   const words = wordCount(body.text);
   return {
     kind: 'text',
@@ -15,7 +18,7 @@ export function parseTextDataset(file: string, text: string): ParsedDataset {
     documents: [
       {
         externalId: basename(file),
-        title,
+        title: boundedTitle(title),
         text: body.text,
         data: {},
         metadata: {
