@@ -91,11 +91,15 @@ describe('gateway authentication', () => {
           cb,
         ),
       ),
-      ListDatasets: grpcCall((md, cb) => ingestion.listDatasets({ kind: '' }, md, cb)),
+      ListDatasets: grpcCall((md, cb) =>
+        ingestion.listDatasets({ kind: '', pageSize: 0, pageToken: '' }, md, cb),
+      ),
       GetDataset: grpcCall((md, cb) => ingestion.getDataset({ name: 'x' }, md, cb)),
       CreateRun: grpcCall((md, cb) => runs.createRun({ specJson: spec, fresh: false }, md, cb)),
       GetRun: grpcCall((md, cb) => runs.getRun({ runId: 'x' }, md, cb)),
-      ListRuns: grpcCall((md, cb) => runs.listRuns({ status: 0, limit: 1 }, md, cb)),
+      ListRuns: grpcCall((md, cb) =>
+        runs.listRuns({ status: 0, limit: 1, pageSize: 0, pageToken: '' }, md, cb),
+      ),
       CancelRun: grpcCall((md, cb) => runs.cancelRun({ runId: 'x', reason: '' }, md, cb)),
     };
   }, 60_000);

@@ -131,7 +131,7 @@ describe('gateway + ingestion services (separate processes)', () => {
     expect(again.dataset?.id).toBe(res.dataset?.id);
 
     const list = await unary<{ datasets: { name: string }[] }>((md, opts, cb) =>
-      client.listDatasets({ kind: '' }, md, opts, cb),
+      client.listDatasets({ kind: '', pageSize: 0, pageToken: '' }, md, opts, cb),
     );
     expect(list.datasets.map((d) => d.name)).toEqual(['summeval']);
     const got = await unary<{ dataset?: { counts: Record<string, number> } }>((md, opts, cb) =>

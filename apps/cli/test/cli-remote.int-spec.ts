@@ -112,7 +112,10 @@ describe('precis CLI --remote (gRPC IngestionService)', () => {
         };
         return { status: statusMap[result.status], dataset: toProto(result.dataset) };
       }),
-      listDatasets: unary(async () => ({ datasets: (await ingestion.listDatasets()).map(toProto) })),
+      listDatasets: unary(async () => ({
+        datasets: (await ingestion.listDatasets()).map(toProto),
+        nextPageToken: '',
+      })),
       getDataset: unary(async (req) => ({ dataset: toProto(await ingestion.getDataset(req.name)) })),
     };
     server = new Server();

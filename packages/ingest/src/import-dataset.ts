@@ -140,7 +140,11 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
 
 // Parsing is pure and deterministic: any error it throws is the file's and would recur on every
 // retry, so it is reported as a validation error naming the file (never retried as a crash).
-function parseOrExplain(opts: ImportDatasetOptions, text: string, onRecord: (n: number) => void): ParsedDataset {
+function parseOrExplain(
+  opts: ImportDatasetOptions,
+  text: string,
+  onRecord: (n: number) => void,
+): ParsedDataset {
   try {
     return parseDatasetText(opts.kind, opts.path, text, onRecord);
   } catch (err) {

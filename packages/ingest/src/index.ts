@@ -1,5 +1,5 @@
 export type { DatasetDetails, DatasetSummary } from './dataset-summary.js';
-export { getDatasetSummary, listDatasets, orderCounts } from './dataset-summary.js';
+export { getDatasetSummary, listDatasets, orderCounts, toDatasetSummary } from './dataset-summary.js';
 export type { DatasetIssue } from './errors.js';
 export { DatasetConflictError, DatasetNotFoundError, DatasetValidationError, formatIssue } from './errors.js';
 export { stripGutenbergBoilerplate } from './gutenberg.js';

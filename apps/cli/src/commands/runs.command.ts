@@ -29,8 +29,13 @@ export function runsCommand(ctx: CliContext): Command {
     .option('--limit <n>', 'at most this many runs', '50')
     .option('--json', 'print as JSON')
     .action(async (opts: { limit: string; json?: boolean }, command: Command) => {
+      const limit = Number(opts.limit);
+      if (!Number.isInteger(limit) || limit < 1)
+        throw new Error(`--limit: expected a positive integer, got "${opts.limit}"`);
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      if (globals.remote) return listRemoteRuns(ctx, globals.remote, limit, opts.json === true);
       await withDataSource(ctx, command, async (db) => {
-        const list = await listRuns(db, Number(opts.limit));
+        const list = await listRuns(db, limit);
         const rows = await Promise.all(
           list.map(async (r) => ({
             id: r.id,
@@ -161,4 +166,29 @@ export function runsCommand(ctx: CliContext): Command {
     });
 
   return runs;
+}
+
+// `precis runs ls --remote`: the gateway's runs, page by page up to the limit.
+async function listRemoteRuns(ctx: CliContext, address: string, limit: number, json: boolean): Promise<void> {
+  const remote = new RemoteRuns(address, remoteAccess(ctx.env));
+  try {
+    const rows = (await remote.listRuns({ limit })).map((r) => ({
+      id: r.id,
+      name: r.name,
+      status: remoteRunStatus(r),
+      createdAt: r.createTime?.toISOString() ?? null,
+      finishedAt: r.finishTime?.toISOString() ?? null,
+      error: r.error,
+    }));
+    if (json) return printJson(ctx, rows);
+    if (rows.length === 0) return void ctx.stdout.write(`no runs at the gateway at ${address}\n`);
+    ctx.stdout.write(
+      `${formatTable(
+        ['ID', 'NAME', 'STATUS', 'CREATED'],
+        rows.map((r) => [r.id.slice(0, 8), r.name, r.status, (r.createdAt ?? '').replace(/\.\d+Z$/, 'Z')]),
+      )}\n`,
+    );
+  } finally {
+    remote.close();
+  }
 }

@@ -43,11 +43,18 @@ export class RemoteIngestion implements IngestionPort {
     return { status: fromProtoStatus(response.status), dataset: fromProtoDataset(response.dataset) };
   }
 
+  // Every dataset, page by page.
   async listDatasets(filter: { kind?: string } = {}): Promise<DatasetView[]> {
-    const response = await this.call<{ datasets: Dataset[] }>('read', (md, opts, cb) =>
-      this.client.listDatasets({ kind: filter.kind ?? '' }, md, opts, cb),
-    );
-    return response.datasets.map(fromProtoDataset);
+    const out: DatasetView[] = [];
+    let pageToken = '';
+    do {
+      const page = await this.call<{ datasets: Dataset[]; nextPageToken: string }>('read', (md, opts, cb) =>
+        this.client.listDatasets({ kind: filter.kind ?? '', pageSize: 0, pageToken }, md, opts, cb),
+      );
+      out.push(...page.datasets.map(fromProtoDataset));
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    return out;
   }
 
   async getDataset(name: string): Promise<DatasetView> {

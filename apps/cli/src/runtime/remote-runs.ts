@@ -62,17 +62,25 @@ export class RemoteRuns {
     return res.run;
   }
 
-  // Most recent first; `status` filters (default all), `limit` 0 = the gateway's default.
+  // Most recent first, following pages up to `limit` runs (default 50); `status` filters.
   async listRuns(opts: { status?: RunStatus; limit?: number } = {}): Promise<Run[]> {
-    const res = await this.call<{ runs: Run[] }>((o, cb) =>
-      this.client.listRuns(
-        { status: opts.status ?? RunStatus.RUN_STATUS_UNSPECIFIED, limit: opts.limit ?? 0 },
-        callMetadata(this.access),
-        o,
-        cb,
-      ),
-    );
-    return res.runs;
+    const limit = opts.limit || 50;
+    const out: Run[] = [];
+    let pageToken = '';
+    do {
+      const request = {
+        status: opts.status ?? RunStatus.RUN_STATUS_UNSPECIFIED,
+        limit: 0,
+        pageSize: Math.min(limit - out.length, 100),
+        pageToken,
+      };
+      const page = await this.call<{ runs: Run[]; nextPageToken: string }>((o, cb) =>
+        this.client.listRuns(request, callMetadata(this.access), o, cb),
+      );
+      out.push(...page.runs);
+      pageToken = page.nextPageToken;
+    } while (pageToken && out.length < limit);
+    return out;
   }
 
   async cancelRun(runId: string, reason: string): Promise<Run> {

@@ -13,6 +13,12 @@ export const GATEWAY_ENV = {
     default: 50051,
     description: 'port of the gRPC API (precis.v1.IngestionService, precis.v1.RunService)',
   }),
+  GRPC_MAX_MESSAGE_BYTES: int({
+    default: 4 * 1024 * 1024,
+    min: 64 * 1024,
+    max: 64 * 1024 * 1024,
+    description: 'largest gRPC request accepted (larger ones get RESOURCE_EXHAUSTED) and answer sent',
+  }),
   GRPC_TLS_CERT: str({
     optional: true,
     description: 'PEM certificate chain file for TLS on the gRPC port (with GRPC_TLS_KEY); unset = plaintext',
@@ -23,6 +29,12 @@ export const GATEWAY_ENV = {
     pattern: API_KEY_PATTERN,
     patternHint: 'Precis API keys (precis_ and 43 characters, from `precis keys create`)',
     description: 'API keys accepted with write scope besides those created with `precis keys create`',
+  }),
+  IMPORT_MAX_IN_FLIGHT: int({
+    default: 8,
+    min: 1,
+    max: 1000,
+    description: 'ImportDataset calls waiting at this gateway at once; more get RESOURCE_EXHAUSTED',
   }),
   INGEST_TIMEOUT_MS: int({
     default: 1_800_000,

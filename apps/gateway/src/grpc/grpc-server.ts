@@ -50,6 +50,8 @@ export function connectGrpcServer(app: INestApplication, config: GatewayConfig, 
         packageDefinition: GRPC_PACKAGE_DEFINITION,
         url,
         credentials,
+        maxReceiveMessageLength: config.GRPC_MAX_MESSAGE_BYTES,
+        maxSendMessageLength: config.GRPC_MAX_MESSAGE_BYTES,
         // Let in-flight calls finish on shutdown instead of cutting them off.
         gracefulShutdown: true,
       },

@@ -40,9 +40,7 @@ export class IngestionController {
 
   @GrpcMethod(SERVICE, 'listDatasets')
   listDatasets(request: ListDatasetsRequest, metadata: Metadata): Promise<ListDatasetsResponse> {
-    return this.calls.run('ListDatasets', metadata, 'read', async () => ({
-      datasets: await this.datasets.list(request.kind ?? ''),
-    }));
+    return this.calls.run('ListDatasets', metadata, 'read', () => this.datasets.list(request));
   }
 
   @GrpcMethod(SERVICE, 'getDataset')

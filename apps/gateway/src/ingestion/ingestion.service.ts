@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { GrpcNotFoundException } from '@nestjs/microservices';
 import type { Dataset } from '@precis/contracts';
-import { DatasetNotFoundError, getDatasetSummary, listDatasets } from '@precis/ingest';
+import { DatasetEntity } from '@precis/db';
+import { DatasetNotFoundError, getDatasetSummary, toDatasetSummary } from '@precis/ingest';
 import { DataSource } from 'typeorm';
+import { boundedField, decodePageToken, encodePageToken, pageSize } from '../grpc/page-token.js';
 import { toProtoDataset } from './dto/dataset.mapper.js';
 
 // Reads of imported datasets, straight from the database.
@@ -10,13 +12,34 @@ import { toProtoDataset } from './dto/dataset.mapper.js';
 export class IngestionService {
   constructor(private readonly dataSource: DataSource) {}
 
-  async list(kind: string): Promise<Dataset[]> {
-    const all = await listDatasets(this.dataSource);
-    const wanted = kind.trim();
-    return all.filter((d) => wanted === '' || d.kind === wanted).map(toProtoDataset);
+  // One page of datasets by name (keyset on the unique name).
+  async list(request: {
+    kind?: string;
+    pageSize?: number;
+    pageToken?: string;
+  }): Promise<{ datasets: Dataset[]; nextPageToken: string }> {
+    const kind = boundedField('kind', request.kind, 50);
+    const take = pageSize(request.pageSize);
+    const list = `datasets:${kind}`;
+    const after = decodePageToken(list, request.pageToken);
+    const q = this.dataSource
+      .getRepository(DatasetEntity)
+      .createQueryBuilder('d')
+      .orderBy('d.name', 'ASC')
+      .take(take + 1);
+    if (kind) q.andWhere('d.kind = :kind', { kind });
+    if (after !== null) q.andWhere('d.name > :after', { after });
+    const rows = await q.getMany();
+    const page = rows.slice(0, take);
+    const last = page.at(-1);
+    return {
+      datasets: page.map((row) => toProtoDataset(toDatasetSummary(row))),
+      nextPageToken: rows.length > take && last ? encodePageToken(list, last.name) : '',
+    };
   }
 
   async get(name: string): Promise<Dataset> {
+    boundedField('name', name, 100);
     try {
       return toProtoDataset(await getDatasetSummary(this.dataSource, name));
     } catch (err) {

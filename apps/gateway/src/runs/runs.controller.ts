@@ -49,9 +49,7 @@ export class RunsController {
 
   @GrpcMethod(SERVICE, 'listRuns')
   listRuns(request: ListRunsRequest, metadata: Metadata): Promise<ListRunsResponse> {
-    return this.calls.run('ListRuns', metadata, 'read', async () => ({
-      runs: await this.runs.list(request.status, request.limit),
-    }));
+    return this.calls.run('ListRuns', metadata, 'read', () => this.runs.list(request));
   }
 
   @GrpcMethod(SERVICE, 'cancelRun')

@@ -2,20 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { GrpcInvalidArgumentException, GrpcNotFoundException } from '@nestjs/microservices';
 import type { Run, RunStatus } from '@precis/contracts';
 import { RunEntity } from '@precis/db';
-import {
-  cancelRun,
-  findRun,
-  listRuns,
-  RunNotFoundError,
-  RunStateError,
-  stageCounts,
-  usageSoFar,
-} from '@precis/runs';
+import { cancelRun, findRun, RunNotFoundError, RunStateError, stageCounts, usageSoFar } from '@precis/runs';
 import { DataSource } from 'typeorm';
+import { boundedField, cut, decodePageToken, encodePageToken, pageSize } from '../grpc/page-token.js';
 import { fromProtoRunStatus, taskCountsMap, toProtoRun } from './dto/run.mapper.js';
 
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 1000;
+const MAX_RUN_REF = 100;
+const MAX_REASON = 500;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function listedRun(run: RunEntity): Run {
+  return { ...toProtoRun(run), specJson: '', name: cut(run.name, 200), error: cut(run.error ?? '', 500) };
+}
 
 // Reads and state changes of runs, straight from the database (the source of truth).
 @Injectable()
@@ -31,24 +29,47 @@ export class RunsService {
     return toProtoRun(run, { taskCounts: taskCountsMap(counts), costUsd: usage.costUsd });
   }
 
-  async list(status: RunStatus | undefined, limit: number | undefined): Promise<Run[]> {
-    if (limit !== undefined && limit < 0)
-      throw new GrpcInvalidArgumentException(`limit: must be >= 0, got ${limit}`);
-    const take = Math.min(limit || DEFAULT_LIMIT, MAX_LIMIT);
-    const wanted = status ? fromProtoRunStatus(status) : null;
-    if (status && !wanted) throw new GrpcInvalidArgumentException(`status: unknown run status ${status}`);
-    const runs = wanted
-      ? await this.dataSource
-          .getRepository(RunEntity)
-          .find({ where: { status: wanted }, order: { createdAt: 'DESC' }, take })
-      : await listRuns(this.dataSource, take);
-    return runs.map((r) => toProtoRun(r));
+  // One page of runs, newest first (keyset on created_at, id). A listed run leaves out its spec and
+  // cuts its error and name, so a page stays far below the gRPC message limit; GetRun has them whole.
+  async list(request: {
+    status?: RunStatus;
+    limit?: number;
+    pageSize?: number;
+    pageToken?: string;
+  }): Promise<{ runs: Run[]; nextPageToken: string }> {
+    const take = pageSize(request.pageSize || request.limit);
+    const wanted = request.status ? fromProtoRunStatus(request.status) : null;
+    if (request.status && !wanted)
+      throw new GrpcInvalidArgumentException(`status: unknown run status ${request.status}`);
+    const after = decodePageToken(`runs:${wanted ?? ''}`, request.pageToken);
+    const q = this.dataSource
+      .getRepository(RunEntity)
+      .createQueryBuilder('r')
+      .orderBy('r.created_at', 'DESC')
+      .addOrderBy('r.id', 'DESC')
+      .take(take + 1);
+    if (wanted) q.andWhere('r.status = :wanted', { wanted });
+    if (after) {
+      if (!UUID.test(after) || !(await this.dataSource.getRepository(RunEntity).existsBy({ id: after })))
+        throw new GrpcInvalidArgumentException(
+          'page_token: the run it continues from was deleted; start again without a token',
+        );
+      q.andWhere('(r.created_at, r.id) < (SELECT created_at, id FROM runs WHERE id = :after)', { after });
+    }
+    const rows = await q.getMany();
+    const page = rows.slice(0, take);
+    const last = page.at(-1);
+    return {
+      runs: page.map(listedRun),
+      nextPageToken: rows.length > take && last ? encodePageToken(`runs:${wanted ?? ''}`, last.id) : '',
+    };
   }
 
   // Marks an unfinished run cancelled: the planner creates no more tasks and workers skip the
   // queued ones (they check the run's status first); tasks already running finish. Cancelling a
   // finished run changes nothing. The run's error records who cancelled it (the key's name).
   async cancel(ref: string, reason: string, by: string): Promise<Run> {
+    boundedField('reason', reason, MAX_REASON);
     const run = await this.find(ref);
     const why = `${reason.trim() || 'cancelled'} (by API key ${by})`;
     await cancelRun(this.dataSource, run.id, why).catch((err: unknown) => {
@@ -59,6 +80,7 @@ export class RunsService {
 
   private async find(ref: string): Promise<RunEntity> {
     if (!ref.trim()) throw new GrpcInvalidArgumentException('run_id is empty');
+    boundedField('run_id', ref, MAX_RUN_REF);
     try {
       return await findRun(this.dataSource, ref);
     } catch (err) {

@@ -8,6 +8,7 @@ import {
   GrpcInvalidArgumentException,
   GrpcNotFoundException,
   GrpcPermissionDeniedException,
+  GrpcResourceExhaustedException,
   GrpcUnavailableException,
 } from '@nestjs/microservices';
 import type { Bus } from '@precis/bus';
@@ -51,7 +52,27 @@ export class ImportDatasetUseCase {
     @Inject(SERVICE_LOGGER) private readonly logger: ServiceLogger,
   ) {}
 
+  private inFlight = 0;
+
+  // Each call holds its caller until the import ends; the number held at once is bounded.
   async execute(request: ImportDatasetRequest, signal?: AbortSignal): Promise<ImportDatasetResponse> {
+    const max = this.config.IMPORT_MAX_IN_FLIGHT;
+    if (this.inFlight >= max)
+      throw new GrpcResourceExhaustedException(
+        `this gateway already holds ${this.inFlight} of ${max} waiting imports (IMPORT_MAX_IN_FLIGHT); retry when one has finished`,
+      );
+    this.inFlight++;
+    try {
+      return await this.importOnce(request, signal);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private async importOnce(
+    request: ImportDatasetRequest,
+    signal?: AbortSignal,
+  ): Promise<ImportDatasetResponse> {
     const payload = this.validate(request);
     const taskId = `ingest:${randomUUID()}`;
     const log = this.logger.child({ taskId, stage: 'ingest', dataset: payload.datasetName });

@@ -86,10 +86,16 @@ export interface ImportDatasetResponse {
 export interface ListDatasetsRequest {
   /** Only datasets of this kind; "" for all. */
   kind: string;
+  /** Datasets per page, by name: 0 = 50, at most 100 (larger values are clamped). */
+  pageSize: number;
+  /** next_page_token of the previous page; "" for the first page. */
+  pageToken: string;
 }
 
 export interface ListDatasetsResponse {
   datasets: Dataset[];
+  /** Pass as page_token for the next page; "" when this is the last one. */
+  nextPageToken: string;
 }
 
 export interface GetDatasetRequest {
@@ -309,13 +315,19 @@ export const ImportDatasetResponse: MessageFns<ImportDatasetResponse> = {
 };
 
 function createBaseListDatasetsRequest(): ListDatasetsRequest {
-  return { kind: "" };
+  return { kind: "", pageSize: 0, pageToken: "" };
 }
 
 export const ListDatasetsRequest: MessageFns<ListDatasetsRequest> = {
   encode(message: ListDatasetsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.kind !== "") {
       writer.uint32(10).string(message.kind);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(16).int32(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      writer.uint32(26).string(message.pageToken);
     }
     return writer;
   },
@@ -341,6 +353,22 @@ export const ListDatasetsRequest: MessageFns<ListDatasetsRequest> = {
             message.kind = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.pageToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -354,13 +382,31 @@ export const ListDatasetsRequest: MessageFns<ListDatasetsRequest> = {
   },
 
   fromJSON(object: any): ListDatasetsRequest {
-    return { kind: isSet(object.kind) ? globalThis.String(object.kind) : "" };
+    return {
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      pageToken: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
+    };
   },
 
   toJSON(message: ListDatasetsRequest): unknown {
     const obj: any = {};
     if (message.kind !== "") {
       obj.kind = message.kind;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      obj.pageToken = message.pageToken;
     }
     return obj;
   },
@@ -371,18 +417,23 @@ export const ListDatasetsRequest: MessageFns<ListDatasetsRequest> = {
   fromPartial<I extends Exact<DeepPartial<ListDatasetsRequest>, I>>(object: I): ListDatasetsRequest {
     const message = createBaseListDatasetsRequest();
     message.kind = object.kind ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    message.pageToken = object.pageToken ?? "";
     return message;
   },
 };
 
 function createBaseListDatasetsResponse(): ListDatasetsResponse {
-  return { datasets: [] };
+  return { datasets: [], nextPageToken: "" };
 }
 
 export const ListDatasetsResponse: MessageFns<ListDatasetsResponse> = {
   encode(message: ListDatasetsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.datasets) {
       Dataset.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== "") {
+      writer.uint32(18).string(message.nextPageToken);
     }
     return writer;
   },
@@ -408,6 +459,14 @@ export const ListDatasetsResponse: MessageFns<ListDatasetsResponse> = {
             message.datasets.push(Dataset.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -423,6 +482,11 @@ export const ListDatasetsResponse: MessageFns<ListDatasetsResponse> = {
   fromJSON(object: any): ListDatasetsResponse {
     return {
       datasets: globalThis.Array.isArray(object?.datasets) ? object.datasets.map((e: any) => Dataset.fromJSON(e)) : [],
+      nextPageToken: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
     };
   },
 
@@ -430,6 +494,9 @@ export const ListDatasetsResponse: MessageFns<ListDatasetsResponse> = {
     const obj: any = {};
     if (message.datasets?.length) {
       obj.datasets = message.datasets.map((e) => Dataset.toJSON(e));
+    }
+    if (message.nextPageToken !== "") {
+      obj.nextPageToken = message.nextPageToken;
     }
     return obj;
   },
@@ -440,6 +507,7 @@ export const ListDatasetsResponse: MessageFns<ListDatasetsResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListDatasetsResponse>, I>>(object: I): ListDatasetsResponse {
     const message = createBaseListDatasetsResponse();
     message.datasets = object.datasets?.map((e) => Dataset.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? "";
     return message;
   },
 };

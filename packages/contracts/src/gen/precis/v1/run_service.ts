@@ -48,12 +48,18 @@ export interface GetRunResponse {
 export interface ListRunsRequest {
   /** Only runs in this status; UNSPECIFIED for all. */
   status: RunStatus;
-  /** At most this many runs; 0 = server default. */
+  /** At most this many runs; 0 = server default. Same as page_size (kept for older clients). */
   limit: number;
+  /** Runs per page, newest first: 0 = 50, at most 100 (larger values are clamped). */
+  pageSize: number;
+  /** next_page_token of the previous page; "" for the first page. */
+  pageToken: string;
 }
 
 export interface ListRunsResponse {
   runs: Run[];
+  /** Pass as page_token for the next page; "" when this is the last one. */
+  nextPageToken: string;
 }
 
 export interface CancelRunRequest {
@@ -401,7 +407,7 @@ export const GetRunResponse: MessageFns<GetRunResponse> = {
 };
 
 function createBaseListRunsRequest(): ListRunsRequest {
-  return { status: 0, limit: 0 };
+  return { status: 0, limit: 0, pageSize: 0, pageToken: "" };
 }
 
 export const ListRunsRequest: MessageFns<ListRunsRequest> = {
@@ -411,6 +417,12 @@ export const ListRunsRequest: MessageFns<ListRunsRequest> = {
     }
     if (message.limit !== 0) {
       writer.uint32(16).int32(message.limit);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(24).int32(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      writer.uint32(34).string(message.pageToken);
     }
     return writer;
   },
@@ -444,6 +456,22 @@ export const ListRunsRequest: MessageFns<ListRunsRequest> = {
             message.limit = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.pageToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -460,6 +488,16 @@ export const ListRunsRequest: MessageFns<ListRunsRequest> = {
     return {
       status: isSet(object.status) ? runStatusFromJSON(object.status) : 0,
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      pageToken: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
     };
   },
 
@@ -471,6 +509,12 @@ export const ListRunsRequest: MessageFns<ListRunsRequest> = {
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
     }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      obj.pageToken = message.pageToken;
+    }
     return obj;
   },
 
@@ -481,18 +525,23 @@ export const ListRunsRequest: MessageFns<ListRunsRequest> = {
     const message = createBaseListRunsRequest();
     message.status = object.status ?? 0;
     message.limit = object.limit ?? 0;
+    message.pageSize = object.pageSize ?? 0;
+    message.pageToken = object.pageToken ?? "";
     return message;
   },
 };
 
 function createBaseListRunsResponse(): ListRunsResponse {
-  return { runs: [] };
+  return { runs: [], nextPageToken: "" };
 }
 
 export const ListRunsResponse: MessageFns<ListRunsResponse> = {
   encode(message: ListRunsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.runs) {
       Run.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== "") {
+      writer.uint32(18).string(message.nextPageToken);
     }
     return writer;
   },
@@ -518,6 +567,14 @@ export const ListRunsResponse: MessageFns<ListRunsResponse> = {
             message.runs.push(Run.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -531,13 +588,23 @@ export const ListRunsResponse: MessageFns<ListRunsResponse> = {
   },
 
   fromJSON(object: any): ListRunsResponse {
-    return { runs: globalThis.Array.isArray(object?.runs) ? object.runs.map((e: any) => Run.fromJSON(e)) : [] };
+    return {
+      runs: globalThis.Array.isArray(object?.runs) ? object.runs.map((e: any) => Run.fromJSON(e)) : [],
+      nextPageToken: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
+    };
   },
 
   toJSON(message: ListRunsResponse): unknown {
     const obj: any = {};
     if (message.runs?.length) {
       obj.runs = message.runs.map((e) => Run.toJSON(e));
+    }
+    if (message.nextPageToken !== "") {
+      obj.nextPageToken = message.nextPageToken;
     }
     return obj;
   },
@@ -548,6 +615,7 @@ export const ListRunsResponse: MessageFns<ListRunsResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListRunsResponse>, I>>(object: I): ListRunsResponse {
     const message = createBaseListRunsResponse();
     message.runs = object.runs?.map((e) => Run.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? "";
     return message;
   },
 };
