@@ -3,29 +3,15 @@
 // gRPC port can serve TLS. Needs the build: `npx turbo run build`.
 
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
+import { Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { IngestionServiceClient, RunServiceClient } from '@precis/contracts';
-import {
-  createApiKey,
-  createDataSource,
-  createThrowawayDatabase,
-  generateApiKey,
-  removeApiKey,
-  type ThrowawayDatabase,
-} from '@precis/db';
-import type { DataSource } from 'typeorm';
+import { createApiKey, generateApiKey, removeApiKey } from '@precis/db';
 import { remoteAccess } from '../../apps/cli/src/runtime/remote-access.js';
 import { RemoteRuns } from '../../apps/cli/src/runtime/remote-runs.js';
-import {
-  freePort,
-  type ServiceProcess,
-  startService,
-  waitReady,
-} from '../../packages/service/test/support/service-process.js';
-import { natsUrl, repoRoot, tempDir, waitFor } from './runs-support.js';
+import { freePort, startService, waitReady } from '../../packages/service/test/support/service-process.js';
+import { type GatewayStack, startGatewayStack } from './gateway-support.js';
+import { repoRoot, tempDir, waitFor } from './runs-support.js';
 
 const UNAUTHENTICATED =
   'missing or invalid API key: send the metadata `authorization: Bearer <key>` (the CLI sends PRECIS_API_KEY); create a key with `precis keys create <name>`';
@@ -54,62 +40,45 @@ async function codeOf(call: Call, md: Metadata): Promise<{ code: number; details
   }
 }
 
+// Every method of the gateway, called with the given metadata.
+function everyMethod(stack: GatewayStack): Record<string, Call> {
+  const { runs, ingestion } = stack;
+  const spec = JSON.stringify({ name: 'x', datasets: [], systems: [], metrics: [] });
+  return {
+    ImportDataset: grpcCall((md, cb) =>
+      ingestion.importDataset(
+        { kind: 'text', path: '/etc/hostname', datasetName: 'x', replace: false },
+        md,
+        cb,
+      ),
+    ),
+    ListDatasets: grpcCall((md, cb) =>
+      ingestion.listDatasets({ kind: '', pageSize: 0, pageToken: '' }, md, cb),
+    ),
+    GetDataset: grpcCall((md, cb) => ingestion.getDataset({ name: 'x' }, md, cb)),
+    CreateRun: grpcCall((md, cb) => runs.createRun({ specJson: spec, fresh: false }, md, cb)),
+    GetRun: grpcCall((md, cb) => runs.getRun({ runId: 'x' }, md, cb)),
+    ListRuns: grpcCall((md, cb) =>
+      runs.listRuns({ status: 0, limit: 1, pageSize: 0, pageToken: '' }, md, cb),
+    ),
+    CancelRun: grpcCall((md, cb) => runs.cancelRun({ runId: 'x', reason: '' }, md, cb)),
+  };
+}
+
 describe('gateway authentication', () => {
-  const envKey = generateApiKey();
-  const prefix = `e2e_auth_${randomBytes(4).toString('hex')}`;
   const tmp = tempDir('precis-auth-');
-  let tdb: ThrowawayDatabase;
-  let db: DataSource;
-  let gateway: ServiceProcess;
-  let runs: RunServiceClient;
-  let ingestion: IngestionServiceClient;
+  let stack: GatewayStack;
+  let envKey: string;
   let methods: Record<string, Call>;
 
   beforeAll(async () => {
-    tdb = await createThrowawayDatabase('e2e_gateway_auth');
-    db = await createDataSource({ url: tdb.url, runMigrations: true });
-    const port = await freePort();
-    gateway = startService(repoRoot, 'gateway', {
-      DATABASE_URL: tdb.url,
-      DATABASE_RUN_MIGRATIONS: 'false',
-      NATS_URL: natsUrl,
-      PRECIS_BUS_PREFIX: prefix,
-      HTTP_HOST: '127.0.0.1',
-      HTTP_PORT: String(await freePort()),
-      GRPC_PORT: String(port),
-      PRECIS_API_KEYS: envKey,
-    });
-    await waitReady(gateway);
-    runs = new RunServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
-    ingestion = new IngestionServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
-    const spec = JSON.stringify({ name: 'x', datasets: [], systems: [], metrics: [] });
-    methods = {
-      ImportDataset: grpcCall((md, cb) =>
-        ingestion.importDataset(
-          { kind: 'text', path: '/etc/hostname', datasetName: 'x', replace: false },
-          md,
-          cb,
-        ),
-      ),
-      ListDatasets: grpcCall((md, cb) =>
-        ingestion.listDatasets({ kind: '', pageSize: 0, pageToken: '' }, md, cb),
-      ),
-      GetDataset: grpcCall((md, cb) => ingestion.getDataset({ name: 'x' }, md, cb)),
-      CreateRun: grpcCall((md, cb) => runs.createRun({ specJson: spec, fresh: false }, md, cb)),
-      GetRun: grpcCall((md, cb) => runs.getRun({ runId: 'x' }, md, cb)),
-      ListRuns: grpcCall((md, cb) =>
-        runs.listRuns({ status: 0, limit: 1, pageSize: 0, pageToken: '' }, md, cb),
-      ),
-      CancelRun: grpcCall((md, cb) => runs.cancelRun({ runId: 'x', reason: '' }, md, cb)),
-    };
+    stack = await startGatewayStack({ name: 'gateway_auth' });
+    envKey = stack.key;
+    methods = everyMethod(stack);
   }, 60_000);
 
   afterAll(async () => {
-    runs?.close();
-    ingestion?.close();
-    await gateway?.stop('SIGKILL');
-    await db?.destroy();
-    await tdb?.drop();
+    await stack?.stop();
     tmp.remove();
   }, 30_000);
 
@@ -123,12 +92,12 @@ describe('gateway authentication', () => {
         });
       }
     }
-    const refused = gateway.logs.filter((l) => l.msg === 'gRPC ListRuns UNAUTHENTICATED');
+    const refused = stack.gateway.logs.filter((l) => l.msg === 'gRPC ListRuns UNAUTHENTICATED');
     expect(refused).toHaveLength(3);
   });
 
   it('lets a read key list and show, but not create, cancel or import', async () => {
-    const { key } = await createApiKey(db, 'reader', 'read');
+    const { key } = await createApiKey(stack.db, 'reader', 'read');
     const md = bearer(key);
     expect((await codeOf(methods.ListRuns!, md)).code).toBe(status.OK);
     expect((await codeOf(methods.ListDatasets!, md)).code).toBe(status.OK);
@@ -145,16 +114,16 @@ describe('gateway authentication', () => {
 
   it('accepts the key mounted in PRECIS_API_KEYS and logs its name, never the key', async () => {
     expect((await codeOf(methods.ListRuns!, bearer(envKey))).code).toBe(status.OK);
-    const line = gateway.logs.filter((l) => l.msg === 'gRPC ListRuns OK').at(-1);
+    const line = stack.gateway.logs.filter((l) => l.msg === 'gRPC ListRuns OK').at(-1);
     expect(line?.key).toBe('env-key-1');
-    const all = gateway.logs.map((l) => JSON.stringify(l)).join('\n') + gateway.stderr();
+    const all = stack.gateway.logs.map((l) => JSON.stringify(l)).join('\n') + stack.gateway.stderr();
     expect(all).not.toContain(envKey);
   });
 
   it('stops accepting a removed key within seconds', async () => {
-    const { key } = await createApiKey(db, 'short-lived', 'write');
+    const { key } = await createApiKey(stack.db, 'short-lived', 'write');
     expect((await codeOf(methods.ListRuns!, bearer(key))).code).toBe(status.OK);
-    await removeApiKey(db, 'short-lived');
+    await removeApiKey(stack.db, 'short-lived');
     await waitFor(
       'the removed key to be refused',
       async () => (await codeOf(methods.ListRuns!, bearer(key))).code === status.UNAUTHENTICATED,
@@ -200,11 +169,7 @@ describe('gateway authentication', () => {
     );
     const port = await freePort();
     const tls = startService(repoRoot, 'gateway', {
-      DATABASE_URL: tdb.url,
-      DATABASE_RUN_MIGRATIONS: 'false',
-      NATS_URL: natsUrl,
-      PRECIS_BUS_PREFIX: prefix,
-      HTTP_HOST: '127.0.0.1',
+      ...stack.common,
       HTTP_PORT: String(await freePort()),
       GRPC_PORT: String(port),
       PRECIS_API_KEYS: envKey,

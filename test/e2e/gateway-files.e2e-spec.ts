@@ -4,76 +4,45 @@
 // nothing disclosed about files outside the root. Needs the build: `npx turbo run build`.
 
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
+import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { IngestionServiceClient, RunServiceClient } from '@precis/contracts';
-import {
-  createDataSource,
-  createThrowawayDatabase,
-  generateApiKey,
-  type ThrowawayDatabase,
-} from '@precis/db';
-import type { DataSource } from 'typeorm';
-import {
-  freePort,
-  type ServiceProcess,
-  startService,
-  waitReady,
-} from '../../packages/service/test/support/service-process.js';
-import { deleteBusStreams, natsUrl, repoRoot, tempDir } from './runs-support.js';
+import { type Answer, answer, authorized, type GatewayStack, startGatewayStack } from './gateway-support.js';
+import { tempDir } from './runs-support.js';
 
-const KEY = generateApiKey();
 // Long enough for a slow machine, short enough that a read blocked on a pipe fails the test.
 const DEADLINE_MS = 10_000;
 
-function authorized(): Metadata {
-  const md = new Metadata();
-  md.set('authorization', `Bearer ${KEY}`);
-  return md;
-}
-
-interface Answer {
-  code: number;
-  details: string;
-}
-
 describe('file access through the gateway', () => {
-  const prefix = `e2e_files_${randomBytes(4).toString('hex')}`;
   const tmp = tempDir('precis-files-e2e-');
   const root = join(tmp.dir, 'root');
-  let tdb: ThrowawayDatabase;
-  let db: DataSource;
-  let procs: ServiceProcess[] = [];
-  let ingestion: IngestionServiceClient;
-  let runs: RunServiceClient;
+  let stack: GatewayStack;
 
-  const importFile = (path: string, name = 'refused') =>
-    new Promise<Answer>((done) => {
-      ingestion.importDataset(
-        { kind: 'text', path, datasetName: name, replace: false },
-        authorized(),
-        { deadline: new Date(Date.now() + DEADLINE_MS) },
-        (err) => done({ code: err?.code ?? status.OK, details: (err as ServiceError | null)?.details ?? '' }),
-      );
-    });
-  const createRunOn = (path: string) => {
+  const outcome = ({ code, details }: Answer) => ({ code, details });
+  const importFile = async (path: string, name = 'refused') =>
+    outcome(
+      await answer(
+        authorized(stack.key),
+        (md, o, cb) =>
+          stack.ingestion.importDataset({ kind: 'text', path, datasetName: name, replace: false }, md, o, cb),
+        DEADLINE_MS,
+      ),
+    );
+  const createRunOn = async (path: string) => {
     const spec = {
       name: 'files',
       datasets: [{ name: 'book', kind: 'text', path }],
       systems: [{ name: 'tr', strategy: 'hierarchical', engine: 'textrank' }],
       metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
     };
-    return new Promise<Answer>((done) => {
-      runs.createRun(
-        { specJson: JSON.stringify(spec), fresh: true },
-        authorized(),
-        { deadline: new Date(Date.now() + DEADLINE_MS) },
-        (err) => done({ code: err?.code ?? status.OK, details: (err as ServiceError | null)?.details ?? '' }),
-      );
-    });
+    return outcome(
+      await answer(
+        authorized(stack.key),
+        (md, o, cb) => stack.runs.createRun({ specJson: JSON.stringify(spec), fresh: true }, md, o, cb),
+        DEADLINE_MS,
+      ),
+    );
   };
 
   beforeAll(async () => {
@@ -85,39 +54,15 @@ describe('file access through the gateway', () => {
     writeFileSync(join(root, 'big.md'), 'word '.repeat(400));
     symlinkSync('/etc/passwd', join(root, 'books/passwd.md'));
     execFileSync('mkfifo', [join(root, 'pipe.md')]);
-    tdb = await createThrowawayDatabase('e2e_gateway_files');
-    db = await createDataSource({ url: tdb.url, runMigrations: true });
-    const common = {
-      DATABASE_URL: tdb.url,
-      DATABASE_RUN_MIGRATIONS: 'false',
-      NATS_URL: natsUrl,
-      PRECIS_BUS_PREFIX: prefix,
-      HTTP_HOST: '127.0.0.1',
-      INGEST_ROOT: root,
-      INGEST_MAX_FILE_BYTES: '1000',
-    };
-    const port = await freePort();
-    procs = [
-      startService(repoRoot, 'gateway', {
-        ...common,
-        HTTP_PORT: String(await freePort()),
-        GRPC_PORT: String(port),
-        PRECIS_API_KEYS: KEY,
-      }),
-      startService(repoRoot, 'ingestion', { ...common, HTTP_PORT: String(await freePort()) }),
-    ];
-    await Promise.all(procs.map((p) => waitReady(p)));
-    ingestion = new IngestionServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
-    runs = new RunServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
+    stack = await startGatewayStack({
+      name: 'gateway_files',
+      withIngestion: true,
+      env: { INGEST_ROOT: root, INGEST_MAX_FILE_BYTES: '1000' },
+    });
   }, 60_000);
 
   afterAll(async () => {
-    ingestion?.close();
-    runs?.close();
-    await Promise.all(procs.map((p) => p.stop('SIGKILL')));
-    await db?.destroy();
-    await tdb?.drop();
-    await deleteBusStreams(prefix).catch(() => {});
+    await stack?.stop();
     tmp.remove();
   }, 30_000);
 
@@ -174,11 +119,11 @@ describe('file access through the gateway', () => {
   );
 
   it('never imported a refused file, and ran each refused import once', async () => {
-    const names = (await db.query('SELECT name FROM datasets ORDER BY name')).map(
+    const names = (await stack.db.query('SELECT name FROM datasets ORDER BY name')).map(
       (r: { name: string }) => r.name,
     );
     expect(names).toEqual(['story']);
-    const attempts = await db.query(
+    const attempts = await stack.db.query(
       `SELECT status, attempts, COUNT(*)::int AS n FROM tasks WHERE stage = 'ingest' AND status = 'failed' GROUP BY 1, 2`,
     );
     expect(attempts).toEqual([{ status: 'failed', attempts: 1, n: 8 }]);

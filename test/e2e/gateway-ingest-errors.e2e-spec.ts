@@ -2,53 +2,27 @@
 // blank line) are answered INVALID_ARGUMENT at once, naming the file, the record and the field; the
 // ingest task runs once. Needs the build: `npx turbo run build`.
 
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
+import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { IngestionServiceClient } from '@precis/contracts';
-import {
-  createDataSource,
-  createThrowawayDatabase,
-  generateApiKey,
-  type ThrowawayDatabase,
-} from '@precis/db';
-import type { DataSource } from 'typeorm';
-import {
-  freePort,
-  type ServiceProcess,
-  startService,
-  waitReady,
-} from '../../packages/service/test/support/service-process.js';
-import { deleteBusStreams, natsUrl, repoRoot, tempDir } from './runs-support.js';
-
-const KEY = generateApiKey();
-
-function authorized(): Metadata {
-  const md = new Metadata();
-  md.set('authorization', `Bearer ${KEY}`);
-  return md;
-}
+import { answer, authorized, type GatewayStack, startGatewayStack } from './gateway-support.js';
+import { tempDir } from './runs-support.js';
 
 describe('permanent ingest errors through the gateway', () => {
-  const prefix = `e2e_ingerr_${randomBytes(4).toString('hex')}`;
   const tmp = tempDir('precis-ingest-errors-');
-  let tdb: ThrowawayDatabase;
-  let db: DataSource;
-  let procs: ServiceProcess[] = [];
-  let client: IngestionServiceClient;
+  let stack: GatewayStack;
 
-  const importFile = (kind: string, path: string, name: string) =>
-    new Promise<{ code: number; details: string }>((done) => {
-      client.importDataset(
-        { kind, path, datasetName: name, replace: false },
-        authorized(),
-        // Far below the ~51 s five retries used to take; a retried task fails the test.
-        { deadline: new Date(Date.now() + 20_000) },
-        (err) => done({ code: err?.code ?? status.OK, details: (err as ServiceError | null)?.details ?? '' }),
-      );
-    });
+  const importFile = async (kind: string, path: string, name: string) => {
+    const { code, details } = await answer(
+      authorized(stack.key),
+      (md, o, cb) =>
+        stack.ingestion.importDataset({ kind, path, datasetName: name, replace: false }, md, o, cb),
+      // Far below the ~51 s five retries used to take; a retried task fails the test.
+      20_000,
+    );
+    return { code, details };
+  };
 
   beforeAll(async () => {
     writeFileSync(
@@ -58,36 +32,15 @@ describe('permanent ingest errors through the gateway', () => {
     const deep = `${'['.repeat(50_000)}1${']'.repeat(50_000)}`;
     writeFileSync(join(tmp.dir, 'deep.jsonl'), `{"id":"a","text":"t","metadata":{"x":${deep}}}\n`);
     writeFileSync(join(tmp.dir, 'long.txt'), `Title line\n\n${'storm light '.repeat(4_400_000)}\n`);
-    tdb = await createThrowawayDatabase('e2e_ingest_errors');
-    db = await createDataSource({ url: tdb.url, runMigrations: true });
-    const common = {
-      DATABASE_URL: tdb.url,
-      DATABASE_RUN_MIGRATIONS: 'false',
-      NATS_URL: natsUrl,
-      PRECIS_BUS_PREFIX: prefix,
-      HTTP_HOST: '127.0.0.1',
-      INGEST_ROOT: tmp.dir,
-    };
-    const port = await freePort();
-    procs = [
-      startService(repoRoot, 'gateway', {
-        ...common,
-        HTTP_PORT: String(await freePort()),
-        GRPC_PORT: String(port),
-        PRECIS_API_KEYS: KEY,
-      }),
-      startService(repoRoot, 'ingestion', { ...common, HTTP_PORT: String(await freePort()) }),
-    ];
-    await Promise.all(procs.map((p) => waitReady(p)));
-    client = new IngestionServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
+    stack = await startGatewayStack({
+      name: 'ingest_errors',
+      withIngestion: true,
+      env: { INGEST_ROOT: tmp.dir },
+    });
   }, 60_000);
 
   afterAll(async () => {
-    client?.close();
-    await Promise.all(procs.map((p) => p.stop('SIGKILL')));
-    await db?.destroy();
-    await tdb?.drop();
-    await deleteBusStreams(prefix).catch(() => {});
+    await stack?.stop();
     tmp.remove();
   }, 30_000);
 
@@ -107,10 +60,10 @@ describe('permanent ingest errors through the gateway', () => {
       details:
         'long.txt: line 3: a paragraph of 52,799,999 characters without a blank line; at most 1,000,000 are accepted. Fix: separate paragraphs with blank lines',
     });
-    const tasks = await db.query(
+    const tasks = await stack.db.query(
       `SELECT status, attempts, COUNT(*)::int AS n FROM tasks WHERE stage = 'ingest' GROUP BY 1, 2`,
     );
     expect(tasks).toEqual([{ status: 'failed', attempts: 1, n: 3 }]);
-    expect((await db.query('SELECT COUNT(*)::int AS n FROM datasets'))[0].n).toBe(0);
+    expect((await stack.db.query('SELECT COUNT(*)::int AS n FROM datasets'))[0].n).toBe(0);
   }, 90_000);
 });

@@ -45,7 +45,7 @@ describe('precis reading local files', () => {
   it('refuses a spec or registry that is not a regular file', async () => {
     const spec = await runCli(['run', '/dev/zero'], env);
     expect(spec.code).toBe(1);
-    expect(spec.stderr).toContain('/dev/zero: is a device, not a regular file');
+    expect(spec.stderr).toContain('/dev/zero: invalid benchmark spec\n  - cannot read the file (is a device, not a regular file');
     const registry = await runCli(['run', join(dir, 'book.md')], {
       ...env,
       PRECIS_MODELS: join(dir, 'pipe.md'),

@@ -29,13 +29,14 @@ export type FileAccessProblem =
 export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024;
 export const DEFAULT_READ_TIMEOUT_MS = 60_000;
 
+// `reason` is the message without the path, for callers that name the file their own way.
 export class FileAccessError extends Error {
   constructor(
     readonly problem: FileAccessProblem,
     readonly path: string,
-    message: string,
+    readonly reason: string,
   ) {
-    super(message);
+    super(`${path}: ${reason}`);
     this.name = 'FileAccessError';
   }
 }
@@ -50,7 +51,7 @@ function outside(path: string, policy: FileAccessPolicy): FileAccessError {
   return new FileAccessError(
     'outside-root',
     path,
-    `${path}: outside the directory this server reads files from (${policy.settings?.root ?? 'the file root'}); put the file under it and pass a path relative to it`,
+    `outside the directory this server reads files from (${policy.settings?.root ?? 'the file root'}); put the file under it and pass a path relative to it`,
   );
 }
 
@@ -63,7 +64,7 @@ function tooLarge(path: string, size: number | null, policy: FileAccessPolicy): 
   return new FileAccessError(
     'too-large',
     path,
-    `${path}: ${size === null ? 'more than' : `is ${sizeText(size)}, over`} the limit of ${sizeText(policy.maxBytes)}${setting}; split the file or raise the limit`,
+    `${size === null ? 'more than' : `is ${sizeText(size)}, over`} the limit of ${sizeText(policy.maxBytes)}${setting}; split the file or raise the limit`,
   );
 }
 
@@ -85,18 +86,18 @@ function notRegular(path: string, what: string): FileAccessError {
   return new FileAccessError(
     'not-regular',
     path,
-    `${path}: is ${what}, not a regular file; pass the path of a data file`,
+    `is ${what}, not a regular file; pass the path of a data file`,
   );
 }
 
 function fsError(path: string, err: unknown): FileAccessError {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'ENOTDIR')
-    return new FileAccessError('not-found', path, `${path}: file not found; check the path`);
+    return new FileAccessError('not-found', path, 'file not found; check the path');
   return new FileAccessError(
     'unreadable',
     path,
-    `${path}: cannot be read (${code ?? 'error'}); check its permissions`,
+    `cannot be read (${code ?? 'error'}); check its permissions`,
   );
 }
 
@@ -107,7 +108,7 @@ async function locate(path: string, policy: FileAccessPolicy): Promise<string> {
     throw new FileAccessError(
       'outside-root',
       path,
-      `${path}: this server reads no files: ${policy.settings?.root ?? 'its file root'} is not set; set it to the directory holding the datasets`,
+      `this server reads no files: ${policy.settings?.root ?? 'its file root'} is not set; set it to the directory holding the datasets`,
     );
   const full = root ? resolve(root, path) : resolve(path);
   if (root && !inside(resolve(root), full)) throw outside(path, policy);
@@ -138,7 +139,7 @@ export async function readConfinedFile(
   try {
     const opened = await handle.stat();
     if (!opened.isFile() || opened.ino !== st.ino || opened.dev !== st.dev)
-      throw new FileAccessError('unreadable', path, `${path}: changed while being opened; try again`);
+      throw new FileAccessError('unreadable', path, 'changed while being opened; try again');
     return { bytes: await readStream(path, handle, policy), realPath: real };
   } finally {
     await handle.close().catch(() => {});
@@ -168,7 +169,7 @@ async function readStream(
       throw new FileAccessError(
         'timeout',
         path,
-        `${path}: not read within ${policy.timeoutMs} ms${setting}; the storage is too slow or stalled`,
+        `not read within ${policy.timeoutMs} ms${setting}; the storage is too slow or stalled`,
       );
     }
     throw fsError(path, err);
@@ -195,4 +196,10 @@ export function checkLocalFile(path: string, maxBytes: number = DEFAULT_MAX_FILE
 export function readLocalText(path: string, maxBytes: number = DEFAULT_MAX_FILE_BYTES): string {
   checkLocalFile(path, maxBytes);
   return readFileSync(path, 'utf8');
+}
+
+// Why a read failed, without the path (for messages that already name the file).
+export function readErrorReason(err: unknown): string {
+  if (err instanceof FileAccessError) return err.reason;
+  return (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
 }

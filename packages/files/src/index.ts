@@ -6,5 +6,6 @@ export {
   type FileAccessPolicy,
   type FileAccessProblem,
   readConfinedFile,
+  readErrorReason,
   readLocalText,
 } from './file-access.js';

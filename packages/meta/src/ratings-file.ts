@@ -1,4 +1,4 @@
-import { readLocalText } from '@precis/files';
+import { readErrorReason, readLocalText } from '@precis/files';
 import { OPINION_DIMENSION_SHORT_IDS, type OpinionDimensionId, toOpinionDimensionId } from '@precis/prompts';
 import { forEachJsonObjectLine, MetaInputError } from './errors.js';
 
@@ -20,7 +20,7 @@ export async function readRatingsFile(path: string): Promise<RatingsFile> {
   try {
     text = readLocalText(path);
   } catch (err) {
-    throw new MetaInputError(`cannot read the ratings file (${(err as Error).message})`, { file: path });
+    throw new MetaInputError(`cannot read the ratings file (${readErrorReason(err)})`, { file: path });
   }
   return parseRatingsText(path, text);
 }

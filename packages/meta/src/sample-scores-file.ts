@@ -1,4 +1,4 @@
-import { readLocalText } from '@precis/files';
+import { readErrorReason, readLocalText } from '@precis/files';
 import { type OpinionDimensionId, toOpinionDimensionId } from '@precis/prompts';
 import { forEachJsonObjectLine, MetaInputError } from './errors.js';
 
@@ -25,7 +25,7 @@ export async function readSampleScoresFile(path: string): Promise<SampleScoresFi
   try {
     text = readLocalText(path);
   } catch (err) {
-    throw new MetaInputError(`cannot read the sample scores file (${(err as Error).message})`, {
+    throw new MetaInputError(`cannot read the sample scores file (${readErrorReason(err)})`, {
       file: path,
     });
   }

@@ -1,4 +1,4 @@
-import { readLocalText } from '@precis/files';
+import { readErrorReason, readLocalText } from '@precis/files';
 import { LineCounter, parseDocument } from 'yaml';
 import { LlmConfigError } from '../errors.js';
 import { redactSecretLooking } from '../secret-looking.js';
@@ -38,7 +38,7 @@ export function loadModelRegistry(fileOrObject: string | ModelRegistryInput): Mo
     text = readLocalText(file);
   } catch (err) {
     throw new ModelRegistryError(file, [
-      { field: '(file)', message: `cannot read: ${(err as Error).message}` },
+      { field: '(file)', message: `cannot read: ${readErrorReason(err)}` },
     ]);
   }
   return parseModelRegistryText(text, file);

@@ -1,4 +1,4 @@
-import { readLocalText } from '@precis/files';
+import { readErrorReason, readLocalText } from '@precis/files';
 import { booookScoreForSummary, systemBooookScore, verdictsFromAnnotations } from '@precis/metrics';
 import { CONFUSION_TYPES, normalizeConfusionType } from '@precis/prompts';
 import { splitSentences } from '@precis/text';
@@ -84,9 +84,7 @@ function readJsonObject(path: string, what: string): Record<string, unknown> {
   try {
     text = readLocalText(path);
   } catch (err) {
-    throw new RescoreInputError(
-      `${path}: cannot read the ${what} file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-    );
+    throw new RescoreInputError(`${path}: cannot read the ${what} file (${readErrorReason(err)})`);
   }
   let value: unknown;
   try {

@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { readLocalText } from '@precis/files';
+import { readErrorReason, readLocalText } from '@precis/files';
 import { redactSecretLooking } from '@precis/llm';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
@@ -67,9 +67,7 @@ export function loadSpecFile(file: string): LoadedSpec {
   try {
     text = readLocalText(abs);
   } catch (err) {
-    throw new SpecError(file, [
-      `cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-    ]);
+    throw new SpecError(file, [`cannot read the file (${readErrorReason(err)})`]);
   }
   let raw: unknown;
   try {
@@ -111,7 +109,7 @@ function readTemplateOverrides(specFile: string, path: string): TemplateOverride
     raw = /\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
     throw new SpecError(specFile, [
-      `templates: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message.split('\n')[0]})`,
+      `templates: cannot read ${path} (${readErrorReason(err).split('\n')[0]})`,
     ]);
   }
   const problems: string[] = [];

@@ -32,7 +32,7 @@ describe('rescoring published BooookScore annotations (no judge)', () => {
   it('names the file and field of bad input', () => {
     expect(() =>
       rescoreBooookScoreFiles(resolve(dir, 'missing.json'), resolve(dir, 'annotations.json')),
-    ).toThrow(/missing.json: cannot read the summaries file \(ENOENT\)/);
+    ).toThrow(/missing.json: cannot read the summaries file \(file not found; check the path\)$/);
     expect(() =>
       rescoreBooookScoreFiles(resolve(dir, 'annotations.json'), resolve(dir, 'annotations.json')),
     ).toThrow(RescoreInputError);
