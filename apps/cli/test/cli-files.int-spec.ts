@@ -45,11 +45,22 @@ describe('precis reading local files', () => {
   it('refuses a spec or registry that is not a regular file', async () => {
     const spec = await runCli(['run', '/dev/zero'], env);
     expect(spec.code).toBe(1);
-    expect(spec.stderr).toContain('/dev/zero: invalid benchmark spec\n  - cannot read the file (is a device, not a regular file');
-    const registry = await runCli(['run', join(dir, 'book.md')], {
-      ...env,
-      PRECIS_MODELS: join(dir, 'pipe.md'),
-    });
+    expect(spec.stderr).toContain(
+      '/dev/zero: invalid benchmark spec\n  - cannot read the file (is a device, not a regular file',
+    );
+    const withRegistry = join(dir, 'spec.yaml');
+    writeFileSync(
+      withRegistry,
+      [
+        'name: pipe-registry',
+        'models: pipe.md',
+        'datasets: [{ name: book, kind: text, path: book.md }]',
+        'systems: [{ name: s, strategy: hierarchical, model: m }]',
+        'metrics: [{ name: booookscore, judge: { engine: heuristic } }]',
+      ].join('\n'),
+    );
+    const registry = await runCli(['run', withRegistry], env);
     expect(registry.code).toBe(1);
+    expect(registry.stderr).toContain('cannot read: is a named pipe, not a regular file');
   });
 });
