@@ -101,8 +101,9 @@ function fsError(path: string, err: unknown): FileAccessError {
   );
 }
 
-// Where `path` leads, checked against the root before and after resolving symlinks.
-async function locate(path: string, policy: FileAccessPolicy): Promise<string> {
+// Where `path` leads (absolute, and with symlinks resolved), checked against the root before and
+// after resolving them.
+async function locate(path: string, policy: FileAccessPolicy): Promise<{ full: string; real: string }> {
   const root = policy.root;
   if (root === null)
     throw new FileAccessError(
@@ -116,15 +117,15 @@ async function locate(path: string, policy: FileAccessPolicy): Promise<string> {
     throw fsError(path, err);
   });
   if (root && !inside(await realpath(root), real)) throw outside(path, policy);
-  return real;
+  return { full, real };
 }
 
 // The whole file, within the policy's limits.
 export async function readConfinedFile(
   path: string,
   policy: FileAccessPolicy,
-): Promise<{ bytes: Buffer; realPath: string }> {
-  const real = await locate(path, policy);
+): Promise<{ bytes: Buffer; fullPath: string; realPath: string }> {
+  const { full, real } = await locate(path, policy);
   const st = await stat(real).catch((err: unknown) => {
     throw fsError(path, err);
   });
@@ -140,7 +141,7 @@ export async function readConfinedFile(
     const opened = await handle.stat();
     if (!opened.isFile() || opened.ino !== st.ino || opened.dev !== st.dev)
       throw new FileAccessError('unreadable', path, 'changed while being opened; try again');
-    return { bytes: await readStream(path, handle, policy), realPath: real };
+    return { bytes: await readStream(path, handle, policy), fullPath: full, realPath: real };
   } finally {
     await handle.close().catch(() => {});
   }

@@ -56,7 +56,8 @@ export function validateDatasetName(name: string): void {
 // needs `replace`, and then the old content is swapped out inside the same transaction.
 export async function importDataset(ds: DataSource, opts: ImportDatasetOptions): Promise<ImportResult> {
   validateDatasetName(opts.name);
-  const { bytes, realPath: sourcePath } = await readConfinedFile(opts.path, opts.access ?? LOCAL_FILE_POLICY);
+  // The path as named (made absolute), not the link target: what the user recognises.
+  const { bytes, fullPath: sourcePath } = await readConfinedFile(opts.path, opts.access ?? LOCAL_FILE_POLICY);
   const decoded = decodeDatasetBytes(opts.path, bytes);
 
   const existing = await ds.getRepository(DatasetEntity).findOne({ where: { name: opts.name } });

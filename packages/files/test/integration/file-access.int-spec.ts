@@ -46,7 +46,9 @@ describe('readConfinedFile', () => {
   it('reads a regular file inside the root, by relative path or through a link that stays inside', async () => {
     const read = await readConfinedFile('books/alice.txt', policy);
     expect(read.bytes.toString()).toBe('Alice was beginning to get very tired.');
-    expect((await readConfinedFile('link-in.txt', policy)).realPath).toBe(join(root, 'books/alice.txt'));
+    const linked = await readConfinedFile('link-in.txt', policy);
+    expect(linked.realPath).toBe(join(root, 'books/alice.txt'));
+    expect(linked.fullPath).toBe(join(root, 'link-in.txt'));
     expect((await readConfinedFile(join(root, 'books/alice.txt'), policy)).bytes.length).toBe(38);
   });
 
