@@ -131,7 +131,7 @@ describe('a book benchmark across the services matches the embedded run', () => 
 
     const { run } = await runs.createRun({ ...bookSpec(), name: 'to-cancel', seed: 99 }, { fresh: true });
     // Cancel once the planner has started the run: a cancel racing the run's first planning pass
-    // is overwritten by its pending -> running update (a known gap in @precis/runs' advanceRun).
+    // is overwritten by its pending -> running update (a known gap in @precis/engine' advanceRun).
     await waitFor(
       'the run to be running',
       async () => remoteRunStatus(await runs.getRun(run.id)) !== 'pending',

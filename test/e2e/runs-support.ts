@@ -8,7 +8,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInProcessBus, createNatsBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, generateApiKey, RunEntity } from '@precis/db';
-import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import {
   type BenchmarkSpec,
   createRun,
@@ -17,7 +16,8 @@ import {
   type LeaderboardRow,
   loadRunReport,
   validateSpec,
-} from '@precis/runs';
+} from '@precis/engine';
+import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import { type FakeLlmProcess, parseRules, spawnFakeLlmProcess, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import type { RemoteAccess } from '../../apps/cli/src/runtime/remote-access.js';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
-import { validateSpec } from '@precis/runs';
+import { validateSpec } from '@precis/engine';
 import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { RemoteIngestion } from '../../apps/cli/src/runtime/remote-ingestion.js';

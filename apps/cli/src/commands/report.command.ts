@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { findRun, hasResults, loadFullRunReport, type ReportFormat, renderRunReport } from '@precis/runs';
+import { findRun, hasResults, loadFullRunReport, type ReportFormat, renderRunReport } from '@precis/engine';
 import { Command, Option } from 'commander';
 import { type CliContext, withDataSource } from '../context.js';
 

@@ -1,5 +1,4 @@
 import { dirname } from 'node:path';
-import { createTypeOrmLlmStore, LlmClient, LlmError, PreflightError, preflightModels } from '@precis/llm';
 import {
   type BenchmarkSpec,
   createRun,
@@ -15,7 +14,8 @@ import {
   SpecError,
   setRunStatus,
   specModels,
-} from '@precis/runs';
+} from '@precis/engine';
+import { createTypeOrmLlmStore, LlmClient, LlmError, PreflightError, preflightModels } from '@precis/llm';
 import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withRuntime } from '../context.js';
 import { printJson } from '../output.js';

@@ -12,7 +12,7 @@ import {
   runCounts,
   stageCounts,
   usageSoFar,
-} from '@precis/runs';
+} from '@precis/engine';
 import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
 import { formatTable, printJson } from '../output.js';

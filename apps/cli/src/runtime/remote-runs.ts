@@ -1,7 +1,7 @@
 import type { ServiceError } from '@grpc/grpc-js';
 import { type CreateRunRequest, type Run, RunServiceClient, RunStatus } from '@precis/contracts';
 import type { RunEntity } from '@precis/db';
-import { type BenchmarkSpec, exitCodeOf } from '@precis/runs';
+import { type BenchmarkSpec, exitCodeOf } from '@precis/engine';
 import { callMetadata, explainGrpcError, type RemoteAccess } from './remote-access.js';
 
 // gRPC metadata key the gateway resolves relative spec paths against (see the gateway's

@@ -1,4 +1,4 @@
-import { type RunProgress, type StageCounts, stageCounts, type UsageSoFar, usageSoFar } from '@precis/runs';
+import { type RunProgress, type StageCounts, stageCounts, type UsageSoFar, usageSoFar } from '@precis/engine';
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
 import type { DataSource } from 'typeorm';
 import { formatEta, StageEta } from './stage-eta.js';

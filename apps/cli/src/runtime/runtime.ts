@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import { type Bus, createInProcessBus } from '@precis/bus';
 import { createDataSource, redactUrl, resolveDatabaseUrl } from '@precis/db';
+import { markOrphanedRunsInterrupted } from '@precis/engine';
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_READ_TIMEOUT_MS, type FileAccessPolicy } from '@precis/files';
-import { markOrphanedRunsInterrupted } from '@precis/runs';
 import type { DataSource } from 'typeorm';
 import type { IngestionPort } from './ingestion-port.js';
 import { LocalIngestion } from './local-ingestion.js';

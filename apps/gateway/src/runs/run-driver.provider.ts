@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Bus } from '@precis/bus';
 import { RunEntity } from '@precis/db';
+import { createRunContext, type RunContext, RunCoordinator, type RunLogger } from '@precis/engine';
 import { loadModelRegistry } from '@precis/llm';
-import { createRunContext, type RunContext, RunCoordinator, type RunLogger } from '@precis/runs';
 import { BUS, SERVICE_CONFIG, SERVICE_LOGGER, type ServiceLogger } from '@precis/service';
 import { DataSource, In } from 'typeorm';
 import type { GatewayConfig } from '../config/gateway.env.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { GrpcInvalidArgumentException, GrpcNotFoundException } from '@nestjs/microservices';
 import type { Run, RunStatus } from '@precis/contracts';
 import { RunEntity } from '@precis/db';
-import { cancelRun, findRun, RunNotFoundError, RunStateError, stageCounts, usageSoFar } from '@precis/runs';
+import { cancelRun, findRun, RunNotFoundError, RunStateError, stageCounts, usageSoFar } from '@precis/engine';
 import { DataSource } from 'typeorm';
 import { boundedField, cut, decodePageToken, encodePageToken, pageSize } from '../grpc/page-token.js';
 import { fromProtoRunStatus, taskCountsMap, toProtoRun } from './dto/run.mapper.js';

@@ -1,5 +1,5 @@
 import type { Stage } from '@precis/contracts';
-import type { RunStage } from '@precis/runs';
+import type { RunStage } from '@precis/engine';
 import type { TaskHandler } from '@precis/service';
 
 // The stage queues this service declares at startup.

@@ -1,4 +1,4 @@
-import type { RunStage } from '@precis/runs';
+import type { RunStage } from '@precis/engine';
 
 // The run stage queue(s) this service owns: judge batches (BooookScore sentence annotation).
 // Every verifier replica pulls the same durable queue, so adding processes adds capacity.

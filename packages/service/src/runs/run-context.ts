@@ -1,6 +1,6 @@
 import type { Bus } from '@precis/bus';
+import { createRunContext, type RunContext, type RunLogger } from '@precis/engine';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
-import { createRunContext, type RunContext, type RunLogger } from '@precis/runs';
 import type { DataSource } from 'typeorm';
 import type { ServiceLogger } from '../logging/create-logger.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';

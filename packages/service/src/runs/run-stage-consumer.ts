@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Bus, ConsumerHandle } from '@precis/bus';
-import type { RunStage } from '@precis/runs';
+import type { RunStage } from '@precis/engine';
 import { DataSource } from 'typeorm';
 import { BUS, SERVICE_CONFIG, SERVICE_LOGGER } from '../core/tokens.js';
 import type { ServiceLogger } from '../logging/create-logger.js';

@@ -1,5 +1,5 @@
 import type { Bus, ConsumerHandle } from '@precis/bus';
-import { type RunStage, startStageWorker } from '@precis/runs';
+import { type RunStage, startStageWorker } from '@precis/engine';
 import type { DataSource } from 'typeorm';
 import type { ServiceLogger } from '../logging/create-logger.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';

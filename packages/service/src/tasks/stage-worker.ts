@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { type Bus, type ConsumerHandle, type Delivery, GiveUpError } from '@precis/bus';
 import { decodeTask, JSON_MEDIA_TYPE, type Stage, type Task, taskJsonPayload } from '@precis/contracts';
-import { isInfrastructureError } from '@precis/runs';
+import { isInfrastructureError } from '@precis/engine';
 import type { DataSource } from 'typeorm';
 import { type ServiceLogger, taskLogger } from '../logging/create-logger.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';

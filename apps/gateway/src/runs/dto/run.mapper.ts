@@ -1,6 +1,6 @@
 import { type Run, RunStatus } from '@precis/contracts';
 import type { RunEntity } from '@precis/db';
-import type { StageCounts } from '@precis/runs';
+import type { StageCounts } from '@precis/engine';
 
 const STATUS: Record<RunEntity['status'], RunStatus> = {
   pending: RunStatus.RUN_STATUS_PENDING,

@@ -8,9 +8,9 @@ import {
   GrpcUnavailableException,
 } from '@nestjs/microservices';
 import type { CreateRunRequest, CreateRunResponse } from '@precis/contracts';
+import { type BenchmarkSpec, createRun, SpecError, validateSpec } from '@precis/engine';
 import { FileAccessError } from '@precis/files';
 import { DatasetConflictError, DatasetValidationError } from '@precis/ingest';
-import { type BenchmarkSpec, createRun, SpecError, validateSpec } from '@precis/runs';
 import {
   SERVICE_CONFIG,
   SERVICE_LOGGER,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { validateSpec } from '@precis/runs';
+import { validateSpec } from '@precis/engine';
 import { resolveSpecPaths } from './create-run.usecase.js';
 
 describe('resolveSpecPaths', () => {
