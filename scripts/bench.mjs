@@ -16,20 +16,22 @@ const split = argv.findIndex((a) => a.startsWith('-'));
 const names = split === -1 ? argv : argv.slice(0, split);
 const benchArgs = split === -1 ? [] : argv.slice(argv[split] === '--' ? split + 1 : split);
 
+// Benchmarks of one package live in <workspace>/dist/bench; whole-run benchmarks in bench/.
+function benchmarkDirs() {
+  const dirs = [{ dir: join(root, 'bench', 'dist'), workspace: 'bench' }];
+  for (const group of ['packages', 'apps'])
+    for (const ws of readdirSync(join(root, group)))
+      dirs.push({ dir: join(root, group, ws, 'dist', 'bench'), workspace: `${group}/${ws}` });
+  return dirs;
+}
+
 function findBenchmarks() {
   const found = [];
-  for (const group of ['packages', 'apps']) {
-    for (const ws of readdirSync(join(root, group))) {
-      const dir = join(root, group, ws, 'dist', 'bench');
-      if (!existsSync(dir)) continue;
-      for (const file of readdirSync(dir)) {
-        if (file.endsWith('.bench.js'))
-          found.push({
-            name: file.replace(/\.bench\.js$/, ''),
-            file: join(dir, file),
-            workspace: `${group}/${ws}`,
-          });
-      }
+  for (const { dir, workspace } of benchmarkDirs()) {
+    if (!existsSync(dir)) continue;
+    for (const file of readdirSync(dir)) {
+      if (file.endsWith('.bench.js'))
+        found.push({ name: file.replace(/\.bench\.js$/, ''), file: join(dir, file), workspace });
     }
   }
   return found.sort((a, b) => a.name.localeCompare(b.name));

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
-import type { LeaderboardRow } from '@precis/engine';
+import type { LeaderboardRow } from '@precis/family-books';
 import type { FakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';

@@ -8,15 +8,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInProcessBus, createNatsBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, generateApiKey, RunEntity } from '@precis/db';
-import {
-  type BenchmarkSpec,
-  createRun,
-  createRunContext,
-  executeRun,
-  type LeaderboardRow,
-  loadRunReport,
-  validateSpec,
-} from '@precis/engine';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import { type FakeLlmProcess, parseRules, spawnFakeLlmProcess, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
@@ -29,6 +20,16 @@ import {
   startService,
   waitReady,
 } from '../../packages/service/test/support/service-process.js';
+import {
+  type BenchmarkSpec,
+  builtInFamilies,
+  createRun,
+  createRunContext,
+  executeRun,
+  type LeaderboardRow,
+  loadRunReport,
+  validateSpec,
+} from '../support/precis.js';
 
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 export const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -72,7 +73,7 @@ export function judgeRules(maxSentences = 80): unknown[] {
 }
 
 export function bookSpec(opts: { batchSize?: number } = {}): BenchmarkSpec {
-  return validateSpec({
+  return validateSpec(builtInFamilies, {
     name: 'lighthouse-cluster',
     datasets: [{ name: 'lighthouse', kind: 'text', path: story }],
     systems: [
@@ -280,7 +281,7 @@ export async function embeddedBaseline(spec: BenchmarkSpec, rules: unknown[]): P
   try {
     const registry = loadModelRegistry(registryObject(fake.baseURL));
     const chat = new LlmClient({ registry, env: {}, store: createTypeOrmLlmStore(db) });
-    const ctx = createRunContext({ db, bus, chat, registry });
+    const ctx = createRunContext({ families: builtInFamilies, db, bus, chat, registry });
     const { run } = await createRun(ctx, { spec, file: 'spec', text: '' }, { fresh: true });
     const outcome = await executeRun(ctx, bus, run.id, { concurrency: 4 });
     if (outcome.interrupted || outcome.progress.status !== 'completed')

@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
-import { validateSpec } from '@precis/engine';
 import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { RemoteIngestion } from '../../apps/cli/src/runtime/remote-ingestion.js';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
+import { builtInFamilies, validateSpec } from '../support/precis.js';
 import {
   type Cluster,
   deleteBusStreams,
@@ -26,7 +26,7 @@ import {
 const canary = (tag: string) => `sk-canary${tag}-${randomBytes(12).toString('hex')}`;
 
 function canarySpec() {
-  return validateSpec({
+  return validateSpec(builtInFamilies, {
     name: 'canary-run',
     datasets: [
       { name: 'lighthouse', kind: 'text', path: join(repoRoot, 'examples/data/the-lighthouse-keeper.md') },

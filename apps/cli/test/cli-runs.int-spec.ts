@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { assertBuilt, REPO_ROOT, runCli } from './run-cli.js';
 
-const RESCORE = resolve(REPO_ROOT, 'packages/engine/test/fixtures/rescore');
+const RESCORE = resolve(REPO_ROOT, 'test/engine/fixtures/rescore');
 
 describe('precis run / runs / report / rescore (built binary, embedded)', () => {
   let home: string;
@@ -61,7 +61,7 @@ describe('precis run / runs / report / rescore (built binary, embedded)', () => 
   });
 
   it('rejects an invalid spec naming the path of the problem, and changes nothing', async () => {
-    const bad = await runCli(['run', 'packages/engine/test/fixtures/specs/bad-chunk-size.yaml'], {
+    const bad = await runCli(['run', 'test/engine/fixtures/specs/bad-chunk-size.yaml'], {
       PRECIS_HOME: home,
     });
     expect(bad.code).toBe(1);

@@ -49,6 +49,7 @@ export {
   MetricsRegistry,
   registerProcessMetrics,
 } from './metrics/metrics-registry.js';
+export { builtInFamilies, FAMILIES } from './runs/families.js';
 export { buildRunContext, runLogger } from './runs/run-context.js';
 export { RUN_STAGES, RunStageConsumer } from './runs/run-stage-consumer.js';
 export { type RunStageConsumerConfig, startRunStageConsumers } from './runs/run-stage-consumers.js';

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { findRun, hasResults, loadFullRunReport, type ReportFormat, renderRunReport } from '@precis/engine';
 import { Command, Option } from 'commander';
 import { type CliContext, withDataSource } from '../context.js';
+import { cliFamilies } from '../runtime/families.js';
 
 export function reportCommand(ctx: CliContext): Command {
   return new Command('report')
@@ -18,7 +19,7 @@ export function reportCommand(ctx: CliContext): Command {
     .action(async (ref: string, opts: { format: ReportFormat; out?: string }, command: Command) => {
       await withDataSource(ctx, command, async (db) => {
         const run = await findRun(db, ref);
-        const report = await loadFullRunReport(db, run);
+        const report = await loadFullRunReport(cliFamilies(), db, run);
         if (!hasResults(report)) {
           throw new Error(
             `run ${run.id} has no leaderboard yet (status ${run.status}${run.error ? `: ${run.error}` : ''})`,

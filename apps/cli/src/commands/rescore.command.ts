@@ -1,4 +1,4 @@
-import { rescoreBooookScoreFiles } from '@precis/engine';
+import { rescoreBooookScoreFiles } from '@precis/family-books';
 import { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { formatTable, printJson } from '../output.js';

@@ -19,6 +19,7 @@ import { createTypeOrmLlmStore, LlmClient, LlmError, PreflightError, preflightMo
 import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withRuntime } from '../context.js';
 import { printJson } from '../output.js';
+import { cliFamilies } from '../runtime/families.js';
 import { resolveModelRegistry } from '../runtime/model-registry.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { runRemote } from '../runtime/remote-runs.js';
@@ -78,7 +79,7 @@ export function runCommand(ctx: CliContext): Command {
     .option('--json', 'print the final report as JSON')
     .option('--no-preflight', 'skip the one cheap request per model endpoint made before any task')
     .action(async (specPath: string, opts: RunOptions, command: Command) => {
-      const loaded = loadSpecFile(specPath);
+      const loaded = loadSpecFile(cliFamilies(), specPath);
       if (opts.systems) {
         const wanted = opts.systems
           .split(',')
@@ -127,7 +128,14 @@ export function runCommand(ctx: CliContext): Command {
         const chat = registry
           ? new LlmClient({ registry, store: createTypeOrmLlmStore(db), cacheEnabled: loaded.spec.cache })
           : undefined;
-        const runCtx = createRunContext({ db, bus, chat, registry, logger: stderrLogger(ctx.stderr) });
+        const runCtx = createRunContext({
+          db,
+          bus,
+          families: cliFamilies(),
+          chat,
+          registry,
+          logger: stderrLogger(ctx.stderr),
+        });
         const { run, resumed } = await createRun(runCtx, loaded, {
           fresh: opts.fresh,
           fileAccess: localFilePolicy(ctx.env),
@@ -180,7 +188,7 @@ export function runCommand(ctx: CliContext): Command {
           return;
         }
         ctx.stderr.write(`${describeOutcome(outcome.progress)}\n`);
-        const report = await loadFullRunReport(db, await findRun(db, run.id));
+        const report = await loadFullRunReport(cliFamilies(), db, await findRun(db, run.id));
         if (opts.json) ctx.stdout.write(renderRunReport(report, 'json'));
         else if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text'));
         process.exitCode = exitCodeOf(outcome.progress.status);

@@ -10,12 +10,14 @@ import {
   renderRunReport,
   renderTrace,
   runCounts,
+  sectionsJson,
   stageCounts,
   usageSoFar,
 } from '@precis/engine';
 import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
 import { formatTable, printJson } from '../output.js';
+import { cliFamilies } from '../runtime/families.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
 
@@ -95,16 +97,15 @@ export function runsCommand(ctx: CliContext): Command {
         const [tasks, usage, report] = await Promise.all([
           stageCounts(db, run.id),
           usageSoFar(db, run.id),
-          loadFullRunReport(db, run),
+          loadFullRunReport(cliFamilies(), db, run),
         ]);
         if (opts.json)
           return printJson(ctx, {
-            ...report.booookscore.run,
+            ...report.run,
             spec: run.spec,
             tasks,
             usage,
-            leaderboard: report.booookscore.leaderboard,
-            dimensions: report.dimensions.boards,
+            ...sectionsJson(report),
           });
         const lines = [
           `run:      ${run.id}`,

@@ -1,19 +1,25 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  Optional,
+} from '@nestjs/common';
 import type { Bus } from '@precis/bus';
 import { RunEntity } from '@precis/db';
-import { createRunContext, type RunContext, RunCoordinator, type RunLogger } from '@precis/engine';
+import { createRunContext, type FamilyRegistry, type RunContext, RunCoordinator } from '@precis/engine';
 import { loadModelRegistry } from '@precis/llm';
-import { BUS, SERVICE_CONFIG, SERVICE_LOGGER, type ServiceLogger } from '@precis/service';
+import {
+  BUS,
+  builtInFamilies,
+  FAMILIES,
+  runLogger,
+  SERVICE_CONFIG,
+  SERVICE_LOGGER,
+  type ServiceLogger,
+} from '@precis/service';
 import { DataSource, In } from 'typeorm';
 import type { GatewayConfig } from '../config/gateway.env.js';
-
-function runLogger(logger: ServiceLogger): RunLogger {
-  return {
-    info: (msg, fields) => logger.info(fields ?? {}, msg),
-    warn: (msg, fields) => logger.warn(fields ?? {}, msg),
-    error: (msg, fields) => logger.error(fields ?? {}, msg),
-  };
-}
 
 // Drives runs forward from the gateway: a RunCoordinator re-plans a run on every task-completed
 // event and on a periodic tick. At startup it resumes watching every unfinished run (with a
@@ -33,10 +39,17 @@ export class RunDriver implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly dataSource: DataSource,
     @Inject(SERVICE_CONFIG) config: GatewayConfig,
     @Inject(SERVICE_LOGGER) logger: ServiceLogger,
+    @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
   ) {
     this.log = logger.child({ component: 'run-driver' });
     const registry = config.PRECIS_MODELS ? loadModelRegistry(config.PRECIS_MODELS) : undefined;
-    this.ctx = createRunContext({ db: dataSource, bus, registry, logger: runLogger(this.log) });
+    this.ctx = createRunContext({
+      db: dataSource,
+      bus,
+      families: families ?? builtInFamilies(),
+      registry,
+      logger: runLogger(this.log),
+    });
     this.coordinator = new RunCoordinator(this.ctx, bus, config.RUN_TICK_MS);
     this.retryMs = config.RUN_TICK_MS;
   }

@@ -1,85 +1,16 @@
-import { DocumentEntity, JudgmentEntity, MetricValueEntity, SummaryEntity } from '@precis/db';
-import { countTokens, novelNgramShare, repeatedNgramShare } from '@precis/text';
-import { In } from 'typeorm';
-import { metricValueId } from '../ids.js';
+import { SummaryEntity } from '@precis/db';
+import type { ScoringInput } from '../family/benchmark-family.js';
 import type { RunContext } from '../planner/run-context.js';
 import { runDocuments } from '../planner/run-documents.js';
-import { scoreBooookScoreSystem } from '../scoring/booookscore-row.js';
-import { type DimensionLeaderboard, scoreDimensionMetrics } from '../scoring/dimension-scores.js';
-import type { LeaderboardRow, UsageTotals } from '../scoring/leaderboard-row.js';
-import { upsertMetricValues } from '../scoring/metric-values.js';
-import {
-  type BenchmarkSpec,
-  isBooookScoreMetric,
-  isGeneratedSystem,
-  type MetricSpec,
-  type SystemSpec,
-} from '../spec/benchmark-spec.schema.js';
-import { HEURISTIC_JUDGE } from './annotate-coherence.handler.js';
+import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
 
-const HEURISTIC_LABEL = ' (heuristic)';
+// The engine's own task kind: one per run, once every unit settled and nothing is open.
+export const SCORE_TASK_KIND = 'score-run';
 
-async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string, UsageTotals>> {
-  const rows: {
-    stage: string;
-    system: string;
-    metric: string;
-    calls: unknown;
-    hits: unknown;
-    tin: unknown;
-    tout: unknown;
-    cost: unknown;
-  }[] = await ctx.db.query(
-    // Summarizer calls per system; judge calls per system and BooookScore metric (the task's
-    // kind keeps other judges, e.g. dimension judges, out of these rows).
-    `SELECT t.stage AS stage, split_part(c.task_id, ':', 3) AS system,
-            CASE WHEN t.kind = 'booookscore-batch' THEN split_part(c.task_id, ':', 5) ELSE '' END AS metric,
-            SUM(c.calls) AS calls, SUM(CASE WHEN c.cache_hit THEN c.calls ELSE 0 END) AS hits,
-            COALESCE(SUM(c.tokens_in), 0) AS tin, COALESCE(SUM(c.tokens_out), 0) AS tout, COALESCE(SUM(c.cost_usd), 0) AS cost
-     FROM llm_calls c JOIN tasks t ON t.id = c.task_id
-     WHERE c.run_id = $1 AND (t.stage = 'summarize' OR t.kind = 'booookscore-batch')
-     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-    [runId],
-  );
-  const out = new Map<string, UsageTotals>();
-  for (const r of rows) {
-    out.set(r.stage === 'verify' ? `verify:${r.system}:${r.metric}` : `summarize:${r.system}`, {
-      calls: Number(r.calls),
-      cacheHits: Number(r.hits),
-      tokensIn: Number(r.tin),
-      tokensOut: Number(r.tout),
-      costUsd: Number(r.cost),
-    });
-  }
-  return out;
-}
-
-const zeroUsage = (): UsageTotals => ({ calls: 0, cacheHits: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 });
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-
-// The label of a BooookScore metric's judge, from the spec: known even when no judgment exists.
-function judgeLabel(metric: MetricSpec): string {
-  return metric.judge.engine === 'heuristic'
-    ? `${HEURISTIC_JUDGE}${HEURISTIC_LABEL}`
-    : `model:${metric.judge.model}`;
-}
-
-interface ScoringInputs {
-  // The run's summaries, each with its document's position in the run.
-  summaries: (SummaryEntity & { order: number })[];
-  runDocuments: number;
-  sources: Map<string, string>;
-  judgments: Map<string, JudgmentEntity[]>;
-  usage: Map<string, UsageTotals>;
-}
-
-// Values reach every mean and bootstrap in run order (spec datasets, then ordinal), never in
-// database order: the same spec and seed give the same report.
-async function loadScoringInputs(
-  ctx: RunContext,
-  runId: string,
-  spec: BenchmarkSpec,
-): Promise<ScoringInputs> {
+// The run's summaries in run order (spec datasets, then ordinal), then by id: values reach every
+// mean and bootstrap in that order, never in database order, so the same spec and seed give the
+// same report.
+async function scoringInput(ctx: RunContext, runId: string, spec: BenchmarkSpec): Promise<ScoringInput> {
   const runDocs = await runDocuments(ctx, spec);
   const order = new Map(runDocs.map((d, i) => [d.id, i]));
   const summaries = (
@@ -87,98 +18,20 @@ async function loadScoringInputs(
   )
     .map((s) => Object.assign(s, { order: order.get(s.documentId) ?? Number.MAX_SAFE_INTEGER }))
     .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
-  const docIds = [...new Set(summaries.map((s) => s.documentId))];
-  const docs = docIds.length
-    ? await ctx.db.getRepository(DocumentEntity).find({ where: { id: In(docIds) } })
-    : [];
-  const judgments = new Map<string, JudgmentEntity[]>();
-  for (const j of await ctx.db
-    .getRepository(JudgmentEntity)
-    .find({ where: { runId }, order: { id: 'ASC' } })) {
-    const key = `${j.summaryId}\u0000${j.metric}`;
-    judgments.set(key, [...(judgments.get(key) ?? []), j]);
-  }
-  return {
-    summaries,
-    runDocuments: runDocs.length,
-    sources: new Map(docs.map((d) => [d.id, d.text])),
-    judgments,
-    usage: await usageBySystem(ctx, runId),
-  };
+  return { runId, spec, summaries, runDocuments: runDocs.length };
 }
 
-// One generated system's BooookScore rows (one per BooookScore metric) and their metric values.
-function systemRows(
-  runId: string,
-  spec: BenchmarkSpec,
-  system: SystemSpec,
-  inputs: ScoringInputs,
-): { rows: LeaderboardRow[]; values: Partial<MetricValueEntity>[] } {
-  const own = inputs.summaries.filter((s) => s.system === system.name);
-  const stats = own.map((s) => ({
-    tokens: countTokens(s.text, system.params.encoding),
-    novel: 100 * novelNgramShare(s.text, inputs.sources.get(s.documentId) ?? '', 3),
-    repeated: 100 * repeatedNgramShare(s.text, 3),
-  }));
-  const rows: LeaderboardRow[] = [];
-  const values: Partial<MetricValueEntity>[] = [];
-  spec.metrics.forEach((metric, metricIndex) => {
-    if (!isBooookScoreMetric(metric)) return;
-    const key = `${metric.name}.${metricIndex}`;
-    const judge = judgeLabel(metric);
-    const { perSummary, ...scored } = scoreBooookScoreSystem(
-      own,
-      (id) => inputs.judgments.get(`${id}\u0000${key}`) ?? [],
-      { expectedDocuments: inputs.runDocuments, resamples: spec.bootstrap.resamples, seed: spec.seed },
-    );
-    const value = (documentId: string | null, v: number | null, details: Record<string, unknown>) => ({
-      id: metricValueId(runId, system.name, documentId, key),
-      runId,
-      system: system.name,
-      documentId,
-      metric: key,
-      value: v,
-      details,
-      producedBy: judge,
-    });
-    for (const p of perSummary)
-      values.push(value(p.documentId, p.score, { sentences: p.sentences, confusing: p.confusing }));
-    const row: LeaderboardRow = {
-      system: system.name,
-      strategy: system.strategy,
-      summarizer: system.model !== undefined ? `model:${system.model}` : `engine:${system.engine}`,
-      metric: 'BooookScore',
-      judge,
-      ...scored,
-      lengthTokens: mean(stats.map((x) => x.tokens)),
-      novelTrigramsPct: mean(stats.map((x) => x.novel)),
-      repeatedTrigramsPct: mean(stats.map((x) => x.repeated)),
-      summarizerUsage: inputs.usage.get(`summarize:${system.name}`) ?? zeroUsage(),
-      judgeUsage: inputs.usage.get(`verify:${system.name}:${key}`) ?? zeroUsage(),
-    };
-    rows.push(row);
-    values.push(value(null, row.score, { ...row }));
-  });
-  return { rows, values };
-}
-
-// BooookScore per summary and per system with bootstrap std and 95% CI, the error-type
-// distribution, summary statistics, and tokens/cost with summarizer and judge counted apart.
+// Every loaded family scores the run (each writes its metric values); the task's result joins
+// what they return, in family order.
 export async function scoreRun(
   ctx: RunContext,
   runId: string,
   spec: BenchmarkSpec,
-): Promise<{ leaderboard: LeaderboardRow[]; dimensions?: DimensionLeaderboard[] }> {
-  const inputs = await loadScoringInputs(ctx, runId, spec);
-  const leaderboard: LeaderboardRow[] = [];
-  const values: Partial<MetricValueEntity>[] = [];
-  for (const system of spec.systems.filter(isGeneratedSystem)) {
-    const own = systemRows(runId, spec, system, inputs);
-    leaderboard.push(...own.rows);
-    values.push(...own.values);
+): Promise<Record<string, unknown>> {
+  const input = await scoringInput(ctx, runId, spec);
+  const result: Record<string, unknown> = {};
+  for (const family of ctx.families.families) {
+    if (family.score) Object.assign(result, await family.score(ctx, input));
   }
-  await upsertMetricValues(ctx.db, values);
-  // Dimension judges (opinion summaries): their own leaderboard, one per dimensions metric.
-  const dimensions = await scoreDimensionMetrics(ctx, runId, spec, inputs.summaries, inputs.runDocuments);
-  return dimensions.length ? { leaderboard, dimensions } : { leaderboard };
+  return result;
 }

@@ -23,7 +23,7 @@ export function specModels(spec: LoadedSpec['spec']): { where: string; model: st
       s.model !== undefined ? [{ where: `systems[${i}].model`, model: s.model }] : [],
     ),
     ...spec.metrics.flatMap((m, i) =>
-      m.judge.model !== undefined ? [{ where: `metrics[${i}].judge.model`, model: m.judge.model }] : [],
+      m.judge?.model !== undefined ? [{ where: `metrics[${i}].judge.model`, model: m.judge.model }] : [],
     ),
   ];
 }

@@ -1,9 +1,12 @@
 import type { DataSource } from 'typeorm';
+import type { FamilyRegistry } from '../family/family-registry.js';
 import type { ChatModel, RunEventSink, RunLogger, TaskDispatcher } from '../ports.js';
 
 // What the planner and the stage handlers need from their host (embedded runtime or a service).
 export interface RunContext {
   db: DataSource;
+  // The benchmark families this process loaded: their task kinds, strategies, metrics, reports.
+  families: FamilyRegistry;
   dispatcher: TaskDispatcher;
   events: RunEventSink;
   // Absent when no model registry is configured: runs that need a model then fail with a clear error.

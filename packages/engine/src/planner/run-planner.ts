@@ -1,13 +1,13 @@
-import { RunEntity, SummaryEntity, type TaskEntity } from '@precis/db';
-import { StrategyError, type StrategyParams } from '@precis/strategies';
+import { RunEntity, SummaryEntity } from '@precis/db';
 import { In } from 'typeorm';
+import type { MetricPlanning, SettledSummary, Strategy } from '../family/benchmark-family.js';
+import { ConfigurationError } from '../handlers/templates.js';
 import { scoreTaskId, unitKey, unitOfTaskId } from '../ids.js';
-import { DimensionPlanner, planDatasetSystems } from '../opinion/dimension-planner.js';
 import { type BenchmarkSpec, isGeneratedSystem, type SystemSpec } from '../spec/benchmark-spec.schema.js';
-import type { SummarizeStepResult } from '../tasks/task-payloads.js';
+import type { SummaryTaskResult } from '../tasks/task-payloads.js';
 import { insertTasks, type NewTask } from '../tasks/task-store.js';
-import { cachedChunks, chunkDocument, documentTexts } from './document-chunks.js';
-import { planUnit, type UnitPlan, type UnitState } from './plan-unit.js';
+import { documentTexts } from './document-texts.js';
+import { planUnit, settled, type UnitPlan, type UnitState } from './plan-unit.js';
 import type { RunContext } from './run-context.js';
 import { type RunDocument, runDocuments } from './run-documents.js';
 import {
@@ -19,48 +19,55 @@ import {
   runCounts,
   setRunStatus,
 } from './run-progress.js';
-import { strategyParams } from './strategy-params.js';
 import { writeUnitOutcomes } from './unit-outcomes.js';
 
 // Units planned per round trip: bounds a round's memory and statement sizes.
 const UNIT_PAGE = 500;
 
-interface Unit {
+interface PlannedSystem {
   system: SystemSpec;
-  params: StrategyParams;
-  doc: RunDocument;
+  strategy: Strategy;
+  prepared: unknown;
 }
+
+type Unit = PlannedSystem & { doc: RunDocument };
 
 // Plans one run incrementally: a finished task re-plans only its own unit (system, document), from
 // that unit's tasks; progress and completion come from counters. Only start (or resume) reads
 // the whole run, once.
 export class RunPlanner {
-  private gevalSteps = new Map<string, TaskEntity>();
+  // The spec's metrics, by name, with their run-level state.
+  private metrics = new Map<string, MetricPlanning>();
 
   private constructor(
     private readonly ctx: RunContext,
     private readonly run: RunEntity,
     private readonly spec: BenchmarkSpec,
     private readonly docs: Map<string, RunDocument>,
-    private readonly systems: Map<string, { system: SystemSpec; params: StrategyParams }>,
+    private readonly systems: Map<string, PlannedSystem>,
   ) {}
 
   // `failed` when the run cannot be planned: the caller fails the run with that message.
   static async open(ctx: RunContext, runId: string): Promise<RunPlanner | { failed: string }> {
     const run = await ctx.db.getRepository(RunEntity).findOneByOrFail({ id: runId });
     const spec = run.spec as unknown as BenchmarkSpec;
-    const systems = new Map<string, { system: SystemSpec; params: StrategyParams }>();
+    const systems = new Map<string, PlannedSystem>();
     for (const system of spec.systems.filter(isGeneratedSystem)) {
+      const strategy = ctx.families.strategies.get(system.strategy);
+      if (!strategy)
+        return {
+          failed: `system ${system.name}: no loaded benchmark family has strategy "${system.strategy}"`,
+        };
       try {
-        systems.set(system.name, { system, params: strategyParams(system, ctx.modelInfo) });
+        systems.set(system.name, { system, strategy, prepared: strategy.prepare?.(system, ctx.modelInfo) });
       } catch (err) {
         return { failed: (err as Error).message };
       }
     }
     const docs = new Map((await runDocuments(ctx, spec)).map((d) => [d.id, d]));
     const planner = new RunPlanner(ctx, run, spec, docs, systems);
-    await planner.loadGevalSteps();
-    return planner;
+    const missing = await planner.openMetrics(null);
+    return missing ? { failed: missing } : planner;
   }
 
   // A run that cannot be planned at all (e.g. a system's model is not in the registry) fails.
@@ -90,13 +97,7 @@ export class RunPlanner {
   // again (a restarted process's in-memory queue is empty; a lost message is sent again).
   async planAll(redispatch: boolean): Promise<number> {
     if (!isOpenRunStatus(this.run.status)) return 0;
-    const datasetPlan = await planDatasetSystems(
-      this.ctx,
-      this.run.id,
-      this.spec,
-      [...this.docs.values()],
-      this.dimensions(),
-    );
+    const datasetPlan = await this.planSources();
     if (datasetPlan.error !== null) return this.fail(datasetPlan.error);
     await this.ctx.db.query(
       `INSERT INTO run_counters (run_id, key, total) VALUES ($1, 'summaries', $2)
@@ -109,8 +110,7 @@ export class RunPlanner {
     dispatched += await this.insertAndDispatch(datasetPlan.tasks);
     const states = await this.unitStates(null);
     const units: Unit[] = [];
-    for (const doc of this.docs.values())
-      for (const { system, params } of this.systems.values()) units.push({ system, params, doc });
+    for (const doc of this.docs.values()) for (const s of this.systems.values()) units.push({ ...s, doc });
     for (let i = 0; i < units.length; i += UNIT_PAGE)
       dispatched += await this.planUnits(units.slice(i, i + UNIT_PAGE), states);
     if (this.run.status === 'pending' || this.run.status === 'interrupted') {
@@ -126,14 +126,15 @@ export class RunPlanner {
   }
 
   // Plans what the given finished tasks make ready: the next steps (or the summary and its
-  // judges) of their units, and, after G-Eval steps, the judges that waited for them.
+  // judges) of their units, and, after a metric's run-level task (e.g. G-Eval's steps), that
+  // metric's judges of every summary.
   async planFinished(taskIds: readonly string[]): Promise<number> {
     const keys = new Set<string>();
-    let geval = false;
+    const metrics = new Set<string>();
     for (const id of taskIds) {
       const unit = unitOfTaskId(id);
       if (unit) keys.add(unit);
-      else if (id.includes(':*geval-steps:')) geval = true;
+      else for (const [name, m] of this.metrics) if (m.ownsRunTask?.(id)) metrics.add(name);
     }
     let dispatched = 0;
     const units = [...keys].flatMap((key) => {
@@ -147,7 +148,7 @@ export class RunPlanner {
       const states = await this.unitStates(page.map((u) => unitKey(u.system.name, u.doc.id)));
       dispatched += await this.planUnits(page, states);
     }
-    if (geval) dispatched += await this.planGevalJudges();
+    if (metrics.size) dispatched += await this.replanMetrics(metrics);
     return dispatched;
   }
 
@@ -235,27 +236,50 @@ export class RunPlanner {
     return 0;
   }
 
-  private dimensions(): DimensionPlanner {
-    return new DimensionPlanner(this.run.id, this.spec, this.gevalSteps);
+  // Opens the spec's metrics (only `names` when given); an error names a metric no family has.
+  private async openMetrics(names: Set<string> | null): Promise<string | null> {
+    for (const [i, m] of this.spec.metrics.entries()) {
+      if (this.metrics.has(m.name) && !names?.has(m.name)) continue;
+      const metric = this.ctx.families.metrics.get(m.name);
+      if (!metric) return `metrics[${i}]: no loaded benchmark family has metric "${m.name}"`;
+      this.metrics.set(m.name, await metric.open(this.ctx, this.run.id, this.spec));
+    }
+    return null;
   }
 
-  private async loadGevalSteps(): Promise<void> {
-    const rows: TaskEntity[] = await this.ctx.db.query(
-      `SELECT id, status, result FROM tasks WHERE run_id = $1 AND kind = 'geval-steps' ORDER BY id`,
-      [this.run.id],
-    );
-    this.gevalSteps = new Map(rows.map((r) => [r.id, r]));
+  // The judge tasks of settled summaries, from every metric of the spec.
+  private judgeTasks(summaries: readonly SettledSummary[], only?: Set<string>): NewTask[] {
+    if (summaries.length === 0) return [];
+    return [...this.metrics].flatMap(([name, m]) => (only && !only.has(name) ? [] : m.tasksFor(summaries)));
   }
 
-  private async planGevalJudges(): Promise<number> {
-    await this.loadGevalSteps();
-    const planner = this.dimensions();
-    const summaries = await this.ctx.db.getRepository(SummaryEntity).find({
-      select: { id: true, system: true, documentId: true },
+  // Summaries that system sources (not strategies) bring, written when planning starts.
+  private async planSources(): Promise<{ expected: number; tasks: NewTask[]; error: string | null }> {
+    const plan = { expected: 0, tasks: [] as NewTask[], error: null as string | null };
+    const sources = new Set(this.spec.systems.flatMap((s) => (s.source === undefined ? [] : [s.source])));
+    for (const name of sources) {
+      const source = this.ctx.families.sources.get(name);
+      if (!source) return { ...plan, error: `no loaded benchmark family has system source "${name}"` };
+      const part = await source.planStart(
+        this.ctx,
+        { runId: this.run.id, spec: this.spec, docs: [...this.docs.values()] },
+        (summaries) => this.judgeTasks(summaries),
+      );
+      if (part.error !== null) return { ...plan, error: part.error };
+      plan.expected += part.expected;
+      plan.tasks.push(...part.tasks);
+    }
+    return plan;
+  }
+
+  private async replanMetrics(names: Set<string>): Promise<number> {
+    await this.openMetrics(names);
+    const summaries: SettledSummary[] = await this.ctx.db.getRepository(SummaryEntity).find({
+      select: { id: true, system: true, documentId: true, text: true },
       where: { runId: this.run.id },
       order: { id: 'ASC' },
     });
-    return this.insertAndDispatch(summaries.flatMap((s) => planner.tasksFor(s.system, s.documentId, s.id)));
+    return this.insertAndDispatch(this.judgeTasks(summaries, names));
   }
 
   // The summarize tasks of the given units (all of the run's when null), grouped by unit.
@@ -265,7 +289,7 @@ export class RunPlanner {
       unit: string;
       status: string;
       error: string | null;
-      result: SummarizeStepResult | null;
+      result: SummaryTaskResult | null;
     }[] = await this.ctx.db.query(
       `SELECT id, unit, status, error, CASE WHEN status = 'done' THEN result END AS result FROM tasks
          WHERE run_id = $1 AND ${units ? 'unit = ANY($2::text[])' : `stage = 'summarize'`} AND unit IS NOT NULL
@@ -287,10 +311,9 @@ export class RunPlanner {
   private async planUnits(units: Unit[], states: Map<string, UnitState>): Promise<number> {
     if (!isOpenRunStatus(this.run.status)) return 0;
     const missing = units
-      .filter((u) => u.system.strategy !== 'opinion' && !cachedChunks(u.doc.id, u.system.params))
+      .filter((u) => u.strategy.needsText?.(u.system, u.prepared, u.doc.id))
       .map((u) => u.doc.id);
     const texts = await documentTexts(this.ctx.db, missing);
-    const dimensions = this.dimensions();
     const plans: { key: string; plan: UnitPlan }[] = [];
     for (const u of units) {
       const key = unitKey(u.system.name, u.doc.id);
@@ -299,21 +322,22 @@ export class RunPlanner {
           runId: this.run.id,
           spec: this.spec,
           system: u.system,
-          params: u.params,
+          strategy: u.strategy,
+          prepared: u.prepared,
           documentId: u.doc.id,
-          chunks: async () =>
-            chunkDocument(u.doc.id, texts.get(u.doc.id) ?? (await this.text(u.doc.id)), u.system.params),
+          text: async () => texts.get(u.doc.id) ?? (await this.text(u.doc.id)),
           state: states.get(key) ?? { results: new Map(), failed: null },
-          dimensions,
         });
         plans.push({ key, plan });
       } catch (err) {
-        if (!(err instanceof StrategyError)) throw err;
-        return this.fail(`system ${u.system.name}, document ${u.doc.externalId}: ${err.message}`);
+        if (!(err instanceof ConfigurationError) && !this.ctx.families.isPermanent(err)) throw err;
+        return this.fail(`system ${u.system.name}, document ${u.doc.externalId}: ${(err as Error).message}`);
       }
     }
     await writeUnitOutcomes(this.ctx.db, this.run.id, plans);
-    return this.insertAndDispatch(plans.flatMap(({ plan }) => (plan.kind === 'failed' ? [] : plan.tasks)));
+    const summaries = plans.flatMap(({ plan }) => (plan.kind === 'summary' ? [settled(plan.summary)] : []));
+    const steps = plans.flatMap(({ plan }) => (plan.kind === 'steps' ? plan.tasks : []));
+    return this.insertAndDispatch([...steps, ...this.judgeTasks(summaries)]);
   }
 
   private async text(documentId: string): Promise<string> {

@@ -1,12 +1,9 @@
-import { DocumentEntity, MetricValueEntity, RunEntity, TaskEntity, toNumber } from '@precis/db';
+import { DocumentEntity, RunEntity, TaskEntity, toNumber } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { runCounts } from '../planner/run-progress.js';
-import type { RunReport } from '../report/render-leaderboard.js';
-import { runHeader } from '../report/render-leaderboard.js';
 import type { TraceStep } from '../report/render-trace.js';
-import type { LeaderboardRow } from '../scoring/leaderboard-row.js';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
-import type { SummarizeStepPayload, SummarizeStepResult } from '../tasks/task-payloads.js';
+import type { SummaryTaskPayload, SummaryTaskResult } from '../tasks/task-payloads.js';
 
 export class RunNotFoundError extends Error {
   constructor(message: string) {
@@ -76,39 +73,6 @@ export async function listRuns(db: DataSource, limit = 50): Promise<RunEntity[]>
   return db.getRepository(RunEntity).find({ order: { createdAt: 'DESC', id: 'ASC' }, take: limit });
 }
 
-type StoredRow = LeaderboardRow & { incomplete?: number };
-
-// Rows stored before failures were counted by kind carry one `incomplete` count instead.
-function withWork(r: StoredRow): LeaderboardRow {
-  if (r.work) return r;
-  const failed = r.incomplete ?? 0;
-  const work = {
-    summaries: { expected: r.summaries + failed, failed },
-    judgments: { expected: 0, failed: 0 },
-  };
-  if (!failed) return { ...r, work, status: 'complete' };
-  // Their score was a mean over what survived: not shown any more.
-  const status = `incomplete: ${failed} of ${r.summaries + failed} summaries not scored (failures not counted by kind)`;
-  return { ...r, work, status, score: null, ci95: null, bootstrapStd: null };
-}
-
-// The leaderboard as the scoring stage stored it (system-level metric values).
-export async function loadRunReport(db: DataSource, run: RunEntity): Promise<RunReport> {
-  const rows = await db
-    .getRepository(MetricValueEntity)
-    .find({ where: { runId: run.id }, order: { id: 'ASC' } });
-  // System-level BooookScore rows (dimension judges have their own report).
-  const leaderboard = rows
-    .filter((r) => r.documentId === null && r.metric.startsWith('booookscore.'))
-    .map((r) => withWork(r.details as unknown as StoredRow));
-  const spec = run.spec as unknown as BenchmarkSpec;
-  return {
-    run: runHeader(run),
-    leaderboard,
-    bootstrapResamples: spec.bootstrap?.resamples ?? 1000,
-  };
-}
-
 // Every stored step of each system for one document (by external id or document id).
 export async function loadTraces(
   db: DataSource,
@@ -157,12 +121,12 @@ export async function loadTraces(
       system: s.name,
       strategy: s.strategy,
       steps: tasks
-        .filter((t) => (t.payload as unknown as SummarizeStepPayload).system === s.name)
+        .filter((t) => (t.payload as unknown as SummaryTaskPayload).system === s.name)
         .map((t) => ({
           taskId: t.id,
           status: t.status,
-          payload: t.payload as unknown as SummarizeStepPayload,
-          result: t.result as SummarizeStepResult | null,
+          payload: t.payload as unknown as SummaryTaskPayload,
+          result: t.result as SummaryTaskResult | null,
           error: t.error,
         })),
     })),

@@ -1,34 +1,40 @@
 import type { RunEntity } from '@precis/db';
 import type { DataSource } from 'typeorm';
-import { loadRunReport } from '../queries/run-queries.js';
-import {
-  type DimensionReport,
-  loadDimensionReport,
-  rankedBoards,
-  renderDimensionReport,
-} from './render-dimension-leaderboard.js';
-import { type ReportFormat, type RunReport, rankRows, renderReport } from './render-leaderboard.js';
+import type { ReportSection } from '../family/benchmark-family.js';
+import type { FamilyRegistry } from '../family/family-registry.js';
+import { type ReportFormat, type RunHeader, runHeader } from './report-format.js';
 
 export interface FullRunReport {
-  booookscore: RunReport;
-  dimensions: DimensionReport;
+  run: RunHeader;
+  // Each loaded family's report part, in family order.
+  parts: { section: ReportSection; part: unknown }[];
 }
 
-export async function loadFullRunReport(db: DataSource, run: RunEntity): Promise<FullRunReport> {
-  return { booookscore: await loadRunReport(db, run), dimensions: await loadDimensionReport(db, run) };
+export async function loadFullRunReport(
+  families: FamilyRegistry,
+  db: DataSource,
+  run: RunEntity,
+): Promise<FullRunReport> {
+  const parts: FullRunReport['parts'] = [];
+  for (const section of families.reportSections) parts.push({ section, part: await section.load(db, run) });
+  return { run: runHeader(run), parts };
+}
+
+// What each family's part adds to a JSON report (its leaderboards), in family order.
+export function sectionsJson(r: FullRunReport): Record<string, unknown> {
+  return Object.assign({}, ...r.parts.map(({ section, part }) => section.json(part)));
 }
 
 export function hasResults(r: FullRunReport): boolean {
-  return r.booookscore.leaderboard.length > 0 || r.dimensions.boards.length > 0;
+  return r.parts.some(({ section, part }) => section.hasResults(part));
 }
 
-// Every leaderboard a run has: BooookScore rows and/or the dimension judges' tables.
+// Every leaderboard a run has, one part per family with results (the JSON report names each
+// family's keys once, after the run).
 export function renderRunReport(r: FullRunReport, format: ReportFormat): string {
-  if (format === 'json') {
-    return `${JSON.stringify({ run: r.booookscore.run, leaderboard: rankRows(r.booookscore.leaderboard), dimensions: rankedBoards(r.dimensions.boards) }, null, 2)}\n`;
-  }
-  const parts: string[] = [];
-  if (r.booookscore.leaderboard.length) parts.push(renderReport(r.booookscore, format));
-  if (r.dimensions.boards.length) parts.push(renderDimensionReport(r.dimensions, format));
-  return parts.join('\n');
+  if (format === 'json') return `${JSON.stringify({ run: r.run, ...sectionsJson(r) }, null, 2)}\n`;
+  return r.parts
+    .filter(({ section, part }) => section.hasResults(part))
+    .map(({ section, part }) => section.render(part, format))
+    .join('\n');
 }

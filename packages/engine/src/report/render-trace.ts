@@ -1,11 +1,16 @@
-import type { SummarizeStepPayload, SummarizeStepResult } from '../tasks/task-payloads.js';
+import type { SummaryTaskPayload, SummaryTaskResult } from '../tasks/task-payloads.js';
 
 export interface TraceStep {
   taskId: string;
   status: string;
-  payload: SummarizeStepPayload;
-  result: SummarizeStepResult | null;
+  payload: SummaryTaskPayload;
+  result: SummaryTaskResult | null;
   error: string | null;
+}
+
+// A one-step strategy's task names no step: it is shown under its kind.
+function stepOf(s: TraceStep): NonNullable<SummaryTaskPayload['step']> {
+  return s.payload.step ?? { key: s.payload.type, role: s.payload.type };
 }
 
 function preview(text: string | undefined, width: number): string {
@@ -23,7 +28,7 @@ function line(s: TraceStep, width: number): string {
   const flags = r
     ? `${words(r.text)}w${r.generations > 1 ? `, ${r.generations} generations` : ''}${r.cut ? ', cut' : ''}`
     : s.status;
-  return `[${s.payload.step.key}] ${s.payload.step.role} (${flags}) ${r ? preview(r.text, width) : (s.error ?? '')}`;
+  return `[${stepOf(s).key}] ${stepOf(s).role} (${flags}) ${r ? preview(r.text, width) : (s.error ?? '')}`;
 }
 
 function stepOrder(key: string): number[] {
@@ -36,8 +41,8 @@ function stepOrder(key: string): number[] {
 }
 
 function compare(a: TraceStep, b: TraceStep): number {
-  const x = stepOrder(a.payload.step.key);
-  const y = stepOrder(b.payload.step.key);
+  const x = stepOrder(stepOf(a).key);
+  const y = stepOrder(stepOf(b).key);
   for (let i = 0; i < Math.max(x.length, y.length); i++)
     if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
   return 0;
@@ -51,7 +56,7 @@ export function renderTrace(system: string, strategy: string, steps: TraceStep[]
   if (strategy === 'hierarchical') {
     const levels = new Map<number, TraceStep[]>();
     for (const s of sorted) {
-      const level = s.payload.step.key === 'h/clean' ? Number.POSITIVE_INFINITY : (s.payload.step.level ?? 0);
+      const level = stepOf(s).key === 'h/clean' ? Number.POSITIVE_INFINITY : (stepOf(s).level ?? 0);
       levels.set(level, [...(levels.get(level) ?? []), s]);
     }
     for (const [level, list] of [...levels].sort((a, b) => a[0] - b[0])) {
@@ -62,9 +67,9 @@ export function renderTrace(system: string, strategy: string, steps: TraceStep[]
       );
       let consumed = 0;
       for (const s of list) {
-        const n = s.payload.step.input.summaries?.length;
+        const n = stepOf(s).input?.summaries?.length;
         const from = n
-          ? ` <- level ${level - 1} #${consumed}..#${consumed + n - 1}${s.payload.step.input.context ? ' + prior context' : ''}`
+          ? ` <- level ${level - 1} #${consumed}..#${consumed + n - 1}${stepOf(s).input?.context ? ' + prior context' : ''}`
           : '';
         if (n) consumed += n;
         out.push(`    ${line(s, width)}${from}`);

@@ -1,5 +1,6 @@
 import type { Bus } from '@precis/bus';
 import type { DataSource } from 'typeorm';
+import type { FamilyRegistry } from '../family/family-registry.js';
 import type { RunContext } from '../planner/run-context.js';
 import { type ChatModel, type RunLogger, silentLogger } from '../ports.js';
 import { busDispatcher, busEventSink } from './bus-adapters.js';
@@ -11,6 +12,7 @@ export interface ModelLookup {
 export function createRunContext(opts: {
   db: DataSource;
   bus: Bus;
+  families: FamilyRegistry;
   chat?: ChatModel;
   registry?: ModelLookup;
   logger?: RunLogger;
@@ -18,6 +20,7 @@ export function createRunContext(opts: {
   const registry = opts.registry;
   return {
     db: opts.db,
+    families: opts.families,
     dispatcher: busDispatcher(opts.bus),
     events: busEventSink(opts.bus),
     chat: opts.chat,

@@ -1,5 +1,5 @@
-import { OPINION_DIMENSION_IDS } from '@precis/prompts';
 import { z } from 'zod';
+import type { FamilyRegistry } from '../family/family-registry.js';
 
 function received(input: unknown): string {
   if (input === null) return 'null';
@@ -9,7 +9,7 @@ function received(input: unknown): string {
 }
 
 // An integer field whose errors say "expected integer" whatever the input was.
-const int = () =>
+export const int = () =>
   z.int({
     error: (iss) =>
       iss.input === undefined
@@ -20,7 +20,7 @@ const int = () =>
 // Names of runs, datasets and systems: bounded, so no name can make a listing too large to send.
 export const MAX_NAME_LENGTH = 100;
 
-const name = z
+export const name = z
   .string()
   .min(1)
   .max(MAX_NAME_LENGTH, `at most ${MAX_NAME_LENGTH} characters`)
@@ -60,55 +60,22 @@ export const strategyParamsSpec = z
   })
   .strict();
 
-const systemSpec = z
-  .object({
-    name,
-    source: z.undefined().optional(),
-    strategy: z.enum(['hierarchical', 'incremental', 'full-context', 'opinion']),
-    // Exactly one of: a model from the registry, or an offline engine.
-    model: z.string().min(1).optional(),
-    engine: z.enum(['textrank', 'lead']).optional(),
-    params: strategyParamsSpec.default(strategyParamsSpec.parse({})),
-  })
-  .strict()
-  .refine((s) => (s.model === undefined) !== (s.engine === undefined), {
-    message: 'give exactly one of "model" (a registry model) or "engine" (textrank or lead)',
-  });
-
-// Summaries already in the dataset (SummEval-OP's rated candidates): expands to one system per
-// candidate system in the data, named as in the dataset (e.g. gpt-4, human-summaries).
-const datasetSystemSpec = z
-  .object({
-    name,
-    source: z.literal('dataset'),
-    // Only these dataset systems (default: every system found in the data).
-    only: z.array(z.string().min(1)).min(1).optional(),
-    strategy: z.literal('dataset').default('dataset'),
-    model: z.undefined().optional(),
-    engine: z.undefined().optional(),
-  })
-  .strict();
-
-const judgeSpec = z
-  .object({
-    model: z.string().min(1).optional(),
-    engine: z.enum(['heuristic']).optional(),
-    temperature: z.number().min(0).max(2).default(0),
-  })
-  .strict()
-  .refine((j) => (j.model === undefined) !== (j.engine === undefined), {
-    message: 'give exactly one of "model" (a registry model) or "engine" (heuristic)',
-  });
-
-const metricSpec = z
-  .object({
-    name: z.literal('booookscore'),
-    judge: judgeSpec,
-    mode: z.enum(['batched', 'sentence']).default('batched'),
-    batchSize: int().min(1).max(100).default(10),
-    maxAttempts: int().min(1).max(10).default(3),
-  })
-  .strict();
+// A system that summarizes with one of the loaded families' strategies.
+const systemSpec = (strategies: readonly [string, ...string[]]) =>
+  z
+    .object({
+      name,
+      source: z.undefined().optional(),
+      strategy: z.enum(strategies),
+      // Exactly one of: a model from the registry, or an offline engine.
+      model: z.string().min(1).optional(),
+      engine: z.enum(['textrank', 'lead']).optional(),
+      params: strategyParamsSpec.default(strategyParamsSpec.parse({})),
+    })
+    .strict()
+    .refine((s) => (s.model === undefined) !== (s.engine === undefined), {
+      message: 'give exactly one of "model" (a registry model) or "engine" (textrank or lead)',
+    });
 
 // Tasks each stage works on at once (limits.concurrency). Model calls are limited separately, per
 // endpoint (the registry's maxConcurrency), so this mostly bounds memory and database load: it
@@ -116,60 +83,80 @@ const metricSpec = z
 // 128-slot endpoint's slots busy and ran at 9.6x the ideal time; with 128, 2.7x.
 export const DEFAULT_STAGE_CONCURRENCY = 128;
 
-// LLM judges of the seven opinion-summary dimensions (METHODS.md §4.2), n-sample scoring.
-const dimensionsMetricSpec = z
-  .object({
-    name: z.literal('dimensions'),
-    family: z.enum(['op-i', 'op', 'g-eval']),
-    dimensions: z
-      .array(z.enum(OPINION_DIMENSION_IDS))
-      .min(1)
-      .default([...OPINION_DIMENSION_IDS]),
-    judge: z.object({ model: z.string().min(1) }).strict(),
-    samples: int().min(1).max(100).default(1),
-    // Default 0 for one sample, 0.7 for several (judgeTemperature()).
-    temperature: z.number().min(0).max(2).optional(),
-    // Logprob-weighted score at the score token (the endpoint must return logprobs).
-    logprobs: z.boolean().default(false),
-    // Attempts for G-Eval's evaluation steps; score samples are never re-asked (they are counted).
-    maxAttempts: int().min(1).max(10).default(3),
-  })
-  .strict();
+export type SystemSpec = z.output<ReturnType<typeof systemSpec>>;
+// A system from a family's system source (e.g. `source: dataset`).
+export interface SourcedSystemSpec {
+  name: string;
+  source: string;
+  strategy: string;
+  model?: undefined;
+  engine?: undefined;
+  [key: string]: unknown;
+}
+export type AnySystemSpec = SystemSpec | SourcedSystemSpec;
+// A metric of a loaded family; a judge model, if any, is at judge.model.
+export interface AnyMetricSpec {
+  name: string;
+  judge?: { model?: string; [key: string]: unknown };
+  [key: string]: unknown;
+}
 
-export const benchmarkSpecSchema = z
-  .object({
-    name,
-    description: z.string().optional(),
-    seed: int().default(1),
-    // Model registry file (relative to the spec); else PRECIS_MODELS or ./precis.models.yaml.
-    models: z.string().min(1).optional(),
-    datasets: z.array(datasetSpec).min(1),
-    systems: z.array(z.discriminatedUnion('source', [systemSpec, datasetSystemSpec])).min(1),
-    metrics: z.array(z.discriminatedUnion('name', [metricSpec, dimensionsMetricSpec])).min(1),
-    limits: z
-      .object({
-        concurrency: int().min(1).max(1024).default(DEFAULT_STAGE_CONCURRENCY),
-        costUsd: z.number().positive().optional(),
-      })
-      .strict()
-      .default({ concurrency: DEFAULT_STAGE_CONCURRENCY }),
-    cache: z.boolean().default(true),
-    // Prompt overrides: a YAML/JSON file (relative to the spec) of { <template id>: { system?, user? } };
-    // loading the spec reads it into templateOverrides, which is what a run stores and uses.
-    templates: z.string().min(1).optional(),
-    templateOverrides: z
-      .record(
-        z.string(),
-        z.object({ system: z.string().min(1).optional(), user: z.string().min(1).optional() }).strict(),
-      )
-      .optional(),
-    bootstrap: z
-      .object({ resamples: int().min(100).max(100000).default(1000) })
-      .strict()
-      .default({ resamples: 1000 }),
-  })
-  .strict()
-  .superRefine((spec, ctx) => {
+function specObject(systems: z.ZodType<AnySystemSpec[]>, metrics: z.ZodType<AnyMetricSpec[]>) {
+  return z
+    .object({
+      name,
+      description: z.string().optional(),
+      seed: int().default(1),
+      // Model registry file (relative to the spec); else PRECIS_MODELS or ./precis.models.yaml.
+      models: z.string().min(1).optional(),
+      datasets: z.array(datasetSpec).min(1),
+      systems,
+      metrics,
+      limits: z
+        .object({
+          concurrency: int().min(1).max(1024).default(DEFAULT_STAGE_CONCURRENCY),
+          costUsd: z.number().positive().optional(),
+        })
+        .strict()
+        .default({ concurrency: DEFAULT_STAGE_CONCURRENCY }),
+      cache: z.boolean().default(true),
+      // Prompt overrides: a YAML/JSON file (relative to the spec) of { <template id>: { system?, user? } };
+      // loading the spec reads it into templateOverrides, which is what a run stores and uses.
+      templates: z.string().min(1).optional(),
+      templateOverrides: z
+        .record(
+          z.string(),
+          z.object({ system: z.string().min(1).optional(), user: z.string().min(1).optional() }).strict(),
+        )
+        .optional(),
+      bootstrap: z
+        .object({ resamples: int().min(100).max(100000).default(1000) })
+        .strict()
+        .default({ resamples: 1000 }),
+    })
+    .strict();
+}
+
+export type BenchmarkSpec = z.output<ReturnType<typeof specObject>>;
+export type DatasetSpec = BenchmarkSpec['datasets'][number];
+
+type Options = [z.ZodObject, ...z.ZodObject[]];
+
+// The spec schema of the loaded families: their strategies, system sources and metrics joined
+// into the systems and metrics unions, and their cross-field checks after the engine's own.
+export function buildSpecSchema(registry: FamilyRegistry): z.ZodType<BenchmarkSpec> {
+  const strategies = [...registry.strategies.keys()] as [string, ...string[]];
+  const sources = [...registry.sources.values()].map((s) => s.schema);
+  const metrics = [...registry.metrics.values()].map((m) => m.schema);
+  const systems = z
+    .array(z.discriminatedUnion('source', [systemSpec(strategies), ...sources] as unknown as Options))
+    .min(1);
+  return specObject(
+    systems as unknown as z.ZodType<AnySystemSpec[]>,
+    z.array(z.discriminatedUnion('name', metrics as unknown as Options)).min(1) as unknown as z.ZodType<
+      AnyMetricSpec[]
+    >,
+  ).superRefine((spec, ctx) => {
     const seen = new Map<string, number>();
     spec.systems.forEach((s, i) => {
       const first = seen.get(s.name);
@@ -182,27 +169,9 @@ export const benchmarkSpecSchema = z
       }
       seen.set(s.name, i);
     });
-    // Judge rows are keyed 'dimension:<id>' per run (what `meta correlate judge:<run>` reads).
-    const dims = spec.metrics.flatMap((m, i) => (m.name === 'dimensions' ? [i] : []));
-    for (const i of dims.slice(1)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['metrics', i, 'name'],
-        message: `only one "dimensions" metric per run (also metrics[${dims[0]}]); compare judges with one run each`,
-      });
-    }
+    for (const family of registry.families)
+      for (const issue of family.checkSpec?.(spec) ?? []) ctx.addIssue({ code: 'custom', ...issue });
   });
-
-export type BenchmarkSpec = z.output<typeof benchmarkSpecSchema>;
-export type SystemSpec = z.output<typeof systemSpec>;
-export type DatasetSystemSpec = z.output<typeof datasetSystemSpec>;
-export type AnySystemSpec = BenchmarkSpec['systems'][number];
-export type MetricSpec = z.output<typeof metricSpec>;
-export type DimensionsMetricSpec = z.output<typeof dimensionsMetricSpec>;
-export type AnyMetricSpec = BenchmarkSpec['metrics'][number];
+}
 
 export const isGeneratedSystem = (s: AnySystemSpec): s is SystemSpec => s.source === undefined;
-export const isBooookScoreMetric = (m: AnyMetricSpec): m is MetricSpec => m.name === 'booookscore';
-export const judgeTemperature = (m: DimensionsMetricSpec): number =>
-  m.temperature ?? (m.samples === 1 ? 0 : 0.7);
-export type DatasetSpec = BenchmarkSpec['datasets'][number];

@@ -3,8 +3,9 @@ import { readErrorReason, readLocalText } from '@precis/files';
 import { redactSecretLooking } from '@precis/llm';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
+import type { FamilyRegistry } from '../family/family-registry.js';
 import { checkTemplateOverrides, type TemplateOverrides } from '../templates/run-templates.js';
-import { type BenchmarkSpec, benchmarkSpecSchema } from './benchmark-spec.schema.js';
+import type { BenchmarkSpec } from './benchmark-spec.schema.js';
 
 export class SpecError extends Error {
   constructor(
@@ -46,12 +47,14 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `${where}: ${issue.message.replace(/^Invalid input: /, '')}`;
 }
 
-export function validateSpec(raw: unknown, file = '<spec>'): BenchmarkSpec {
-  const result = benchmarkSpecSchema.safeParse(raw);
+// Validates a spec against the schema of the loaded families.
+export function validateSpec(families: FamilyRegistry, raw: unknown, file = '<spec>'): BenchmarkSpec {
+  const result = families.specSchema().safeParse(raw);
   if (!result.success) throw new SpecError(file, result.error.issues.map(describeIssue));
-  const problems = result.data.templateOverrides ? checkTemplateOverrides(result.data.templateOverrides) : [];
+  const data = result.data as BenchmarkSpec;
+  const problems = data.templateOverrides ? checkTemplateOverrides(families, data.templateOverrides) : [];
   if (problems.length) throw new SpecError(file, problems);
-  return result.data;
+  return data;
 }
 
 export interface LoadedSpec {
@@ -61,7 +64,7 @@ export interface LoadedSpec {
 }
 
 // Reads a YAML or JSON spec; dataset and registry paths are resolved against the spec's folder.
-export function loadSpecFile(file: string): LoadedSpec {
+export function loadSpecFile(families: FamilyRegistry, file: string): LoadedSpec {
   const abs = resolve(file);
   let text: string;
   try {
@@ -78,7 +81,7 @@ export function loadSpecFile(file: string): LoadedSpec {
       `not valid ${/\.json$/i.test(abs) ? 'JSON' : 'YAML'}${line}: ${(err as Error).message.split('\n')[0]}`,
     ]);
   }
-  const spec = validateSpec(raw, file);
+  const spec = validateSpec(families, raw, file);
   const base = dirname(abs);
   const rel = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   let templateOverrides = spec.templateOverrides;
@@ -86,7 +89,7 @@ export function loadSpecFile(file: string): LoadedSpec {
     templateOverrides = { ...readTemplateOverrides(file, rel(spec.templates)), ...templateOverrides };
   }
   if (templateOverrides) {
-    const problems = checkTemplateOverrides(templateOverrides);
+    const problems = checkTemplateOverrides(families, templateOverrides);
     if (problems.length) throw new SpecError(file, problems);
   }
   return {

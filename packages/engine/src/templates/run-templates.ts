@@ -1,34 +1,8 @@
-import {
-  ANNOTATE_BATCH_TEMPLATE,
-  ANNOTATE_SENTENCE_TEMPLATE,
-  GEVAL_SCORE_TEMPLATES,
-  GEVAL_STEPS_TEMPLATES,
-  OP_I_TEMPLATE,
-  OP_TEMPLATES,
-  OPINION_SUMMARY_TEMPLATE,
-  overrideTemplate,
-  type PromptTemplate,
-} from '@precis/prompts';
-import { DEFAULT_TEMPLATES, type StrategyTemplates } from '@precis/strategies';
+import { overrideTemplate, type PromptTemplate } from '@precis/prompts';
+import type { FamilyRegistry } from '../family/family-registry.js';
 
 // A run's replacements for built-in prompts, by template id (from the spec's `templates:` file).
 export type TemplateOverrides = Record<string, { system?: string; user?: string }>;
-
-// Every prompt a run can use; an override must name one of these ids.
-export const BUILT_IN_TEMPLATES: readonly PromptTemplate[] = [
-  ...Object.values(DEFAULT_TEMPLATES),
-  ANNOTATE_BATCH_TEMPLATE,
-  ANNOTATE_SENTENCE_TEMPLATE,
-  OPINION_SUMMARY_TEMPLATE,
-  OP_I_TEMPLATE,
-  ...Object.values(OP_TEMPLATES),
-  ...Object.values(GEVAL_STEPS_TEMPLATES),
-  ...Object.values(GEVAL_SCORE_TEMPLATES),
-];
-
-export function builtInTemplate(id: string): PromptTemplate | undefined {
-  return BUILT_IN_TEMPLATES.find((t) => t.id === id);
-}
 
 // Overridden templates get a version derived from their text (see overrideTemplate), so tasks,
 // cache keys and reports tell them apart from the built-in prompt.
@@ -50,21 +24,14 @@ export function runTemplate(base: PromptTemplate, overrides: TemplateOverrides |
   return t;
 }
 
-export function strategyTemplates(overrides: TemplateOverrides | undefined): StrategyTemplates {
-  if (!overrides) return DEFAULT_TEMPLATES;
-  return Object.fromEntries(
-    Object.entries(DEFAULT_TEMPLATES).map(([role, t]) => [role, runTemplate(t, overrides)]),
-  ) as unknown as StrategyTemplates;
-}
-
 // Problems of an overrides object, each naming the template id (empty when valid).
-export function checkTemplateOverrides(overrides: TemplateOverrides): string[] {
+export function checkTemplateOverrides(families: FamilyRegistry, overrides: TemplateOverrides): string[] {
   const problems: string[] = [];
   for (const [id, o] of Object.entries(overrides)) {
-    const base = builtInTemplate(id);
+    const base = families.templates.get(id);
     if (!base) {
       problems.push(
-        `templates.${id}: no such template (known: ${BUILT_IN_TEMPLATES.map((t) => t.id).join(', ')})`,
+        `templates.${id}: no such template (known: ${[...families.templates.keys()].join(', ')})`,
       );
       continue;
     }

@@ -1,5 +1,5 @@
 import type { Bus } from '@precis/bus';
-import { createRunContext, type RunContext, type RunLogger } from '@precis/engine';
+import { createRunContext, type FamilyRegistry, type RunContext, type RunLogger } from '@precis/engine';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import type { DataSource } from 'typeorm';
 import type { ServiceLogger } from '../logging/create-logger.js';
@@ -22,6 +22,7 @@ export function buildRunContext(opts: {
   modelsFile: string | undefined;
   logger: ServiceLogger;
   metrics: MetricsRegistry;
+  families: FamilyRegistry;
 }): RunContext {
   const registry = opts.modelsFile ? loadModelRegistry(opts.modelsFile) : undefined;
   const chat = registry
@@ -30,6 +31,7 @@ export function buildRunContext(opts: {
   const ctx = createRunContext({
     db: opts.dataSource,
     bus: opts.bus,
+    families: opts.families,
     chat,
     registry,
     logger: runLogger(opts.logger),

@@ -1,11 +1,18 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  Optional,
+} from '@nestjs/common';
 import type { Bus, ConsumerHandle } from '@precis/bus';
-import type { RunStage } from '@precis/engine';
+import type { FamilyRegistry, RunStage } from '@precis/engine';
 import { DataSource } from 'typeorm';
 import { BUS, SERVICE_CONFIG, SERVICE_LOGGER } from '../core/tokens.js';
 import type { ServiceLogger } from '../logging/create-logger.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { StageWorkerFactory } from '../tasks/stage-worker.factory.js';
+import { builtInFamilies, FAMILIES } from './families.js';
 import { type RunStageConsumerConfig, startRunStageConsumers } from './run-stage-consumers.js';
 
 // The run stages a service's RunStageConsumer pulls: `{ provide: RUN_STAGES, useValue: [...] }`.
@@ -27,6 +34,7 @@ export class RunStageConsumer implements OnApplicationBootstrap, OnModuleDestroy
     @Inject(SERVICE_LOGGER) logger: ServiceLogger,
     private readonly metrics: MetricsRegistry,
     private readonly factory: StageWorkerFactory,
+    @Optional() @Inject(FAMILIES) private readonly families?: FamilyRegistry,
   ) {
     this.log = logger.child({ component: 'run-worker' });
   }
@@ -40,6 +48,7 @@ export class RunStageConsumer implements OnApplicationBootstrap, OnModuleDestroy
       logger: this.log,
       metrics: this.metrics,
       factory: this.factory,
+      families: this.families ?? builtInFamilies(),
     });
   }
 

@@ -1,5 +1,5 @@
 import type { Bus, ConsumerHandle } from '@precis/bus';
-import { type RunStage, startStageWorker } from '@precis/engine';
+import { type FamilyRegistry, type RunStage, startStageWorker } from '@precis/engine';
 import type { DataSource } from 'typeorm';
 import type { ServiceLogger } from '../logging/create-logger.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
@@ -25,6 +25,7 @@ export async function startRunStageConsumers(opts: {
   logger: ServiceLogger;
   metrics: MetricsRegistry;
   factory: StageWorkerFactory;
+  families: FamilyRegistry;
 }): Promise<ConsumerHandle[]> {
   const { bus, config, logger } = opts;
   const ctx = buildRunContext({
@@ -33,6 +34,7 @@ export async function startRunStageConsumers(opts: {
     modelsFile: config.PRECIS_MODELS,
     logger,
     metrics: opts.metrics,
+    families: opts.families,
   });
   const handles: ConsumerHandle[] = [];
   for (const stage of opts.stages) {

@@ -96,7 +96,7 @@ export class CreateRunUseCase {
     const baseDir = specDir && isAbsolute(specDir) ? specDir : undefined;
     try {
       const raw = parseSpecText(request);
-      const spec = resolveSpecPaths(validateSpec(raw, SPEC_NAME), baseDir);
+      const spec = resolveSpecPaths(validateSpec(this.driver.ctx.families, raw, SPEC_NAME), baseDir);
       if ((raw as { models?: unknown } | null)?.models !== undefined)
         this.logger.info(
           { specModels: (raw as { models?: unknown }).models },

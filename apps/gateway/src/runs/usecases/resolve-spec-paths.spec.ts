@@ -1,10 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { validateSpec } from '@precis/engine';
+import { builtInFamilies } from '@precis/service';
 import { resolveSpecPaths } from './create-run.usecase.js';
 
 describe('resolveSpecPaths', () => {
   it('resolves relative dataset paths against the base dir and drops the models file', () => {
-    const spec = validateSpec({
+    const spec = validateSpec(builtInFamilies(), {
       name: 'x',
       models: 'models.yaml',
       datasets: [

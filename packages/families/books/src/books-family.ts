@@ -1,0 +1,22 @@
+import type { BenchmarkFamily } from '@precis/engine';
+import { ANNOTATE_BATCH_TEMPLATE, ANNOTATE_SENTENCE_TEMPLATE } from '@precis/prompts';
+import { DEFAULT_TEMPLATES, StrategyError } from '@precis/strategies';
+import { booookScoreMetric } from './booookscore/booookscore-metric.js';
+import { booookScoreBatchTask } from './booookscore/booookscore-task.js';
+import { scoreBooookScore } from './booookscore/score-booookscore.js';
+import { booookScoreReport } from './report/booookscore-report.js';
+import { BOOK_STRATEGIES } from './summarize/books-strategies.js';
+import { summaryStepTask } from './summarize/summary-step-task.js';
+
+// Books (METHODS.md §1-2): long documents summarized by hierarchical merging, incremental
+// updating or in full context, judged by BooookScore.
+export const booksFamily: BenchmarkFamily = {
+  name: 'books',
+  strategies: BOOK_STRATEGIES,
+  metrics: [booookScoreMetric],
+  taskKinds: [summaryStepTask, booookScoreBatchTask],
+  templates: [...Object.values(DEFAULT_TEMPLATES), ANNOTATE_BATCH_TEMPLATE, ANNOTATE_SENTENCE_TEMPLATE],
+  isPermanent: (err) => err instanceof StrategyError,
+  score: scoreBooookScore,
+  report: booookScoreReport,
+};

@@ -1,0 +1,37 @@
+import type { RowWork } from '@precis/engine';
+
+export interface UsageTotals {
+  calls: number;
+  cacheHits: number;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+}
+
+// One system's line on a run's leaderboard; every number names what produced it.
+export interface LeaderboardRow {
+  system: string;
+  strategy: string;
+  // model:<registry name> or engine:<engine@version>
+  summarizer: string;
+  metric: string;
+  // model:<judge> or engine:heuristic-duplication@1 (labelled heuristic in reports)
+  judge: string;
+  judgeTemplate: string | null;
+  // null unless the row's work is complete: never a mean over only what survived.
+  score: number | null;
+  bootstrapStd: number | null;
+  ci95: [number, number] | null;
+  // Summaries scored (every sentence judged).
+  summaries: number;
+  work: RowWork;
+  // 'complete' or what failed, e.g. 'incomplete: 1 of 2 summaries failed' (describeWork).
+  status: string;
+  sentences: number;
+  errorTypes: Record<string, number>;
+  lengthTokens: number;
+  novelTrigramsPct: number;
+  repeatedTrigramsPct: number;
+  summarizerUsage: UsageTotals;
+  judgeUsage: UsageTotals;
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from '@jest/globals';
+import { describeWork, type RowWork } from '@precis/engine';
+import type { LeaderboardRow } from '../booookscore/leaderboard-row.js';
+import { type RunReport, rankRows, renderReport } from './render-leaderboard.js';
+
+const usage = { calls: 0, cacheHits: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 };
+
+function row(system: string, score: number | null, work: RowWork): LeaderboardRow {
+  return {
+    system,
+    strategy: 'opinion',
+    summarizer: 'engine:textrank',
+    metric: 'BooookScore',
+    judge: 'model:j',
+    judgeTemplate: null,
+    score,
+    bootstrapStd: score === null ? null : 0.01,
+    ci95: score === null ? null : [score - 0.02, score + 0.02],
+    summaries: work.summaries.expected - work.summaries.failed,
+    work,
+    status: describeWork(work),
+    sentences: 10,
+    errorTypes: { 'entity omission': 0.1 },
+    lengthTokens: 40,
+    novelTrigramsPct: 5,
+    repeatedTrigramsPct: 0,
+    summarizerUsage: usage,
+    judgeUsage: usage,
+  };
+}
+
+const complete: RowWork = { summaries: { expected: 4, failed: 0 }, judgments: { expected: 10, failed: 0 } };
+const partial: RowWork = { summaries: { expected: 4, failed: 1 }, judgments: { expected: 10, failed: 2 } };
+
+describe('rankRows', () => {
+  it('ranks complete rows by score, ties by system name, and leaves incomplete rows unranked', () => {
+    const rows = [
+      row('zeta', 0.8, complete),
+      row('beta', null, partial),
+      row('alpha', 0.8, complete),
+      row('gamma', 0.9, complete),
+      // A stored partial score is never ranked.
+      row('aardvark', 0.95, partial),
+    ];
+    expect(rankRows(rows).map((r) => [r.rank, r.system])).toEqual([
+      [1, 'gamma'],
+      [2, 'alpha'],
+      [3, 'zeta'],
+      [null, 'aardvark'],
+      [null, 'beta'],
+    ]);
+    expect(rankRows([...rows].reverse())).toEqual(rankRows(rows));
+  });
+});
+
+describe('renderReport', () => {
+  const report: RunReport = {
+    run: { id: 'r1', name: 'n', status: 'completed', createdAt: 't0', finishedAt: 't1', error: null },
+    leaderboard: [row('beta', null, partial), row('alpha', 0.8, complete)],
+    bootstrapResamples: 1000,
+  };
+
+  it('csv: rank, score and failure columns of ranked and unranked rows', () => {
+    const [header, first, second] = renderReport(report, 'csv').split('\n');
+    expect(header).toBe(
+      'rank,system,strategy,summarizer,BooookScore,95% CI,bootstrap std,summaries,failed,length (tokens),novel 3-grams,repeated 3-grams,summarizer tokens,summarizer cost,judge tokens,judge cost,judge,status',
+    );
+    expect(first).toBe(
+      '1,alpha,opinion,engine:textrank,80.0,78.0–82.0,1.00,4,0,40,5.0%,0.0%,0,$0.0000,0,$0.0000,model:j,complete',
+    );
+    expect(second).toBe(
+      '–,beta,opinion,engine:textrank,n/a,n/a,n/a,3,"1 summary, 2 judgments",40,5.0%,0.0%,0,$0.0000,0,$0.0000,model:j,"incomplete: 1 of 4 summaries failed, 2 of 10 judgments failed"',
+    );
+  });
+
+  it('md: the judge note and error-type lines say what failed', () => {
+    const md = renderReport(report, 'md');
+    expect(md).toContain('Judge: model:j (2 of 20 judgments failed).');
+    expect(md).toContain('- alpha: entity omission 10.0% (per sentence, 10 sentences)\n');
+    expect(md).toContain(
+      '- beta: entity omission 10.0% in the 10 judged sentences (incomplete: 1 of 4 summaries failed, 2 of 10 judgments failed)\n',
+    );
+    const html = renderReport(report, 'html');
+    expect(html).toContain('<div>beta: incomplete: 1 of 4 summaries failed, 2 of 10 judgments failed</div>');
+  });
+});

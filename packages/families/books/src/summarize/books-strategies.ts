@@ -1,0 +1,71 @@
+import {
+  type NewTask,
+  type Strategy,
+  type StrategyPlan,
+  type StrategyUnit,
+  type SystemSpec,
+  summarizeTaskId,
+} from '@precis/engine';
+import { planStrategy, type StrategyParams } from '@precis/strategies';
+import { cachedChunks, chunkDocument } from './document-chunks.js';
+import { strategyParams } from './strategy-params.js';
+import { strategyTemplates } from './strategy-templates.js';
+
+type PlannedStep = Extract<ReturnType<typeof planStrategy>, { status: 'steps' }>['steps'][number];
+
+export const SUMMARY_STEP_KIND = 'summary-step';
+
+function stepTask(u: StrategyUnit, step: PlannedStep): NewTask {
+  return {
+    id: summarizeTaskId(u.runId, u.system.name, u.documentId, step.key),
+    runId: u.runId,
+    stage: 'summarize',
+    kind: SUMMARY_STEP_KIND,
+    payload: {
+      type: SUMMARY_STEP_KIND,
+      system: u.system.name,
+      documentId: u.documentId,
+      step: {
+        key: step.key,
+        role: step.role,
+        templateId: step.template.id,
+        templateVersion: step.template.version,
+        vars: step.vars,
+        budgetWords: step.budgetWords,
+        input: step.input,
+        level: step.level,
+        index: step.index,
+        promptTokens: step.promptTokens,
+      },
+    },
+  };
+}
+
+// A book strategy over the document's chunks (METHODS.md: hierarchical merging, incremental
+// updating, full context); its steps are planned as earlier ones finish.
+function bookStrategy(name: 'hierarchical' | 'incremental' | 'full-context'): Strategy {
+  return {
+    name,
+    prepare: (system: SystemSpec, modelInfo) => strategyParams(system, modelInfo),
+    needsText: (system, _prepared, documentId) => !cachedChunks(documentId, system.params),
+    async plan(u: StrategyUnit): Promise<StrategyPlan> {
+      const plan = planStrategy(name, {
+        chunks:
+          cachedChunks(u.documentId, u.system.params) ??
+          chunkDocument(u.documentId, await u.text(), u.system.params),
+        results: u.results as Map<string, string>,
+        params: u.prepared as StrategyParams,
+        templates: strategyTemplates(u.spec.templateOverrides),
+      });
+      if (plan.status === 'steps')
+        return { kind: 'steps', tasks: plan.steps.map((step) => stepTask(u, step)) };
+      return { kind: 'summary', text: plan.summary, finalStep: plan.finalKey };
+    },
+  };
+}
+
+export const BOOK_STRATEGIES: readonly Strategy[] = [
+  bookStrategy('hierarchical'),
+  bookStrategy('incremental'),
+  bookStrategy('full-context'),
+];

@@ -1,0 +1,9 @@
+import { runTemplate, type TemplateOverrides } from '@precis/engine';
+import { DEFAULT_TEMPLATES, type StrategyTemplates } from '@precis/strategies';
+
+export function strategyTemplates(overrides: TemplateOverrides | undefined): StrategyTemplates {
+  if (!overrides) return DEFAULT_TEMPLATES;
+  return Object.fromEntries(
+    Object.entries(DEFAULT_TEMPLATES).map(([role, t]) => [role, runTemplate(t, overrides)]),
+  ) as unknown as StrategyTemplates;
+}

@@ -1,0 +1,50 @@
+import type { RunContext, SystemSpec, TemplateOverrides } from '@precis/engine';
+import { ConfigurationError, resolveTemplate } from '@precis/engine';
+import { renderTemplate } from '@precis/prompts';
+import { executeStep } from '@precis/strategies';
+import type { SummarizeStepPayload, SummarizeStepResult } from '../payloads.js';
+import { runEngineStep } from './summary-engines.js';
+
+export async function summarizeStep(
+  ctx: RunContext,
+  task: { id: string; runId: string },
+  payload: SummarizeStepPayload,
+  system: SystemSpec,
+  cache: boolean,
+  overrides?: TemplateOverrides,
+): Promise<SummarizeStepResult> {
+  const step = payload.step;
+  const template = resolveTemplate(ctx.families, step.templateId, step.templateVersion, overrides);
+  let producer: string;
+  const generate = async (attempt: number): Promise<string> => {
+    if (system.engine !== undefined) {
+      const out = await runEngineStep(system.engine, step);
+      producer = `engine:${out.engine}`;
+      return out.text;
+    }
+    if (!ctx.chat)
+      throw new ConfigurationError(
+        `system ${system.name} needs model ${system.model}, but no model registry is configured`,
+      );
+    producer = `model:${system.model}`;
+    const p = system.params;
+    const reply = await ctx.chat.chat({
+      model: system.model!,
+      messages: renderTemplate(template, step.vars),
+      temperature: step.role === 'compress' ? p.compressionTemperature : p.temperature,
+      topP: p.topP,
+      maxTokens: p.maxTokens,
+      runId: task.runId,
+      taskId: task.id,
+      templateVersion: attempt === 0 ? template.version : `${template.version}#regen-${attempt}`,
+      cache,
+    });
+    return reply.text;
+  };
+  const outcome = await executeStep(
+    { ...step, template, input: step.input } as Parameters<typeof executeStep>[0],
+    (_s, attempt) => generate(attempt),
+    system.engine !== undefined ? 0 : system.params.maxRegenerations,
+  );
+  return { text: outcome.text, generations: outcome.generations, cut: outcome.cut, producer: producer! };
+}

@@ -1,0 +1,34 @@
+import type { BenchmarkFamily } from '@precis/engine';
+import {
+  GEVAL_SCORE_TEMPLATES,
+  GEVAL_STEPS_TEMPLATES,
+  OP_I_TEMPLATE,
+  OP_TEMPLATES,
+  OPINION_SUMMARY_TEMPLATE,
+} from '@precis/prompts';
+import { scoreDimensions } from './dimensions/dimension-scores.js';
+import { dimensionsMetric, gevalStepsKind, judgeDimensionKind } from './dimensions/dimensions-metric.js';
+import { checkOneDimensionsMetric } from './dimensions/dimensions-spec.js';
+import { dimensionReport } from './report/render-dimension-leaderboard.js';
+import { datasetSource } from './summary/dataset-source.js';
+import { opinionStrategy, opinionSummaryKind } from './summary/opinion-strategy.js';
+
+// Opinion summaries (METHODS.md §4): products' reviews summarized in one paragraph, or the
+// candidate summaries stored in a SummEval-OP dataset, judged on seven dimensions.
+export const opinionFamily: BenchmarkFamily = {
+  name: 'opinion',
+  strategies: [opinionStrategy],
+  sources: [datasetSource],
+  metrics: [dimensionsMetric],
+  taskKinds: [opinionSummaryKind, gevalStepsKind, judgeDimensionKind],
+  templates: [
+    OPINION_SUMMARY_TEMPLATE,
+    OP_I_TEMPLATE,
+    ...Object.values(OP_TEMPLATES),
+    ...Object.values(GEVAL_STEPS_TEMPLATES),
+    ...Object.values(GEVAL_SCORE_TEMPLATES),
+  ],
+  checkSpec: checkOneDimensionsMetric,
+  score: scoreDimensions,
+  report: dimensionReport,
+};

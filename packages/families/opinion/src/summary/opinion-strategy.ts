@@ -1,0 +1,29 @@
+import { ConfigurationError, isGeneratedSystem, type Strategy, type TaskKind } from '@precis/engine';
+import type { OpinionSummaryPayload } from '../payloads.js';
+import { OPINION_STEP_KEY, opinionSummaryTask, summarizeOpinion } from './opinion-summary.js';
+
+// Strategy 'opinion': one task per product, its reviews -> one paragraph.
+export const opinionStrategy: Strategy = {
+  name: 'opinion',
+  async plan(u) {
+    const text = u.results.get(OPINION_STEP_KEY);
+    if (text === undefined)
+      return {
+        kind: 'steps',
+        tasks: [opinionSummaryTask(u.runId, u.system, u.documentId, u.spec.templateOverrides)],
+      };
+    return { kind: 'summary', text, finalStep: OPINION_STEP_KEY };
+  },
+};
+
+export const opinionSummaryKind: TaskKind = {
+  kind: 'opinion-summary',
+  stage: 'summarize',
+  async handle(ctx, ref, raw, spec) {
+    const payload = raw as unknown as OpinionSummaryPayload;
+    const system = spec.systems.filter(isGeneratedSystem).find((s) => s.name === payload.system);
+    if (!system)
+      throw new ConfigurationError(`task ${ref.id}: system ${payload.system} is not in the run's spec`);
+    return { result: await summarizeOpinion(ctx, ref, payload, system, spec.cache, spec.templateOverrides) };
+  },
+};

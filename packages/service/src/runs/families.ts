@@ -1,0 +1,15 @@
+import { FamilyRegistry } from '@precis/engine';
+import { booksFamily } from '@precis/family-books';
+import { opinionFamily } from '@precis/family-opinion';
+
+// The benchmark families a service runs: `{ provide: FAMILIES, useValue: registry }` replaces the
+// built-in ones (e.g. a test's own family).
+export const FAMILIES = Symbol.for('precis.service.families');
+
+let builtIn: FamilyRegistry | undefined;
+
+// The families shipped with Precis: books (BooookScore) and opinion (SummEval-OP judges).
+export function builtInFamilies(): FamilyRegistry {
+  builtIn ??= new FamilyRegistry([booksFamily, opinionFamily]);
+  return builtIn;
+}

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDataSource, createThrowawayDatabase, RunEntity, type ThrowawayDatabase } from '@precis/db';
+import type { DataSource } from 'typeorm';
+import { finishTask, insertTasks, type NewTask, runCounts, stageCounts } from '../support/precis.js';
+
+// The counters progress and planning read are kept by triggers: they must equal a recount of the
+// rows after any mix of inserts, duplicate inserts, grouped updates and redeliveries.
+describe.each(['postgres', 'pglite'] as const)('run counters (%s)', (kind) => {
+  let tdb: ThrowawayDatabase | undefined;
+  let db: DataSource;
+  let runId: string;
+
+  beforeAll(async () => {
+    if (kind === 'postgres') {
+      tdb = await createThrowawayDatabase('runs_counters');
+      db = await createDataSource({ url: tdb.url });
+    } else {
+      db = await createDataSource({ inMemory: true });
+    }
+    const run = await db
+      .getRepository(RunEntity)
+      .save(db.getRepository(RunEntity).create({ name: 'c', status: 'running', spec: {}, specSha256: 'x' }));
+    runId = run.id;
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+    await tdb?.drop();
+  });
+
+  const task = (stage: 'summarize' | 'verify', n: number): NewTask => ({
+    id: `${runId}:${stage}:s:${n}`,
+    runId,
+    stage,
+    kind: stage === 'summarize' ? 'summary-step' : 'booookscore-batch',
+    payload: { type: 'score-run' },
+  });
+
+  async function recount() {
+    const rows: { stage: string; total: string; done: string; failed: string }[] = await db.query(
+      `SELECT stage, count(*)::text AS total, count(*) FILTER (WHERE status = 'done')::text AS done,
+              count(*) FILTER (WHERE status IN ('failed', 'dead'))::text AS failed
+       FROM tasks WHERE run_id = $1 GROUP BY stage ORDER BY stage`,
+      [runId],
+    );
+    return Object.fromEntries(
+      rows.map((r) => [r.stage, { total: Number(r.total), done: Number(r.done), failed: Number(r.failed) }]),
+    );
+  }
+
+  it('counts inserted, finished, failed and dead tasks per stage, once each', async () => {
+    const summarize = Array.from({ length: 7 }, (_, i) => task('summarize', i));
+    const verify = Array.from({ length: 5 }, (_, i) => task('verify', i));
+    expect(await insertTasks(db, [...summarize, ...verify])).toHaveLength(12);
+    // Planning twice inserts nothing and counts nothing.
+    expect(await insertTasks(db, summarize.slice(0, 3))).toEqual([]);
+    await db.query(`UPDATE tasks SET status = 'running', attempts = attempts + 1 WHERE run_id = $1`, [runId]);
+    expect(await finishTask(db.manager, summarize[0]!.id, 'done', { text: 'a' }, null)).toBe(true);
+    // A redelivered finish changes nothing.
+    expect(await finishTask(db.manager, summarize[0]!.id, 'done', { text: 'a' }, null)).toBe(false);
+    await finishTask(db.manager, summarize[1]!.id, 'failed', null, 'bad');
+    await finishTask(db.manager, verify[0]!.id, 'dead', null, 'gave up');
+    await db.query(
+      `UPDATE tasks SET status = 'done' WHERE run_id = $1 AND stage = 'verify' AND status = 'running'`,
+      [runId],
+    );
+    const expected = {
+      summarize: { total: 7, done: 1, failed: 1 },
+      verify: { total: 5, done: 4, failed: 1 },
+    };
+    expect(await recount()).toEqual(expected);
+    expect((await runCounts(db, runId)).tasks).toEqual(expected);
+    expect((await stageCounts(db, runId)).summarize).toEqual({ total: 7, done: 1, failed: 1, open: 5 });
+  });
+
+  it('counts summaries and failed units as the summaries settled', async () => {
+    await db.query(`INSERT INTO run_counters (run_id, key, total) VALUES ($1, 'summaries', 3)`, [runId]);
+    await db.query(
+      `INSERT INTO summaries (id, run_id, system, document_id, text, final_step, producer)
+       VALUES ($1, $2, 's', gen_random_uuid(), 't', 'f', 'p'), ($3, $2, 's', gen_random_uuid(), 't', 'f', 'p')
+       ON CONFLICT (id) DO NOTHING`,
+      [`${runId}:a`, runId, `${runId}:b`],
+    );
+    for (let i = 0; i < 2; i++)
+      await db.query(
+        `INSERT INTO run_unit_failures (run_id, unit, task_id, error) VALUES ($1, 's:d', 't', 'e')
+         ON CONFLICT (run_id, unit) DO NOTHING`,
+        [runId],
+      );
+    expect((await runCounts(db, runId)).summaries).toEqual({ expected: 3, done: 2, failed: 1 });
+  });
+});

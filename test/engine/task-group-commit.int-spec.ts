@@ -1,0 +1,348 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  createDataSource,
+  createThrowawayDatabase,
+  RunEntity,
+  SummaryEntity,
+  type ThrowawayDatabase,
+} from '@precis/db';
+import { inDistinctRounds, TurnBatcher } from '@precis/db/group-commit';
+import type { LlmCallRecord } from '@precis/llm';
+import type { DataSource } from 'typeorm';
+import {
+  claimTask,
+  type DimensionJudgmentWrite,
+  finishDimensionJudgment,
+  finishTask,
+  finishTaskWithJudgments,
+  insertTasks,
+  type JudgmentRow,
+  summaryText,
+} from '../support/precis.js';
+
+describe('TurnBatcher', () => {
+  it('runs the calls of one event-loop turn as one batch, in order, and settles each', async () => {
+    const batches: number[][] = [];
+    const b = new TurnBatcher(async (xs: number[]) => {
+      batches.push(xs);
+      return xs.map((x) => x * 10);
+    });
+    const first = await Promise.all([b.submit(1), b.submit(2), b.submit(3)]);
+    const second = await b.submit(4);
+    expect(first).toEqual([10, 20, 30]);
+    expect(second).toBe(40);
+    expect(batches).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('retries a failed batch item by item, so only the bad item fails', async () => {
+    const batches: number[][] = [];
+    const b = new TurnBatcher(async (xs: number[]) => {
+      batches.push(xs);
+      if (xs.includes(13)) throw new Error('unlucky');
+      return xs;
+    });
+    const results = await Promise.allSettled([b.submit(1), b.submit(13), b.submit(3)]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(batches).toEqual([[1, 13, 3], [1], [13], [3]]);
+  });
+
+  it('splits a turn into batches of at most maxBatch', async () => {
+    const sizes: number[] = [];
+    const b = new TurnBatcher(
+      async (xs: number[]) => {
+        sizes.push(xs.length);
+        return xs;
+      },
+      { maxBatch: 4 },
+    );
+    await Promise.all(Array.from({ length: 10 }, (_, i) => b.submit(i)));
+    expect(sizes).toEqual([4, 4, 2]);
+  });
+
+  it('without retryEach, fails every caller of a failed batch and runs nothing again', async () => {
+    const batches: number[][] = [];
+    const b = new TurnBatcher(
+      async (xs: number[]) => {
+        batches.push(xs);
+        throw new Error('database gone');
+      },
+      { retryEach: false },
+    );
+    const results = await Promise.allSettled([b.submit(1), b.submit(2)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(batches).toEqual([[1, 2]]);
+  });
+
+  it('puts an item that repeats a key into a later round, and answers in input order', async () => {
+    const rounds: string[][] = [];
+    const out = await inDistinctRounds(
+      ['a1', 'b1', 'a2', 'c1', 'a3', 'b2'],
+      (x) => [x[0]!],
+      async (xs) => {
+        rounds.push(xs);
+        return xs.map((x) => `${x}@${rounds.length}`);
+      },
+    );
+    expect(rounds).toEqual([['a1', 'b1', 'c1'], ['a2', 'b2'], ['a3']]);
+    expect(out).toEqual(['a1@1', 'b1@1', 'a2@2', 'c1@1', 'a3@3', 'b2@2']);
+  });
+});
+
+describe('grouped task claims and judgment finishes on PostgreSQL', () => {
+  let tdb: ThrowawayDatabase;
+  let db: DataSource;
+  let runId: string;
+  // Task k of the run's verify stage.
+  const id = (k: string) => `${runId}:verify:${k}`;
+  // One verify task of `kind` per key, its payload `{ type: kind, ...payload(k) }`.
+  const insertVerifyTasks = (
+    kind: 'judge-dimension' | 'booookscore-batch',
+    keys: string[],
+    payload: (k: string) => Record<string, unknown>,
+  ) =>
+    insertTasks(
+      db,
+      keys.map((k) => ({
+        id: id(k),
+        runId,
+        stage: 'verify' as const,
+        kind,
+        payload: { type: kind, ...payload(k) } as never,
+      })),
+    );
+
+  beforeAll(async () => {
+    tdb = await createThrowawayDatabase('runs_group_commit');
+    db = await createDataSource({ url: tdb.url });
+    const run = await db.getRepository(RunEntity).save({
+      name: 'group-commit',
+      status: 'running',
+      spec: {},
+      specSha256: 'x',
+      costLimitUsd: null,
+      error: null,
+    });
+    runId = run.id;
+    await insertVerifyTasks('judge-dimension', ['a', 'b', 'c', 'd'], (key) => ({ key }));
+    await finishTask(db.manager, id('d'), 'done', {}, null);
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.destroy();
+    await tdb?.drop();
+  });
+
+  it('claims concurrent tasks in one turn: a duplicate delivery gets nothing, a finished task is skipped, the others are marked running', async () => {
+    const claims = await Promise.all([
+      claimTask(db, id('a')),
+      claimTask(db, id('b')),
+      claimTask(db, id('a')),
+      claimTask(db, id('d')),
+      claimTask(db, id('missing')),
+    ]);
+    expect(claims.map((c) => c?.id ?? null)).toEqual([id('a'), id('b'), null, null, null]);
+    expect(claims[0]).toMatchObject({ runId, stage: 'verify', kind: 'judge-dimension', attempts: 1 });
+    expect(claims[0]!.payload).toEqual({ type: 'judge-dimension', key: 'a' });
+    // The tasks are handed out on a read; their marks as running land on their own.
+    await Promise.all(claims.map((c) => c?.marked));
+    const rows: { id: string; status: string; attempts: number }[] = await db.query(
+      'SELECT id, status, attempts FROM tasks WHERE run_id = $1 ORDER BY id',
+      [runId],
+    );
+    expect(rows.map((r) => [r.id.slice(-1), r.status, r.attempts])).toEqual([
+      ['a', 'running', 1],
+      ['b', 'running', 1],
+      ['c', 'queued', 0],
+      ['d', 'done', 0],
+    ]);
+  });
+
+  it('finishes concurrent judgments in one turn; a repeated finish of a task writes nothing twice', async () => {
+    const write = (k: string, value: number): DimensionJudgmentWrite => ({
+      taskId: id(k),
+      status: 'done',
+      result: { score: value },
+      error: null,
+      runId,
+      summaryId: `summary-${k}`,
+      documentId: `00000000-0000-4000-8000-00000000000${'abc'.indexOf(k) + 1}`,
+      system: 'sys',
+      judgmentId: `judgment-${k}`,
+      metricValueId: `value-${k}`,
+      metric: 'dimension:fluency',
+      value,
+      details: { n: 1 },
+      judge: 'model:judge',
+      template: 'op-i@1',
+      producedBy: 'model:judge op-i@1',
+    });
+    const finished = await Promise.all([
+      finishDimensionJudgment(db, write('a', 4)),
+      finishDimensionJudgment(db, write('b', 3)),
+      // The same task again in the same turn (a redelivery racing the first): it loses.
+      finishDimensionJudgment(db, write('a', 2)),
+      finishDimensionJudgment(db, write('c', 5)),
+    ]);
+    expect(finished).toEqual([true, true, false, true]);
+    // Later, once more: already finished, nothing changes.
+    expect(await finishDimensionJudgment(db, write('b', 1))).toBe(false);
+    const tasks: { id: string; status: string; result: { score: number } }[] = await db.query(
+      `SELECT id, status, result FROM tasks WHERE run_id = $1 AND id <> $2 ORDER BY id`,
+      [runId, id('d')],
+    );
+    expect(tasks.map((t) => [t.id.slice(-1), t.status, t.result.score])).toEqual([
+      ['a', 'done', 4],
+      ['b', 'done', 3],
+      ['c', 'done', 5],
+    ]);
+    const judgments: { id: string; task_id: string; status: string }[] = await db.query(
+      'SELECT id, task_id, status FROM judgments WHERE run_id = $1 ORDER BY id',
+      [runId],
+    );
+    expect(judgments.map((j) => j.id)).toEqual(['judgment-a', 'judgment-b', 'judgment-c']);
+    const values: { id: string; value: number; produced_by: string }[] = await db.query(
+      'SELECT id, value, produced_by FROM metric_values WHERE run_id = $1 ORDER BY id',
+      [runId],
+    );
+    expect(values.map((v) => [v.id, v.value])).toEqual([
+      ['value-a', 4],
+      ['value-b', 3],
+      ['value-c', 5],
+    ]);
+  });
+
+  it('finishes concurrent annotation tasks with their judgments in one turn; a racing duplicate writes nothing', async () => {
+    await insertVerifyTasks('booookscore-batch', ['e', 'f', 'g'], (key) => ({ key }));
+    const rows = (k: string, status: string, units: number[]): JudgmentRow[] =>
+      units.map((unit) => ({
+        id: `bs-${k}-${unit}`,
+        runId,
+        summaryId: `summary-${k}`,
+        system: 'sys',
+        metric: 'booookscore.0',
+        unit,
+        status,
+        verdict: { confusing: unit === 2, by: k },
+        judge: 'model:judge',
+        templateVersion: 'annotate-batch@1',
+        taskId: id(k),
+      }));
+    const finished = await Promise.all([
+      finishTaskWithJudgments(db, id('e'), 'done', { n: 2 }, null, rows('e', 'ok', [1, 2])),
+      finishTaskWithJudgments(
+        db,
+        id('f'),
+        'failed',
+        null,
+        'judge gave no parseable answer',
+        rows('f', 'failed', [1]),
+      ),
+      // A redelivery of e racing the first in the same turn, with other verdicts: it loses.
+      finishTaskWithJudgments(db, id('e'), 'done', { n: 9 }, null, rows('e', 'ok', [1, 2, 3])),
+      finishTaskWithJudgments(db, id('g'), 'done', { n: 0 }, null, []),
+    ]);
+    expect(finished).toEqual([true, true, false, true]);
+    expect(await finishTaskWithJudgments(db, id('g'), 'done', { n: 5 }, null, rows('g', 'ok', [1]))).toBe(
+      false,
+    );
+    const tasks: { id: string; status: string; result: { n: number } | null; error: string | null }[] =
+      await db.query('SELECT id, status, result, error FROM tasks WHERE id = ANY($1) ORDER BY id', [
+        [id('e'), id('f'), id('g')],
+      ]);
+    expect(tasks.map((t) => [t.id.slice(-1), t.status, t.result?.n ?? null, t.error])).toEqual([
+      ['e', 'done', 2, null],
+      ['f', 'failed', null, 'judge gave no parseable answer'],
+      ['g', 'done', 0, null],
+    ]);
+    const judgments: { id: string; status: string; verdict: { by: string } }[] = await db.query(
+      `SELECT id, status, verdict FROM judgments WHERE run_id = $1 AND id LIKE 'bs-%' ORDER BY id`,
+      [runId],
+    );
+    expect(judgments.map((j) => [j.id, j.status])).toEqual([
+      ['bs-e-1', 'ok'],
+      ['bs-e-2', 'ok'],
+      ['bs-f-1', 'failed'],
+    ]);
+  });
+
+  it("writes each finish's ledger rows in its statement, the losing duplicate's too (its calls were made)", async () => {
+    await insertVerifyTasks('booookscore-batch', ['h', 'i'], (key) => ({ key }));
+    const call = (taskId: string, cacheKey: string): LlmCallRecord => ({
+      runId,
+      taskId,
+      model: 'judge',
+      modelId: 'judge-1',
+      kind: 'chat',
+      cacheKey,
+      cacheHit: false,
+      templateVersion: 'annotate-batch@1',
+      request: { messages: [{ role: 'user', content: cacheKey }] },
+      response: { choices: [{ message: { content: '{}' } }] },
+      tokensIn: 10,
+      tokensOut: 2,
+      latencyMs: 5,
+      costUsd: '0.0000010000',
+      attempts: 1,
+      error: null,
+      calls: 1,
+    });
+    const dimension: DimensionJudgmentWrite = {
+      taskId: id('i'),
+      status: 'done',
+      result: { score: 3 },
+      error: null,
+      runId,
+      summaryId: 'summary-i',
+      documentId: '00000000-0000-4000-8000-000000000009',
+      system: 'sys',
+      judgmentId: 'judgment-i',
+      metricValueId: 'value-i',
+      metric: 'dimension:coherence',
+      value: 3,
+      details: { n: 2 },
+      judge: 'model:judge',
+      template: 'op-i@1',
+      producedBy: 'model:judge op-i@1',
+      calls: [call(id('i'), 'key-i-0'), call(id('i'), 'key-i-1')],
+    };
+    const finished = await Promise.all([
+      finishTaskWithJudgments(db, id('h'), 'done', { n: 0 }, null, [], [call(id('h'), 'key-h')]),
+      finishTaskWithJudgments(db, id('h'), 'done', { n: 0 }, null, [], [call(id('h'), 'key-h-again')]),
+      finishDimensionJudgment(db, dimension),
+    ]);
+    expect(finished).toEqual([true, false, true]);
+    const ledger: { task_id: string; cache_key: string; cost: string }[] = await db.query(
+      `SELECT task_id, cache_key, cost_usd::text AS cost FROM llm_calls WHERE run_id = $1 ORDER BY cache_key`,
+      [runId],
+    );
+    expect(ledger.map((r) => [r.task_id.slice(-1), r.cache_key, Number(r.cost)])).toEqual([
+      ['h', 'key-h', 0.000001],
+      ['h', 'key-h-again', 0.000001],
+      ['i', 'key-i-0', 0.000001],
+      ['i', 'key-i-1', 0.000001],
+    ]);
+  });
+
+  it('reads the summary a claimed judge task judges along with the claim, once per summary', async () => {
+    const summaryId = `${runId}:summary:claimed`;
+    await db.getRepository(SummaryEntity).insert({
+      id: summaryId,
+      runId,
+      system: 'sys',
+      documentId: '00000000-0000-4000-8000-00000000000a',
+      text: 'One sentence. Another sentence.',
+      finalStep: 'test',
+      producer: 'test',
+    });
+    await insertVerifyTasks('booookscore-batch', ['j', 'k'], () => ({ summaryId }));
+    const claimed = await Promise.all([claimTask(db, id('j')), claimTask(db, id('k'))]);
+    expect(claimed.map((c) => c?.payload)).toEqual([
+      { type: 'booookscore-batch', summaryId },
+      { type: 'booookscore-batch', summaryId },
+    ]);
+    await Promise.all(claimed.map((c) => c?.marked));
+    // Gone from the database now, the text is still at hand: the claim brought it along.
+    await db.query('DELETE FROM summaries WHERE id = $1', [summaryId]);
+    expect(await summaryText(db, summaryId)).toBe('One sentence. Another sentence.');
+  });
+});
