@@ -95,26 +95,14 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
         .getOne();
       if (current && checkExisting(current, opts, decoded.sha256))
         return { row: current, status: 'unchanged' as const };
-      const datasetId = current ? await clearDataset(em, current) : randomUUID();
-      const values = {
+      const datasetId = await writeDatasetRow(em, current, opts, {
         kind: opts.kind,
         sourcePath,
         sourceSha256: decoded.sha256,
         counts: parsed.counts,
         // Source chunks carry token counts in this encoding.
         metadata: { ...parsed.metadata, bytes: bytes.length, tokenEncoding: DEFAULT_ENCODING },
-      };
-      if (current) {
-        await em.getRepository(DatasetEntity).update({ id: datasetId }, values);
-      } else {
-        await em
-          .createQueryBuilder()
-          .insert()
-          .into(DatasetEntity)
-          .values({ id: datasetId, name: opts.name, ...values })
-          .updateEntity(false)
-          .execute();
-      }
+      });
       await insertDocuments(
         em,
         datasetId,
@@ -137,6 +125,28 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
   report();
   const dataset = toDatasetSummary(saved.row);
   return { status: saved.status, dataset, counts: dataset.counts };
+}
+
+// The dataset's row: a replaced dataset keeps its id (its old content cleared), a new one gets one.
+async function writeDatasetRow(
+  em: EntityManager,
+  current: DatasetEntity | null,
+  opts: ImportDatasetOptions,
+  values: QueryDeepPartialEntity<DatasetEntity>,
+): Promise<string> {
+  const datasetId = current ? await clearDataset(em, current) : randomUUID();
+  if (current) {
+    await em.getRepository(DatasetEntity).update({ id: datasetId }, values);
+  } else {
+    await em
+      .createQueryBuilder()
+      .insert()
+      .into(DatasetEntity)
+      .values({ id: datasetId, name: opts.name, ...values })
+      .updateEntity(false)
+      .execute();
+  }
+  return datasetId;
 }
 
 // Parsing is pure and deterministic: any error it throws is the file's and would recur on every

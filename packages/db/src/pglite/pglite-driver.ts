@@ -76,29 +76,13 @@ function lockDirectory(dir: string): () => void {
   throw new Error(`could not take the lock ${lockPath}; remove it if no Precis process is running`);
 }
 
-export function createPgliteDriver(opts: PgliteDriverOptions): PgliteDriverHandle {
-  const location = pgliteLocation(opts.dir);
-  if (openLocation !== null) {
-    throw new Error(
-      `an embedded database (${openLocation}) is already open in this process; PGlite allows one ` +
-        'per process: destroy() that DataSource first, or use PostgreSQL via DATABASE_URL',
-    );
-  }
-  const unlock = opts.dir === undefined ? () => {} : lockDirectory(location);
-  openLocation = location;
-  let released = false;
-  const release = () => {
-    if (released) return;
-    released = true;
-    openLocation = null;
-    unlock();
-  };
+type PoolClass = ReturnType<typeof basePool>;
+const basePool = (o: PGliteOptions) => new PGliteDriver(o).driver.Pool;
 
-  const pgliteOptions: PGliteOptions = opts.dir === undefined ? {} : { dataDir: location };
-  const Base = new PGliteDriver(pgliteOptions).driver.Pool;
-  const leaseTimeoutMs = opts.leaseTimeoutMs ?? 120_000;
-
-  class LeasingPool extends Base {
+// The pool TypeORM gets: one lease of PGlite's single session at a time, the next caller waiting
+// (up to leaseTimeoutMs) until the holder releases it.
+function leasingPool(Base: PoolClass, leaseTimeoutMs: number, release: () => void) {
+  return class LeasingPool extends Base {
     private held = false;
     private readonly waiting: Array<() => void> = [];
 
@@ -164,7 +148,31 @@ export function createPgliteDriver(opts: PgliteDriverOptions): PgliteDriverHandl
         callback(err);
       });
     }
-  }
+  };
+}
 
+export function createPgliteDriver(opts: PgliteDriverOptions): PgliteDriverHandle {
+  const location = pgliteLocation(opts.dir);
+  if (openLocation !== null) {
+    throw new Error(
+      `an embedded database (${openLocation}) is already open in this process; PGlite allows one ` +
+        'per process: destroy() that DataSource first, or use PostgreSQL via DATABASE_URL',
+    );
+  }
+  const unlock = opts.dir === undefined ? () => {} : lockDirectory(location);
+  openLocation = location;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    openLocation = null;
+    unlock();
+  };
+
+  const pgliteOptions: PGliteOptions = opts.dir === undefined ? {} : { dataDir: location };
+  const Base = basePool(pgliteOptions);
+  const leaseTimeoutMs = opts.leaseTimeoutMs ?? 120_000;
+
+  const LeasingPool = leasingPool(Base, leaseTimeoutMs, release);
   return { driver: { Pool: LeasingPool }, release };
 }

@@ -59,10 +59,12 @@ export function parseKgdsDataset(file: string, text: string, onRecord?: (n: numb
   return { kind: 'kgds', file, documents, counts, metadata: {} };
 }
 
-function parseSample(ctx: RecordContext, value: unknown, i: number) {
-  const sample = expectObject(ctx, value, undefined);
-  const chunks: ParsedChunk[] = [];
-
+// SBK: the article's paragraphs, by paragraph_index (each also a chunk).
+function parseParagraphs(
+  ctx: RecordContext,
+  sample: Record<string, unknown>,
+  chunks: ParsedChunk[],
+): Map<number, string> {
   const sbk = expectArray(ctx, requireField(ctx, sample, 'SBK', ''), 'SBK');
   if (sbk.length === 0) ctx.fail('SBK', 'the article has no paragraphs');
   const paragraphs = new Map<number, string>();
@@ -92,7 +94,15 @@ function parseSample(ctx: RecordContext, value: unknown, i: number) {
     paragraphs.set(index, paragraphText);
     chunks.push({ kind: 'paragraph', text: paragraphText, sourceIndex: index, metadata: {} });
   });
+  return paragraphs;
+}
 
+// KGD: the discussion's utterances (each a chunk naming its participant).
+function parseUtterances(
+  ctx: RecordContext,
+  sample: Record<string, unknown>,
+  chunks: ParsedChunk[],
+): { participants: Set<string>; utterances: number } {
   const kgd = expectArray(ctx, requireField(ctx, sample, 'KGD', ''), 'KGD');
   const participants = new Set<string>();
   kgd.forEach((u, j) => {
@@ -112,7 +122,15 @@ function parseSample(ctx: RecordContext, value: unknown, i: number) {
     participants.add(participant);
     chunks.push({ kind: 'utterance', text: utterance, sourceIndex: j, metadata: { participant } });
   });
+  return { participants, utterances: kgd.length };
+}
 
+// BSP: the gold supporting paragraphs, each an SBK paragraph listed once.
+function parseSupporting(
+  ctx: RecordContext,
+  sample: Record<string, unknown>,
+  paragraphs: Map<number, string>,
+): number[] {
   const bsp = expectArray(ctx, requireField(ctx, sample, 'BSP', ''), 'BSP');
   const supporting: number[] = [];
   bsp.forEach((p, j) => {
@@ -137,6 +155,16 @@ function parseSample(ctx: RecordContext, value: unknown, i: number) {
     if (supporting.includes(index)) ctx.fail(`${base}.paragraph_index`, `paragraph ${index} listed twice`);
     supporting.push(index);
   });
+  return supporting;
+}
+
+function parseSample(ctx: RecordContext, value: unknown, i: number) {
+  const sample = expectObject(ctx, value, undefined);
+  const chunks: ParsedChunk[] = [];
+
+  const paragraphs = parseParagraphs(ctx, sample, chunks);
+  const { participants, utterances } = parseUtterances(ctx, sample, chunks);
+  const supporting = parseSupporting(ctx, sample, paragraphs);
 
   const cao = expectArray(ctx, requireField(ctx, sample, 'CAO', ''), 'CAO');
   const opinions = cao.map((o, j) => expectString(ctx, o, `CAO[${j}]`, { nonEmpty: true }));
@@ -164,7 +192,7 @@ function parseSample(ctx: RecordContext, value: unknown, i: number) {
     } satisfies ParsedDocument,
     paragraphs: paragraphs.size,
     supporting: supporting.length,
-    utterances: kgd.length,
+    utterances,
     opinions: opinions.length,
     keyFacts: countType(bspaf, KGDS_KEY_FACT_TYPE),
     nonSupportingFacts: countType(bnpaf, KGDS_NON_SUPPORTING_FACT_TYPE),

@@ -75,14 +75,8 @@ function checkUnknown(obj: Record<string, unknown>, at: string[], issues: RawIss
   }
 }
 
-function toSpec(
-  name: string,
-  e: Record<string, unknown>,
-  at: string[],
-  issues: RawIssue[],
-): ModelSpec | null {
-  const before = issues.length;
-  const fail = (field: string, message: string) => issues.push({ path: [...at, field], message });
+// Typed readers of an entry's fields; a wrong value is reported through `fail` and read as the default.
+function fieldReaders(e: Record<string, unknown>, fail: (field: string, message: string) => void) {
   const int = (field: string, def: number | null, min: number): number | null => {
     const v = e[field];
     if (v === undefined || v === null) return def;
@@ -117,6 +111,18 @@ function toSpec(
     }
     return { text: String(v), units };
   };
+  return { int, str, price };
+}
+
+function toSpec(
+  name: string,
+  e: Record<string, unknown>,
+  at: string[],
+  issues: RawIssue[],
+): ModelSpec | null {
+  const before = issues.length;
+  const fail = (field: string, message: string) => issues.push({ path: [...at, field], message });
+  const { int, str, price } = fieldReaders(e, fail);
 
   const kind = (e.kind ?? 'chat') as ModelKind;
   if (kind !== 'chat' && kind !== 'embedding')

@@ -47,6 +47,71 @@ function readVersion(packageJson: URL): string {
   }
 }
 
+// The service core (config, logger, metrics, database, bus, health) around the app's module.
+function rootModule<S extends EnvSchema>(
+  appModule: Type | DynamicModule,
+  name: string,
+  info: { version: string; startedAt: Date },
+  config: EnvConfig<S>,
+  logger: ServiceLogger,
+  metrics: MetricsRegistry,
+  stages: Stage[],
+): DynamicModule {
+  const common = config as unknown as EnvConfig<CommonEnvSchema>;
+  return {
+    module: ServiceRootModule,
+    imports: [
+      ServiceCoreModule.forRoot({
+        info: { name, ...info },
+        config,
+        logger,
+        metrics,
+        database: {
+          url: common.DATABASE_URL,
+          runMigrations: common.DATABASE_RUN_MIGRATIONS,
+          startupTimeoutMs: common.STARTUP_TIMEOUT_MS,
+        },
+        bus: {
+          servers: common.NATS_URL,
+          prefix: common.PRECIS_BUS_PREFIX,
+          connectionName: `precis-${name}`,
+          startupTimeoutMs: common.STARTUP_TIMEOUT_MS,
+        },
+        stages,
+        readyCheckTimeoutMs: common.READY_CHECK_TIMEOUT_MS,
+      }),
+      appModule,
+    ],
+  };
+}
+
+// SIGTERM/SIGINT: a graceful shutdown bounded by timeoutMs, then exit 0 (1 if it fails or hangs).
+function onSignals(
+  logger: ServiceLogger,
+  timeoutMs: number,
+  shutdown: (reason: string) => Promise<void>,
+  stopping: () => boolean,
+  fail: (err: unknown, what: string) => never,
+): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping()) {
+      logger.warn({ signal }, 'shutdown already in progress');
+      return;
+    }
+    // A stuck handler must not keep the process alive forever: what is not acked is redelivered.
+    setTimeout(() => {
+      logger.error({ timeoutMs: timeoutMs }, 'graceful shutdown timed out; exiting');
+      process.exit(1);
+    }, timeoutMs).unref();
+    shutdown(signal).then(
+      () => process.exit(0),
+      (err: unknown) => fail(err, 'error during shutdown'),
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
 // Validates the environment, builds the logger, boots the Nest app (service core + the app's
 // module), listens, and wires SIGTERM/SIGINT to a bounded graceful shutdown that exits 0.
 // Configuration errors print one line on stderr and exit 1; startup errors log one fatal line.
@@ -82,31 +147,7 @@ export async function bootstrapService<S extends EnvSchema>(
   const metrics = new MetricsRegistry();
   registerProcessMetrics(metrics, { service: options.name, version });
   const stages = options.stages ?? [];
-  const root: DynamicModule = {
-    module: ServiceRootModule,
-    imports: [
-      ServiceCoreModule.forRoot({
-        info: { name: options.name, version, startedAt },
-        config,
-        logger,
-        metrics,
-        database: {
-          url: common.DATABASE_URL,
-          runMigrations: common.DATABASE_RUN_MIGRATIONS,
-          startupTimeoutMs: common.STARTUP_TIMEOUT_MS,
-        },
-        bus: {
-          servers: common.NATS_URL,
-          prefix: common.PRECIS_BUS_PREFIX,
-          connectionName: `precis-${options.name}`,
-          startupTimeoutMs: common.STARTUP_TIMEOUT_MS,
-        },
-        stages,
-        readyCheckTimeoutMs: common.READY_CHECK_TIMEOUT_MS,
-      }),
-      appModule,
-    ],
-  };
+  const root = rootModule(appModule, options.name, { version, startedAt }, config, logger, metrics, stages);
 
   let app: INestApplication;
   try {
@@ -138,24 +179,7 @@ export async function bootstrapService<S extends EnvSchema>(
     return stopping;
   };
 
-  if (handleSignals) {
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        logger.warn({ signal }, 'shutdown already in progress');
-        return;
-      }
-      // A stuck handler must not keep the process alive forever: what is not acked is redelivered.
-      setTimeout(() => {
-        logger.error({ timeoutMs: common.SHUTDOWN_TIMEOUT_MS }, 'graceful shutdown timed out; exiting');
-        process.exit(1);
-      }, common.SHUTDOWN_TIMEOUT_MS).unref();
-      shutdown(signal).then(
-        () => process.exit(0),
-        (err: unknown) => fail(err, 'error during shutdown'),
-      );
-    };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  }
+  if (handleSignals)
+    onSignals(logger, common.SHUTDOWN_TIMEOUT_MS, shutdown, () => stopping !== undefined, fail);
   return { app, config, logger, shutdown };
 }

@@ -96,6 +96,29 @@ export async function generateGevalSteps(
   return 'failed';
 }
 
+// What a judgment's row and metric value say about how its score was reached.
+function judgmentDetails(
+  metric: DimensionsMetricSpec,
+  score: ReturnType<typeof scoreJudgeSamples>,
+  temperature: number,
+  template: string,
+): Record<string, unknown> {
+  return {
+    n: score.n,
+    parsed: score.parsed,
+    unparsed: score.unparsed,
+    distribution: score.distribution,
+    family: metric.family,
+    method: score.method,
+    sampleMean: score.sampleMean,
+    temperature,
+    judge: `model:${metric.judge.model}`,
+    template,
+    ...(score.logprob ? { logprob: score.logprob } : {}),
+    ...(score.failure ? { failure: score.failure } : {}),
+  };
+}
+
 // One (summary, dimension) judgment: the metric's n samples, each its own call with its own
 // cache-key suffix (a re-run hits the cache sample by sample), issued concurrently. Persists
 // the judgment and the metric_values row packages/meta reads, in one statement with the task.
@@ -144,20 +167,7 @@ export async function judgeDimension(
     const score = scoreJudgeSamples(samples, { templateId: template.id, logprobs: metric.logprobs });
     const producedBy = judgeProducer(metric.judge.model, template);
     const key = dimensionMetricKey(payload.metricIndex);
-    const details = {
-      n: score.n,
-      parsed: score.parsed,
-      unparsed: score.unparsed,
-      distribution: score.distribution,
-      family: metric.family,
-      method: score.method,
-      sampleMean: score.sampleMean,
-      temperature,
-      judge: `model:${metric.judge.model}`,
-      template: templateRef(template),
-      ...(score.logprob ? { logprob: score.logprob } : {}),
-      ...(score.failure ? { failure: score.failure } : {}),
-    };
+    const details = judgmentDetails(metric, score, temperature, templateRef(template));
     const status = score.value === null ? 'failed' : 'done';
     const result = { ...details, dimension, score: score.value, errors: score.errors };
     await writeWithCalls(ledger, (calls) =>
