@@ -7,7 +7,6 @@ import {
   type ThrowawayDatabase,
 } from '@precis/db';
 import { inDistinctRounds, TurnBatcher } from '@precis/db/group-commit';
-import type { LlmCallRecord } from '@precis/llm';
 import type { DataSource } from 'typeorm';
 import {
   claimTask,
@@ -262,64 +261,6 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
       ['bs-e-1', 'ok'],
       ['bs-e-2', 'ok'],
       ['bs-f-1', 'failed'],
-    ]);
-  });
-
-  it("writes each finish's ledger rows in its statement, the losing duplicate's too (its calls were made)", async () => {
-    await insertVerifyTasks('booookscore-batch', ['h', 'i'], (key) => ({ key }));
-    const call = (taskId: string, cacheKey: string): LlmCallRecord => ({
-      runId,
-      taskId,
-      model: 'judge',
-      modelId: 'judge-1',
-      kind: 'chat',
-      cacheKey,
-      cacheHit: false,
-      templateVersion: 'annotate-batch@1',
-      request: { messages: [{ role: 'user', content: cacheKey }] },
-      response: { choices: [{ message: { content: '{}' } }] },
-      tokensIn: 10,
-      tokensOut: 2,
-      latencyMs: 5,
-      costUsd: '0.0000010000',
-      attempts: 1,
-      error: null,
-      calls: 1,
-    });
-    const dimension: DimensionJudgmentWrite = {
-      taskId: id('i'),
-      status: 'done',
-      result: { score: 3 },
-      error: null,
-      runId,
-      summaryId: 'summary-i',
-      documentId: '00000000-0000-4000-8000-000000000009',
-      system: 'sys',
-      judgmentId: 'judgment-i',
-      metricValueId: 'value-i',
-      metric: 'dimension:coherence',
-      value: 3,
-      details: { n: 2 },
-      judge: 'model:judge',
-      template: 'op-i@1',
-      producedBy: 'model:judge op-i@1',
-      calls: [call(id('i'), 'key-i-0'), call(id('i'), 'key-i-1')],
-    };
-    const finished = await Promise.all([
-      finishTaskWithJudgments(db, id('h'), 'done', { n: 0 }, null, [], [call(id('h'), 'key-h')]),
-      finishTaskWithJudgments(db, id('h'), 'done', { n: 0 }, null, [], [call(id('h'), 'key-h-again')]),
-      finishDimensionJudgment(db, dimension),
-    ]);
-    expect(finished).toEqual([true, false, true]);
-    const ledger: { task_id: string; cache_key: string; cost: string }[] = await db.query(
-      `SELECT task_id, cache_key, cost_usd::text AS cost FROM llm_calls WHERE run_id = $1 ORDER BY cache_key`,
-      [runId],
-    );
-    expect(ledger.map((r) => [r.task_id.slice(-1), r.cache_key, Number(r.cost)])).toEqual([
-      ['h', 'key-h', 0.000001],
-      ['h', 'key-h-again', 0.000001],
-      ['i', 'key-i-0', 0.000001],
-      ['i', 'key-i-1', 0.000001],
     ]);
   });
 

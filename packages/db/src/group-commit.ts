@@ -1,3 +1,5 @@
+// Kept for what it buys (npm run bench run-scale, 9,902 tasks): 0.87 ms/task on PostgreSQL and
+// 2.91 on PGlite, against 1.38 and 4.28 with every claim, mark and finish as its own statement.
 // Group commit: calls made during one event-loop turn (concurrent handlers of one worker) share
 // one statement. Each caller's promise settles only after its part of the batch is written, so
 // "ack after persist" holds per task. When a batch of writes fails, its items are retried one by

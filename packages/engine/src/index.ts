@@ -2,7 +2,6 @@ export * from './family/benchmark-family.js';
 export * from './family/family-registry.js';
 export * from './handlers/handle-task.js';
 export * from './handlers/score-run.handler.js';
-export * from './handlers/task-ledger.js';
 export * from './handlers/templates.js';
 export * from './ids.js';
 export * from './planner/create-run.usecase.js';

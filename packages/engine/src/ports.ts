@@ -1,4 +1,3 @@
-import type { DeferredLedger } from '@precis/llm';
 import type { ChatMessage } from '@precis/prompts';
 
 export type RunStage = 'summarize' | 'verify' | 'score';
@@ -28,8 +27,6 @@ export interface ChatRequest {
   // Token logprobs of the reply, with this many alternatives per token (logprob-weighted judges).
   logprobs?: boolean;
   topLogprobs?: number;
-  // Collects the call's ledger row for the task to write with its result (ChatModel.deferLedger).
-  ledger?: DeferredLedger;
 }
 
 export interface ChatReply {
@@ -44,10 +41,6 @@ export interface ChatModel {
   // `count` independent samples of one prompt, each its own call and cache entry (template
   // version suffixed "#sample-<k>"); a re-run hits the cache sample by sample.
   chatSamples(request: ChatRequest, count: number): Promise<ChatReply[]>;
-  // A ledger whose rows the task writes in the statement that stores its result, when the
-  // model's call ledger lives in the database `db`; null (or absent) otherwise, and each call
-  // then writes its own row before it resolves.
-  deferLedger?(db: unknown): DeferredLedger | null;
 }
 
 export interface RunLogger {

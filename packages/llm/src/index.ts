@@ -27,7 +27,6 @@ export {
   PermanentModelError,
   redactSecrets,
 } from './errors.js';
-export { ledgerInsertSql, ledgerRowsJson } from './ledger-rows.js';
 export type { EndpointLimiterStats } from './limits/endpoint-limiter.js';
 export { LimiterRegistry, processLimiters } from './limits/limiter-registry.js';
 export { Semaphore } from './limits/semaphore.js';
@@ -46,7 +45,6 @@ export type {
   ModelSpec,
 } from './registry/model-spec.js';
 export { looksLikeSecret, redactSecretLooking, SECRET_MASK } from './secret-looking.js';
-export { DeferredLedger } from './store/deferred-ledger.js';
 export type { LlmCallRecord, LlmCallStatus, LlmLedgerTotals, LlmStore } from './store/llm-store.js';
 export { MemoryLlmStore } from './store/memory-llm-store.js';
 export {

@@ -1,8 +1,7 @@
 import { type LlmCallRecord, statusOf } from './store/llm-store.js';
 
 // How ledger records become llm_calls rows: one JSON parameter holding the rows, expanded by
-// jsonb_to_recordset. Shared by the LLM store's own inserts and by statements that write a
-// task's ledger rows together with its result (see DeferredLedger), so the column list exists once.
+// jsonb_to_recordset (the LLM store's inserts).
 // A row whose id is already there (a call's 'sent' row) is settled: updated, not added.
 const COLUMNS = [
   ['id', 'uuid'],

@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CostLimitError, LlmConfigError, PermanentModelError } from '@precis/llm';
 import type { HandlerResult, TaskOutcome } from '../family/benchmark-family.js';
 import { runIdOfTask } from '../ids.js';
@@ -45,10 +44,6 @@ export async function handleTask(ctx: RunContext, messageId: string): Promise<Ta
     }
     return 'skipped';
   }
-  // The tasks a worker claimed together go on one event-loop turn each: a task whose next step is
-  // a model call (its claim brought everything the call needs) then has its request on the wire
-  // before the next task is worked on, instead of after every one of them built its prompt.
-  await nextTurn();
   const runId = task.runId;
   const spec = (await runSpec(ctx.db, runId)) as unknown as BenchmarkSpec;
   const ref = { id: task.id, runId };

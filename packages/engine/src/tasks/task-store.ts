@@ -1,7 +1,5 @@
 import { TaskEntity, type TaskStatus } from '@precis/db';
 import { batcherFor, inDistinctRounds, type TurnBatcher } from '@precis/db/group-commit';
-import type { LlmCallRecord } from '@precis/llm';
-import { ledgerInsertSql, ledgerRowsJson } from '@precis/llm/ledger-rows';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { unitKey } from '../ids.js';
@@ -193,16 +191,13 @@ interface TaskJudgmentsWrite {
   result: Record<string, unknown> | null;
   error: string | null;
   rows: JudgmentRow[];
-  calls: readonly LlmCallRecord[];
 }
 
 const judgedBatchers = new WeakMap<DataSource, TurnBatcher<TaskJudgmentsWrite, boolean>>();
 
 // Finishes a task and stores its judgments atomically: the rows are written only when this call
-// is the one that finished the task (true). `calls` are the ledger rows of the model calls the
-// task made (a DeferredLedger's), written in the same statement whether or not this call finished
-// the task, since the calls were made either way. Finishes by concurrent handlers in one
-// event-loop turn share one statement (group commit); each resolves once its part is written.
+// is the one that finished the task (true). Finishes by concurrent handlers in one event-loop turn
+// share one statement (group commit); each resolves once its part is written.
 export function finishTaskWithJudgments(
   db: DataSource,
   id: string,
@@ -210,7 +205,6 @@ export function finishTaskWithJudgments(
   result: Record<string, unknown> | null,
   error: string | null,
   rows: JudgmentRow[],
-  calls: readonly LlmCallRecord[] = [],
 ): Promise<boolean> {
   return batcherFor(judgedBatchers, db, (ws: TaskJudgmentsWrite[]) =>
     inDistinctRounds(
@@ -218,22 +212,11 @@ export function finishTaskWithJudgments(
       (w) => [`t:${w.id}`, ...w.rows.map((r) => `j:${r.id}`)],
       (distinct) => finishJudgedTasks(db, distinct),
     ),
-  ).submit({ id, status, result, error, rows, calls });
-}
-
-// The ledger rows of a batch of writes, as a data-modifying CTE over parameter `param` and that
-// parameter's value; no CTE when the writes made no calls.
-export function ledgerCte(calls: readonly LlmCallRecord[], param: string): { sql: string; params: string[] } {
-  if (calls.length === 0) return { sql: '', params: [] };
-  return { sql: `, ledger AS (${ledgerInsertSql(`${param}::jsonb`)})`, params: [ledgerRowsJson(calls)] };
+  ).submit({ id, status, result, error, rows });
 }
 
 // One statement for writes whose task ids and judgment ids are all distinct.
 async function finishJudgedTasks(db: DataSource, writes: TaskJudgmentsWrite[]): Promise<boolean[]> {
-  const ledger = ledgerCte(
-    writes.flatMap((w) => w.calls),
-    '$2',
-  );
   const done: { id: string }[] = await db.query(
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(id text, status text, result jsonb, error text, judgments jsonb)
@@ -250,7 +233,7 @@ async function finishJudgedTasks(db: DataSource, writes: TaskJudgmentsWrite[]): 
                                                                unit integer, status text, verdict jsonb, judge text,
                                                                template_version text, task_id text)
        ON CONFLICT (id) DO NOTHING
-     )${ledger.sql}
+     )
      -- Data-modifying CTEs always run to completion, read or not.
      SELECT id FROM done`,
     [
@@ -275,7 +258,6 @@ async function finishJudgedTasks(db: DataSource, writes: TaskJudgmentsWrite[]): 
           })),
         })),
       ),
-      ...ledger.params,
     ],
   );
   const finished = new Set(done.map((r) => r.id));

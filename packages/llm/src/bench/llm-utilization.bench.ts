@@ -39,7 +39,6 @@ export async function run(args: string[]) {
       // process: the fake server in its own process (as a real endpoint would be);
       // inproc: same event loop as the client (measures both sharing one core).
       server: { type: 'string', default: 'process' },
-      transport: { type: 'string', default: 'node-http' },
     },
     strict: false,
   });
@@ -55,7 +54,6 @@ export async function run(args: string[]) {
       throw new Error(`--stores: unknown store "${s}" (known: ${STORE_KINDS.join(', ')})`);
   }
   const serverMode = values.server === 'inproc' ? 'inproc' : 'process';
-  const transport = values.transport === 'fetch' ? 'fetch' : 'node-http';
   const ideal = capacity / (latencyMs / 1000);
   const metrics: Record<string, number | string> = {
     calls,
@@ -63,12 +61,11 @@ export async function run(args: string[]) {
     latency_ms: latencyMs,
     client_concurrency: clients,
     server: serverMode,
-    transport,
     ideal_calls_per_s: ideal,
   };
   metrics.target_utilization = 0.95;
   for (const kind of stores) {
-    const v = await runVariant(kind, { calls, capacity, latencyMs, clients, ideal, serverMode, transport });
+    const v = await runVariant(kind, { calls, capacity, latencyMs, clients, ideal, serverMode });
     // Headline: the first store measured (memory by default), then every store in detail.
     metrics.utilization ??= v.utilization;
     for (const [k, x] of Object.entries(v)) metrics[`${kind}.${k}`] = x;
@@ -109,7 +106,6 @@ async function runVariant(
     clients: number;
     ideal: number;
     serverMode: string;
-    transport: 'node-http' | 'fetch';
   },
 ): Promise<Variant> {
   const server: BenchServer =
@@ -136,7 +132,6 @@ async function runVariant(
       store,
       cacheEnabled: false,
       limiters: new LimiterRegistry(),
-      transport: o.transport,
     });
     // Warm-up: connections and JIT, excluded from the measurement.
     await Promise.all(

@@ -5,7 +5,6 @@ import { LlmConfigError, LlmError, LlmResponseError, MissingApiKeyError } from '
 import type { EndpointLimiterStats } from '../limits/endpoint-limiter.js';
 import { type LimiterRegistry, processLimiters } from '../limits/limiter-registry.js';
 import type { ModelKind, ModelRegistry, ModelSpec } from '../registry/model-spec.js';
-import { DeferredLedger } from '../store/deferred-ledger.js';
 import type { LlmCallRecord, LlmStore } from '../store/llm-store.js';
 import { MemoryLlmStore } from '../store/memory-llm-store.js';
 import {
@@ -19,8 +18,6 @@ import {
 } from './call-records.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { executeWithRetries } from './execute-with-retries.js';
-import { createNodeHttpFetch } from './node-http-fetch.js';
-import { ownTurn } from './own-turn.js';
 import { parseChatBody, parseEmbeddingBody } from './parse-response.js';
 import { type PreparedChat, prepareChat } from './prepare-chat.js';
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types.js';
@@ -39,9 +36,6 @@ export interface LlmClientOptions {
   limiters?: LimiterRegistry;
   // Randomness for backoff jitter (tests).
   random?: () => number;
-  // HTTP transport: 'node-http' (default; keep-alive node:http agents, about half the CPU per
-  // call of the built-in fetch) or 'fetch' (Node's fetch, as the SDK uses by default).
-  transport?: 'node-http' | 'fetch';
 }
 
 interface Sdk {
@@ -64,7 +58,6 @@ export class LlmClient {
   private readonly limiters: LimiterRegistry;
   private readonly sdks = new Map<string, Sdk>();
   private readonly used = new Set<string>();
-  private readonly fetchImpl: typeof fetch | undefined;
   private readonly unusable = new UnusableEndpoints();
 
   constructor(private readonly opts: LlmClientOptions) {
@@ -73,17 +66,9 @@ export class LlmClient {
     this.env = opts.env ?? process.env;
     this.cacheEnabled = opts.cacheEnabled ?? true;
     this.limiters = opts.limiters ?? processLimiters();
-    this.fetchImpl = (opts.transport ?? 'node-http') === 'node-http' ? createNodeHttpFetch() : undefined;
   }
 
-  // Calls are prepared (serialized, hashed) and sent each in an event-loop turn of its own: when
-  // a worker starts many tasks at once, the first request is on the wire after one call's work,
-  // not after every call has been built (their socket writes would all wait for the same turn).
-  // The first call of a turn goes on at once; the others wait for turns of their own. Misses
-  // found by one grouped cache lookup resume together, so they take turns the same way.
   async chat(req: ChatRequest): Promise<ChatResult> {
-    await ownTurn();
-    await req.ledger?.flush();
     const prepared = prepareChat(this.spec(req.model, 'chat'), req);
     const [cacheKey] = computeCacheKeys(prepared.keyParts, [req.templateVersion]);
     const templateVersion = req.templateVersion ?? null;
@@ -93,10 +78,9 @@ export class LlmClient {
       if (hit) {
         const result = chatResult(hit, cacheKey!, started, true, ZERO_COST, 0);
         const base = baseRecord(prepared.spec, 'chat', cacheKey!, req, {}, templateVersion);
-        await this.record(req.ledger, hitRecord(base, hit.usage, result.latencyMs, { cachedAs: cacheKey! }));
+        await this.store.record(hitRecord(base, hit.usage, result.latencyMs, { cachedAs: cacheKey! }));
         return result;
       }
-      await ownTurn();
     }
     return this.callChat(prepared, req, cacheKey!, templateVersion, started);
   }
@@ -111,8 +95,6 @@ export class LlmClient {
   async chatSamples(req: ChatRequest, count: number): Promise<ChatResult[]> {
     if (!Number.isInteger(count) || count < 1)
       throw new LlmConfigError(`chatSamples needs a positive integer sample count, got ${count}`, req.model);
-    await ownTurn();
-    await req.ledger?.flush();
     const prepared = prepareChat(this.spec(req.model, 'chat'), req);
     const versions = Array.from({ length: count }, (_, k) => sampleTemplateVersion(req.templateVersion, k));
     const keys = computeCacheKeys(prepared.keyParts, versions);
@@ -125,7 +107,7 @@ export class LlmClient {
       const hit = cached[k];
       if (hit) return chatResult(hit, key, started, true, ZERO_COST, 0);
       const send = () => this.callChat(prepared, req, key, versions[k]!, started);
-      return looked ? Promise.resolve(ownTurn()).then(send) : send();
+      return send();
     });
     // Settled below; observed now, so a sample that fails at once is not an unhandled rejection
     // while the hits are being recorded.
@@ -143,7 +125,7 @@ export class LlmClient {
         cachedAs: hits.map((k) => keys[k]!),
         samples: hits,
       });
-      await this.record(req.ledger, { ...record, calls: hits.length });
+      await this.store.record({ ...record, calls: hits.length });
     }
     return all;
   }
@@ -181,7 +163,7 @@ export class LlmClient {
     const { promptTokens: tokensIn, completionTokens: tokensOut } = parsed.usage;
     const cost = formatCost(costUnits(tokensIn, tokensOut, spec.priceInUnits, spec.priceOutUnits));
     const result = chatResult(parsed, cacheKey, started, false, cost, outcome.attempts);
-    await this.record(req.ledger, {
+    await this.store.record({
       ...outcome.sent,
       status: 'ok',
       response: toPlain(raw),
@@ -259,13 +241,6 @@ export class LlmClient {
     return out;
   }
 
-  // A ledger for one task's calls whose rows the task writes itself, with its result, in the
-  // database `db` (see DeferredLedger); null when this client's store does not write to `db`,
-  // and the calls then record themselves as usual.
-  deferLedger(db: unknown): DeferredLedger | null {
-    return this.store.sharesDatabase?.(db) ? new DeferredLedger(this.store) : null;
-  }
-
   // Fails with MissingApiKeyError when the model's key variable is not set, and with the
   // refusal when an earlier 401/403/404 made its endpoint or model unusable for this client.
   checkUsable(name: string): void {
@@ -305,7 +280,6 @@ export class LlmClient {
         baseURL: spec.baseURL,
         maxRetries: 0,
         timeout: spec.timeoutMs + 5_000,
-        fetch: this.fetchImpl,
       });
       sdk = { openai, secrets: apiKey ? [apiKey] : [] };
       this.sdks.set(key, sdk);
@@ -323,7 +297,7 @@ export class LlmClient {
     promptTokens: number,
     output: { tokens: number; limited: number },
     started: number,
-    req: { signal?: AbortSignal; ledger?: DeferredLedger },
+    req: { signal?: AbortSignal },
     attempt: (sdk: Sdk, signal: AbortSignal) => Promise<{ value: T; tokens: number }>,
   ) {
     const sdk = this.sdk(spec);
@@ -345,7 +319,7 @@ export class LlmClient {
       return { ...outcome, sent };
     } catch (err) {
       const e = err instanceof LlmError ? err : new LlmResponseError(String(err), spec.name);
-      await this.record(req.ledger, {
+      await this.store.record({
         ...sent,
         status: 'error',
         tokensIn: 0,
@@ -356,11 +330,6 @@ export class LlmClient {
       });
       throw e;
     }
-  }
-
-  private async record(ledger: DeferredLedger | undefined, row: LlmCallRecord): Promise<void> {
-    if (ledger) ledger.add(row);
-    else await this.store.record(row);
   }
 
   private async cachedBody<P>(cacheKey: string, parse: (body: unknown) => P): Promise<P | null> {

@@ -1,5 +1,3 @@
-import type { DeferredLedger } from '../store/deferred-ledger.js';
-
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -25,10 +23,6 @@ export interface ChatRequest {
   // Use the response cache for this call (default: the client's cacheEnabled).
   cache?: boolean;
   signal?: AbortSignal;
-  // Add the call's ledger row here instead of writing it before the call resolves: the caller
-  // writes it with the result (LlmClient.deferLedger). The response is in the cache only then.
-  // Rows the ledger already holds are written before this call goes out.
-  ledger?: DeferredLedger;
 }
 
 export interface TokenLogprob {

@@ -59,10 +59,6 @@ export interface LlmStore {
   totals(filter?: { runId?: string }): Promise<LlmLedgerTotals>;
   // Writes anything buffered (batching stores); a no-op otherwise.
   flush(): Promise<void>;
-  // True when this store writes each record, before record() resolves, to the database `db`
-  // stands for (the same DataSource). A caller may then write its calls' rows itself, in the
-  // statement that stores their result (LlmClient.deferLedger).
-  sharesDatabase?(db: unknown): boolean;
 }
 
 export function statusOf(c: LlmCallRecord): LlmCallStatus {

@@ -92,11 +92,6 @@ export class TypeOrmLlmStore implements LlmStore {
     }
   }
 
-  // Not with `batch`: its rows are written later, and its lookups see them before they land.
-  sharesDatabase(db: unknown): boolean {
-    return db === this.ds && !this.opts.batch;
-  }
-
   async flush(): Promise<void> {
     await this.writeBatch();
     if (this.failure) throw this.failure;

@@ -13,7 +13,6 @@ export async function setup(
   serverOpts: FakeLlmServerOptions = {},
   model: Partial<ModelEntryInput> = {},
   store?: LlmStore,
-  transport: 'node-http' | 'fetch' = 'node-http',
 ): Promise<{ server: FakeLlmServer; client: LlmClient }> {
   const server = await startFakeLlmServer({ apiKey: API_KEY, ...serverOpts });
   const registry = loadModelRegistry({
@@ -46,7 +45,6 @@ export async function setup(
     store,
     env: { FAKE_LLM_KEY: API_KEY },
     limiters: new LimiterRegistry(),
-    transport,
   });
   return { server, client };
 }

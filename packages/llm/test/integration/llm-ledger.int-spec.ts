@@ -7,8 +7,6 @@ import {
   createTypeOrmLlmStore,
   formatCost,
   LlmClient,
-  ledgerInsertSql,
-  ledgerRowsJson,
   parsePrice,
   sampleTemplateVersion,
 } from '../../src/index.js';
@@ -195,74 +193,6 @@ function ledgerSuite(name: string, open: () => Promise<{ ds: DataSource; cleanup
         ['judge@3#sample-3', false, 1, null],
         ['judge@3', true, 2, [1, 3]],
       ]);
-    });
-
-    it('defers settling to the caller: a call resolves with its row still sent, the caller settles it, flush() settles the rest', async () => {
-      const DEFERRED_RUN = '44444444-4444-4444-8444-444444444444';
-      const rowsOf = async () =>
-        (
-          await ds.query(
-            `SELECT task_id, cache_hit, status FROM llm_calls WHERE run_id = $1 AND status <> 'sent'
-              ORDER BY task_id, cache_hit`,
-            [DEFERRED_RUN],
-          )
-        ).map((r: { task_id: string; cache_hit: boolean }) => `${r.task_id}${r.cache_hit ? ' (hit)' : ''}`);
-      const sentOf = async () =>
-        (
-          await ds.query(
-            `SELECT task_id FROM llm_calls WHERE run_id = $1 AND status = 'sent' ORDER BY task_id`,
-            [DEFERRED_RUN],
-          )
-        ).map((r: { task_id: string }) => r.task_id);
-      // Only a store that writes each row at once, to this very database, lends itself to it.
-      expect(client.deferLedger({})).toBeNull();
-      expect(new LlmClient({ registry: client.registry }).deferLedger(ds)).toBeNull();
-      expect(createTypeOrmLlmStore(ds, { batch: {} }).sharesDatabase(ds)).toBe(false);
-      const ledger = client.deferLedger(ds)!;
-      expect(ledger).not.toBeNull();
-      const ask = (taskId: string) =>
-        client.chat({
-          model: 'chat',
-          messages: user(`deferred ${taskId}`),
-          runId: DEFERRED_RUN,
-          taskId,
-          ledger,
-        });
-      await Promise.all([ask('a'), ask('b')]);
-      // Each call's row was written 'sent' before its request; settling it is left to the caller.
-      expect(await rowsOf()).toEqual([]);
-      expect(await sentOf()).toEqual(['a', 'b']);
-      // The caller's own statement writes them (here with nothing else in it).
-      const written = await ledger.writeWith(async (rows) => {
-        await ds.query(`WITH ledger AS (${ledgerInsertSql('$1::jsonb')}) SELECT 1`, [ledgerRowsJson(rows)]);
-        return rows.length;
-      });
-      expect(written).toBe(2);
-      expect(await rowsOf()).toEqual(['a', 'b']);
-      expect(await sentOf()).toEqual([]);
-      // A call made while the ledger holds a row writes that row first: a re-asking task never
-      // holds back more than its latest call.
-      await ask('c');
-      await ask('d');
-      expect(await rowsOf()).toEqual(['a', 'b', 'c']);
-      // A statement that fails leaves its rows to flush(), which writes each once.
-      await expect(
-        ledger.writeWith(async () => {
-          throw new Error('statement failed');
-        }),
-      ).rejects.toThrow('statement failed');
-      expect(await rowsOf()).toEqual(['a', 'b', 'c']);
-      expect(await sentOf()).toEqual(['d']);
-      await ledger.flush();
-      await ledger.flush();
-      expect(await rowsOf()).toEqual(['a', 'b', 'c', 'd']);
-      expect(await sentOf()).toEqual([]);
-      // Written rows serve the cache like any other; a hit made with a ledger is deferred too.
-      const before = server.stats().total;
-      expect((await ask('a')).cached).toBe(true);
-      expect(server.stats().total).toBe(before);
-      await ledger.flush();
-      expect(await rowsOf()).toEqual(['a', 'a (hit)', 'b', 'c', 'd']);
     });
 
     it('records failures with attempts and error, and the batching store writes the same rows', async () => {

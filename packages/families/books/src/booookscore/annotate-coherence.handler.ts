@@ -1,7 +1,6 @@
 import type { RunContext } from '@precis/engine';
 import { ConfigurationError, runTemplate, type TemplateOverrides } from '@precis/engine';
 import { annotateDuplication, DUPLICATION_ENGINE } from '@precis/engines';
-import type { DeferredLedger } from '@precis/llm';
 import {
   ANNOTATE_BATCH_TEMPLATE,
   ANNOTATE_SENTENCE_TEMPLATE,
@@ -47,8 +46,6 @@ export async function annotateCoherence(
   metric: BooookScoreMetricSpec,
   cache: boolean,
   overrides?: TemplateOverrides,
-  // Collects the judge calls' ledger rows for the task to write with its result.
-  ledger?: DeferredLedger,
 ): Promise<AnnotateCoherenceResult> {
   if (metric.judge.engine === 'heuristic') {
     const all = annotateDuplication(splitSentences(summaryText));
@@ -90,7 +87,6 @@ export async function annotateCoherence(
       taskId: task.id,
       templateVersion: attempt === 0 ? template.version : `${template.version}#reask-${attempt}`,
       cache,
-      ledger,
     });
     outputs.push(reply.text);
     try {

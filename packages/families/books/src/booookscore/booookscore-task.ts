@@ -8,8 +8,6 @@ import {
   type RunContext,
   summaryText,
   type TaskKind,
-  withTaskLedger,
-  writeWithCalls,
 } from '@precis/engine';
 import type { AnnotateCoherencePayload } from '../payloads.js';
 import { annotateCoherence, JudgeOutputError } from './annotate-coherence.handler.js';
@@ -51,52 +49,43 @@ export async function annotate(
       templateVersion,
       taskId: ref.id,
     }));
-  return withTaskLedger(ctx, async (ledger) => {
-    try {
-      const result = await annotateCoherence(
-        ctx,
-        ref,
-        payload,
-        summary.text,
-        metric,
-        spec.cache,
-        spec.templateOverrides,
-        ledger,
-      );
-      const verdicts = result.verdicts.map((v) => ({ n: v.n, status: 'ok', verdict: { ...v } }));
-      await writeWithCalls(ledger, (calls) =>
-        finishTaskWithJudgments(
-          ctx.db,
-          ref.id,
-          'done',
-          result,
-          null,
-          rows(result.judge, result.templateVersion, verdicts),
-          calls,
-        ),
-      );
-      return { persisted: 'done' };
-    } catch (err) {
-      if (!(err instanceof JudgeOutputError)) throw err;
-      const failed = payload.sentences.map((s) => ({
-        n: s.n,
-        status: 'failed',
-        verdict: { error: err.message, outputs: err.outputs },
-      }));
-      await writeWithCalls(ledger, (calls) =>
-        finishTaskWithJudgments(
-          ctx.db,
-          ref.id,
-          'failed',
-          { judge: err.judge, outputs: err.outputs },
-          err.message,
-          rows(err.judge, err.templateVersion, failed),
-          calls,
-        ),
-      );
-      return { persisted: 'failed' };
-    }
-  });
+  try {
+    const result = await annotateCoherence(
+      ctx,
+      ref,
+      payload,
+      summary.text,
+      metric,
+      spec.cache,
+      spec.templateOverrides,
+    );
+    const verdicts = result.verdicts.map((v) => ({ n: v.n, status: 'ok', verdict: { ...v } }));
+    await finishTaskWithJudgments(
+      ctx.db,
+      ref.id,
+      'done',
+      result,
+      null,
+      rows(result.judge, result.templateVersion, verdicts),
+    );
+    return { persisted: 'done' };
+  } catch (err) {
+    if (!(err instanceof JudgeOutputError)) throw err;
+    const failed = payload.sentences.map((s) => ({
+      n: s.n,
+      status: 'failed',
+      verdict: { error: err.message, outputs: err.outputs },
+    }));
+    await finishTaskWithJudgments(
+      ctx.db,
+      ref.id,
+      'failed',
+      { judge: err.judge, outputs: err.outputs },
+      err.message,
+      rows(err.judge, err.templateVersion, failed),
+    );
+    return { persisted: 'failed' };
+  }
 }
 
 export const booookScoreBatchTask: TaskKind = {

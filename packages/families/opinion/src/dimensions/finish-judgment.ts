@@ -1,6 +1,4 @@
 import { batcherFor, inDistinctRounds, type TurnBatcher } from '@precis/db/group-commit';
-import { ledgerCte } from '@precis/engine';
-import type { LlmCallRecord } from '@precis/llm';
 import type { DataSource } from 'typeorm';
 
 export interface DimensionJudgmentWrite {
@@ -21,9 +19,6 @@ export interface DimensionJudgmentWrite {
   judge: string;
   template: string;
   producedBy: string;
-  // Ledger rows of the task's model calls (a DeferredLedger's), written whether or not this write
-  // finished the task: the calls were made either way.
-  calls?: readonly LlmCallRecord[];
 }
 
 const finishBatchers = new WeakMap<DataSource, TurnBatcher<DimensionJudgmentWrite, boolean>>();
@@ -46,10 +41,6 @@ function finishMany(db: DataSource, writes: DimensionJudgmentWrite[]): Promise<b
 }
 
 async function finishDistinct(db: DataSource, writes: DimensionJudgmentWrite[]): Promise<boolean[]> {
-  const ledger = ledgerCte(
-    writes.flatMap((w) => w.calls ?? []),
-    '$2',
-  );
   const rows: { id: string }[] = await db.query(
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
@@ -71,7 +62,7 @@ async function finishDistinct(db: DataSource, writes: DimensionJudgmentWrite[]):
        SELECT i.metric_value_id, i.run_id, i.system, i.document_id, i.metric, i.value, i.details, i.produced_by
          FROM input AS i JOIN done AS d ON d.id = i.task_id
        ON CONFLICT (id) DO UPDATE SET value = EXCLUDED.value, details = EXCLUDED.details, produced_by = EXCLUDED.produced_by
-     )${ledger.sql}
+     )
      -- Data-modifying CTEs always run to completion, read or not.
      SELECT id FROM done`,
     [
@@ -96,7 +87,6 @@ async function finishDistinct(db: DataSource, writes: DimensionJudgmentWrite[]):
           produced_by: w.producedBy,
         })),
       ),
-      ...ledger.params,
     ],
   );
   const finished = new Set(rows.map((r) => r.id));

@@ -6,8 +6,6 @@ import {
   judgmentId,
   metricValueId,
   summaryText,
-  withTaskLedger,
-  writeWithCalls,
 } from '@precis/engine';
 import { OutputParseError, parseEvaluationSteps, renderGevalStepsPrompt } from '@precis/prompts';
 import type { GevalStepsPayload, GevalStepsResult, JudgeDimensionPayload } from '../payloads.js';
@@ -145,52 +143,46 @@ export async function judgeDimension(
     template,
   );
   const temperature = judgeTemperature(metric);
-  return withTaskLedger(ctx, async (ledger) => {
-    const replies = await chat.chatSamples(
-      {
-        model: metric.judge.model,
-        messages,
-        temperature,
-        runId: ref.runId,
-        taskId: ref.id,
-        templateVersion: template.version,
-        cache: spec.cache,
-        ...(metric.logprobs ? { logprobs: true, topLogprobs: TOP_LOGPROBS } : {}),
-        ledger,
-      },
-      metric.samples,
-    );
-    const samples: JudgeSample[] = replies.map((reply) => ({
-      text: reply.text,
-      ...(reply.logprobs ? { logprobs: reply.logprobs } : {}),
-    }));
-    const score = scoreJudgeSamples(samples, { templateId: template.id, logprobs: metric.logprobs });
-    const producedBy = judgeProducer(metric.judge.model, template);
-    const key = dimensionMetricKey(payload.metricIndex);
-    const details = judgmentDetails(metric, score, temperature, templateRef(template));
-    const status = score.value === null ? 'failed' : 'done';
-    const result = { ...details, dimension, score: score.value, errors: score.errors };
-    await writeWithCalls(ledger, (calls) =>
-      finishDimensionJudgment(ctx.db, {
-        calls,
-        taskId: ref.id,
-        status,
-        result,
-        error: score.failure,
-        runId: ref.runId,
-        summaryId: payload.summaryId,
-        documentId: payload.documentId,
-        system: payload.system,
-        judgmentId: judgmentId(payload.summaryId, `${key}:${dimension}`, 0),
-        metricValueId: metricValueId(ref.runId, payload.system, payload.documentId, `dimension:${dimension}`),
-        metric: `dimension:${dimension}`,
-        value: score.value,
-        details,
-        judge: `model:${metric.judge.model}`,
-        template: templateRef(template),
-        producedBy,
-      }),
-    );
-    return status;
+  const replies = await chat.chatSamples(
+    {
+      model: metric.judge.model,
+      messages,
+      temperature,
+      runId: ref.runId,
+      taskId: ref.id,
+      templateVersion: template.version,
+      cache: spec.cache,
+      ...(metric.logprobs ? { logprobs: true, topLogprobs: TOP_LOGPROBS } : {}),
+    },
+    metric.samples,
+  );
+  const samples: JudgeSample[] = replies.map((reply) => ({
+    text: reply.text,
+    ...(reply.logprobs ? { logprobs: reply.logprobs } : {}),
+  }));
+  const score = scoreJudgeSamples(samples, { templateId: template.id, logprobs: metric.logprobs });
+  const producedBy = judgeProducer(metric.judge.model, template);
+  const key = dimensionMetricKey(payload.metricIndex);
+  const details = judgmentDetails(metric, score, temperature, templateRef(template));
+  const status = score.value === null ? 'failed' : 'done';
+  const result = { ...details, dimension, score: score.value, errors: score.errors };
+  await finishDimensionJudgment(ctx.db, {
+    taskId: ref.id,
+    status,
+    result,
+    error: score.failure,
+    runId: ref.runId,
+    summaryId: payload.summaryId,
+    documentId: payload.documentId,
+    system: payload.system,
+    judgmentId: judgmentId(payload.summaryId, `${key}:${dimension}`, 0),
+    metricValueId: metricValueId(ref.runId, payload.system, payload.documentId, `dimension:${dimension}`),
+    metric: `dimension:${dimension}`,
+    value: score.value,
+    details,
+    judge: `model:${metric.judge.model}`,
+    template: templateRef(template),
+    producedBy,
   });
+  return status;
 }
