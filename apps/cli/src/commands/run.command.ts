@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import type { Bus } from '@precis/bus';
 import {
   type BenchmarkSpec,
   createRun,
@@ -7,8 +8,10 @@ import {
   exitCodeOf,
   findRun,
   hasResults,
+  type LoadedSpec,
   loadFullRunReport,
   loadSpecFile,
+  type RunContext,
   type RunLogger,
   renderRunReport,
   SpecError,
@@ -24,7 +27,7 @@ import { resolveModelRegistry } from '../runtime/model-registry.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { runRemote } from '../runtime/remote-runs.js';
 import { describeOutcome, runProgressView } from '../runtime/run-progress.js';
-import { localFilePolicy } from '../runtime/runtime.js';
+import { localFilePolicy, type PrecisRuntime } from '../runtime/runtime.js';
 
 interface RunOptions {
   preflight?: boolean;
@@ -79,119 +82,162 @@ export function runCommand(ctx: CliContext): Command {
     .option('--json', 'print the final report as JSON')
     .option('--no-preflight', 'skip the one cheap request per model endpoint made before any task')
     .action(async (specPath: string, opts: RunOptions, command: Command) => {
-      const loaded = loadSpecFile(cliFamilies(), specPath);
-      if (opts.systems) {
-        const wanted = opts.systems
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean);
-        const unknown = wanted.filter((w) => !loaded.spec.systems.some((s) => s.name === w));
-        if (unknown.length) {
-          throw new SpecError(loaded.file, [
-            `--systems: no system named ${unknown.join(', ')} (the spec has ${loaded.spec.systems.map((s) => s.name).join(', ')})`,
-          ]);
-        }
-        loaded.spec.systems = loaded.spec.systems.filter((s) => wanted.includes(s.name));
-      }
-      if (opts.cache === false) loaded.spec.cache = false;
-      const concurrency =
-        opts.concurrency === undefined ? loaded.spec.limits.concurrency : Number(opts.concurrency);
-      if (!Number.isInteger(concurrency) || concurrency < 1)
-        throw new Error(`--concurrency: expected a positive integer, got "${opts.concurrency}"`);
-
+      const { loaded, concurrency } = loadRunSpec(specPath, opts);
       const globals = command.optsWithGlobals<GlobalOptions>();
-      if (globals.remote) {
-        // The cluster runs it: submit over gRPC and follow its progress until it finishes.
-        const access = remoteAccess(ctx.env);
-        const abort = new AbortController();
-        const onSignal = () => abort.abort();
-        process.once('SIGINT', onSignal);
-        try {
-          const { exitCode, run } = await runRemote(ctx, globals.remote, access, loaded.spec, {
-            fresh: opts.fresh,
-            specDir: dirname(loaded.file),
-            signal: abort.signal,
-          });
-          if (opts.json) printJson(ctx, run);
-          process.exitCode = exitCode;
-        } finally {
-          process.removeListener('SIGINT', onSignal);
-        }
-        return;
-      }
-      await withRuntime(ctx, command, async (runtime) => {
-        if (!runtime.dataSource || !runtime.bus)
-          throw new Error('the embedded runtime has no database or bus');
-        const db = runtime.dataSource;
-        const bus = runtime.bus;
-        const registry = resolveModelRegistry(loaded.spec.models, ctx.env, ctx.cwd);
-        const chat = registry
-          ? new LlmClient({ registry, store: createTypeOrmLlmStore(db), cacheEnabled: loaded.spec.cache })
-          : undefined;
-        const runCtx = createRunContext({
-          db,
-          bus,
-          families: cliFamilies(),
-          chat,
-          registry,
-          logger: stderrLogger(ctx.stderr),
-        });
-        const { run, resumed } = await createRun(runCtx, loaded, {
-          fresh: opts.fresh,
-          fileAccess: localFilePolicy(ctx.env),
-        });
-        ctx.stderr.write(
-          `${resumed ? 'resuming' : 'started'} run ${run.id} (${run.name}) — ${runtime.target}\n`,
+      if (globals.remote) await submitRemote(ctx, globals.remote, loaded, opts);
+      else
+        await withRuntime(ctx, command, (runtime) =>
+          runEmbedded(ctx, runtime, loaded, opts, specPath, concurrency),
         );
-        if (chat && opts.preflight !== false) {
-          const refused = await preflight(chat, loaded.spec, run.id);
-          if (refused) {
-            await setRunStatus(db, run.id, 'failed', refused);
-            ctx.stderr.write(`precis: error: ${refused} (run ${run.id} failed before any task)\n`);
-            process.exitCode = exitCodeOf('failed');
-            return;
-          }
-        }
-
-        const view = runProgressView(ctx.stderr, db, run.id);
-        let refreshing = false;
-        const refresh = () => {
-          if (refreshing) return;
-          refreshing = true;
-          void view.refresh().finally(() => {
-            refreshing = false;
-          });
-        };
-        const timer = setInterval(refresh, 1000);
-        const abort = new AbortController();
-        const onSignal = () => {
-          ctx.stderr.write('\nstopping: finishing the tasks in flight (Ctrl-C again to force)...\n');
-          abort.abort();
-          process.once('SIGINT', () => process.exit(130));
-        };
-        process.once('SIGINT', onSignal);
-        let outcome: Awaited<ReturnType<typeof executeRun>>;
-        try {
-          outcome = await executeRun(runCtx, bus, run.id, { concurrency, signal: abort.signal });
-        } finally {
-          clearInterval(timer);
-          process.removeListener('SIGINT', onSignal);
-          await view.refresh().catch(() => {});
-          view.stop();
-        }
-        if (outcome.interrupted) {
-          await setRunStatus(db, run.id, 'interrupted', 'interrupted by the user (SIGINT)');
-          ctx.stderr.write(
-            `interrupted: run ${run.id} keeps its finished tasks; \`${resumeCommand(specPath, opts)}\` resumes it\n`,
-          );
-          process.exitCode = exitCodeOf('interrupted');
-          return;
-        }
-        ctx.stderr.write(`${describeOutcome(outcome.progress)}\n`);
-        const report = await loadFullRunReport(cliFamilies(), db, await findRun(db, run.id));
-        if (opts.json) ctx.stdout.write(renderRunReport(report, 'json'));
-        else if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text'));
-        process.exitCode = exitCodeOf(outcome.progress.status);
-      });
     });
+}
+
+// The spec as this invocation runs it: --systems, --no-cache and --concurrency applied.
+function loadRunSpec(specPath: string, opts: RunOptions): { loaded: LoadedSpec; concurrency: number } {
+  const loaded = loadSpecFile(cliFamilies(), specPath);
+  if (opts.systems) {
+    const wanted = opts.systems
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const unknown = wanted.filter((w) => !loaded.spec.systems.some((s) => s.name === w));
+    if (unknown.length) {
+      throw new SpecError(loaded.file, [
+        `--systems: no system named ${unknown.join(', ')} (the spec has ${loaded.spec.systems.map((s) => s.name).join(', ')})`,
+      ]);
+    }
+    loaded.spec.systems = loaded.spec.systems.filter((s) => wanted.includes(s.name));
+  }
+  if (opts.cache === false) loaded.spec.cache = false;
+  const concurrency =
+    opts.concurrency === undefined ? loaded.spec.limits.concurrency : Number(opts.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new Error(`--concurrency: expected a positive integer, got "${opts.concurrency}"`);
+  return { loaded, concurrency };
+}
+
+// The cluster runs it: submit over gRPC and follow its progress until it finishes.
+async function submitRemote(
+  ctx: CliContext,
+  remote: string,
+  loaded: LoadedSpec,
+  opts: RunOptions,
+): Promise<void> {
+  const access = remoteAccess(ctx.env);
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.once('SIGINT', onSignal);
+  try {
+    const { exitCode, run } = await runRemote(ctx, remote, access, loaded.spec, {
+      fresh: opts.fresh,
+      specDir: dirname(loaded.file),
+      signal: abort.signal,
+    });
+    if (opts.json) printJson(ctx, run);
+    process.exitCode = exitCode;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+  }
+}
+
+// Creates (or resumes) the run in the embedded runtime and checks its model endpoints; null when
+// the preflight refused (the run is then failed before any task).
+async function openEmbeddedRun(
+  ctx: CliContext,
+  runtime: PrecisRuntime,
+  loaded: LoadedSpec,
+  opts: RunOptions,
+) {
+  if (!runtime.dataSource || !runtime.bus) throw new Error('the embedded runtime has no database or bus');
+  const db = runtime.dataSource;
+  const registry = resolveModelRegistry(loaded.spec.models, ctx.env, ctx.cwd);
+  const chat = registry
+    ? new LlmClient({ registry, store: createTypeOrmLlmStore(db), cacheEnabled: loaded.spec.cache })
+    : undefined;
+  const runCtx = createRunContext({
+    db,
+    bus: runtime.bus,
+    families: cliFamilies(),
+    chat,
+    registry,
+    logger: stderrLogger(ctx.stderr),
+  });
+  const { run, resumed } = await createRun(runCtx, loaded, {
+    fresh: opts.fresh,
+    fileAccess: localFilePolicy(ctx.env),
+  });
+  ctx.stderr.write(`${resumed ? 'resuming' : 'started'} run ${run.id} (${run.name}) — ${runtime.target}\n`);
+  if (chat && opts.preflight !== false) {
+    const refused = await preflight(chat, loaded.spec, run.id);
+    if (refused) {
+      await setRunStatus(db, run.id, 'failed', refused);
+      ctx.stderr.write(`precis: error: ${refused} (run ${run.id} failed before any task)\n`);
+      process.exitCode = exitCodeOf('failed');
+      return null;
+    }
+  }
+  return { runCtx, run, bus: runtime.bus };
+}
+
+// Runs to the end with a progress view on stderr; Ctrl-C stops after the tasks in flight.
+async function executeWithProgress(
+  ctx: CliContext,
+  runCtx: RunContext,
+  bus: Bus,
+  runId: string,
+  concurrency: number,
+) {
+  const view = runProgressView(ctx.stderr, runCtx.db, runId);
+  let refreshing = false;
+  const refresh = () => {
+    if (refreshing) return;
+    refreshing = true;
+    void view.refresh().finally(() => {
+      refreshing = false;
+    });
+  };
+  const timer = setInterval(refresh, 1000);
+  const abort = new AbortController();
+  const onSignal = () => {
+    ctx.stderr.write('\nstopping: finishing the tasks in flight (Ctrl-C again to force)...\n');
+    abort.abort();
+    process.once('SIGINT', () => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  try {
+    return await executeRun(runCtx, bus, runId, { concurrency, signal: abort.signal });
+  } finally {
+    clearInterval(timer);
+    process.removeListener('SIGINT', onSignal);
+    await view.refresh().catch(() => {});
+    view.stop();
+  }
+}
+
+async function runEmbedded(
+  ctx: CliContext,
+  runtime: PrecisRuntime,
+  loaded: LoadedSpec,
+  opts: RunOptions,
+  specPath: string,
+  concurrency: number,
+): Promise<void> {
+  const opened = await openEmbeddedRun(ctx, runtime, loaded, opts);
+  if (!opened) return;
+  const { runCtx, run, bus } = opened;
+  const db = runCtx.db;
+  const outcome = await executeWithProgress(ctx, runCtx, bus, run.id, concurrency);
+  if (outcome.interrupted) {
+    await setRunStatus(db, run.id, 'interrupted', 'interrupted by the user (SIGINT)');
+    ctx.stderr.write(
+      `interrupted: run ${run.id} keeps its finished tasks; \`${resumeCommand(specPath, opts)}\` resumes it\n`,
+    );
+    process.exitCode = exitCodeOf('interrupted');
+    return;
+  }
+  ctx.stderr.write(`${describeOutcome(outcome.progress)}\n`);
+  const report = await loadFullRunReport(cliFamilies(), db, await findRun(db, run.id));
+  if (opts.json) ctx.stdout.write(renderRunReport(report, 'json'));
+  else if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text'));
+  process.exitCode = exitCodeOf(outcome.progress.status);
 }

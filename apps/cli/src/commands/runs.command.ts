@@ -24,6 +24,16 @@ import { RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
 export function runsCommand(ctx: CliContext): Command {
   const runs = new Command('runs').description('list and inspect benchmark runs');
 
+  lsCommand(ctx, runs);
+  showCommand(ctx, runs);
+  cancelCommand(ctx, runs);
+  rmCommand(ctx, runs);
+
+  return runs;
+}
+
+// `precis runs ls`.
+function lsCommand(ctx: CliContext, runs: Command): void {
   runs
     .command('ls')
     .alias('list')
@@ -72,7 +82,10 @@ export function runsCommand(ctx: CliContext): Command {
         );
       });
     });
+}
 
+// `precis runs show`.
+function showCommand(ctx: CliContext, runs: Command): void {
   runs
     .command('show')
     .description(
@@ -124,7 +137,10 @@ export function runsCommand(ctx: CliContext): Command {
         if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text'));
       });
     });
+}
 
+// `precis runs cancel`.
+function cancelCommand(ctx: CliContext, runs: Command): void {
   runs
     .command('cancel')
     .description('cancel an unfinished run: no more tasks are started; it cannot be resumed')
@@ -147,7 +163,10 @@ export function runsCommand(ctx: CliContext): Command {
         ctx.stdout.write(`run ${run.id}: cancelled (${run.error})\n`);
       });
     });
+}
 
+// `precis runs rm`.
+function rmCommand(ctx: CliContext, runs: Command): void {
   runs
     .command('rm')
     .description(
@@ -165,8 +184,6 @@ export function runsCommand(ctx: CliContext): Command {
         ctx.stdout.write(`deleted run ${run.id} (${run.name})\n`);
       });
     });
-
-  return runs;
 }
 
 // `precis runs ls --remote`: the gateway's runs, page by page up to the limit.

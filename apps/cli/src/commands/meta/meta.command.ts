@@ -43,6 +43,16 @@ export function registerMetaCommands(program: Command, deps: MetaCommandDeps): C
       'meta-evaluation: agreement of metrics and LLM judges with human ratings, and between raters',
     );
 
+  correlateCommand(meta, deps);
+  agreementCommand(meta, deps);
+  compareCommand(meta, deps);
+  leaderboardCommand(meta, deps);
+
+  return meta;
+}
+
+// `precis meta correlate`.
+function correlateCommand(meta: Command, deps: MetaCommandDeps): void {
   meta
     .command('correlate')
     .description(
@@ -97,7 +107,10 @@ export function registerMetaCommands(program: Command, deps: MetaCommandDeps): C
         write(deps, opts.json ? JSON.stringify(report, null, 2) : correlationText(report));
       },
     );
+}
 
+// `precis meta agreement`.
+function agreementCommand(meta: Command, deps: MetaCommandDeps): void {
   meta
     .command('agreement')
     .description(
@@ -112,7 +125,10 @@ export function registerMetaCommands(program: Command, deps: MetaCommandDeps): C
       const report = await agreementFromRatingsFile(opts.ratings);
       write(deps, opts.json ? JSON.stringify(report, null, 2) : agreementText(report));
     });
+}
 
+// `precis meta compare`.
+function compareCommand(meta: Command, deps: MetaCommandDeps): void {
   meta
     .command('compare')
     .description(
@@ -135,7 +151,10 @@ export function registerMetaCommands(program: Command, deps: MetaCommandDeps): C
       );
       write(deps, opts.json ? JSON.stringify(report, null, 2) : compareText(report));
     });
+}
 
+// `precis meta leaderboard`.
+function leaderboardCommand(meta: Command, deps: MetaCommandDeps): void {
   meta
     .command('leaderboard')
     .description(
@@ -176,6 +195,4 @@ export function registerMetaCommands(program: Command, deps: MetaCommandDeps): C
         write(deps, renderLeaderboard(board, format));
       },
     );
-
-  return meta;
 }
