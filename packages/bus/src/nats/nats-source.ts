@@ -56,113 +56,20 @@ export async function openNatsSource(
   maxMessages: number,
   hooks: NatsSourceHooks,
 ): Promise<DeliverySource> {
-  const consumer = await js.consumers.get(stream, WORKERS_DURABLE);
-  let redeclaring: Promise<void> | undefined;
-  // The library keeps waiting on a vanished consumer; recreate it and reopen the subscription.
-  const watch = (m: ConsumerMessages) => {
-    void (async () => {
-      for await (const status of m.status()) {
-        if (
-          !stopping &&
-          !redeclaring &&
-          (status.type === 'consumer_deleted' ||
-            status.type === 'consumer_not_found' ||
-            status.type === 'stream_not_found')
-        ) {
-          hooks.onError(new Error(`${stream}: ${status.type.replace(/_/g, ' ')}; declaring it again`));
-          // Then restart the pull subscription: this one would only notice after missed heartbeats.
-          redeclaring = hooks
-            .redeclare()
-            .then(() => {
-              void m.close();
-            })
-            .catch(hooks.onError)
-            .finally(() => {
-              redeclaring = undefined;
-            });
-        }
-      }
-    })().catch(hooks.onError);
-  };
-  let messages: ConsumerMessages = await consumer.consume({
-    max_messages: maxMessages,
-    expires: PULL_EXPIRES_MS,
-  });
-  watch(messages);
-  let iterator = messages[Symbol.asyncIterator]();
-  // An iterator step still running after a timed-out next(); the following next() reuses it.
-  let step: Promise<IteratorResult<JsMsg>> | undefined;
-  let stopping = false;
-  let ended = false;
-
-  const reopen = async (reason: unknown) => {
-    // During an outage the connection's own events say it once; no line per retry here.
-    if (hooks.isConnected()) {
-      hooks.onError(
-        new Error(
-          `pulling from ${stream} failed (${errorMessage(reason)}); retrying in ${REOPEN_DELAY_MS} ms`,
-        ),
-      );
-    }
-    await new Promise((r) => setTimeout(r, REOPEN_DELAY_MS));
-    if (stopping) return;
-    try {
-      // Polled so that stopPulling() during an outage is not held up.
-      while (!stopping && !hooks.isConnected()) await new Promise((r) => setTimeout(r, 250));
-      if (stopping) return;
-      messages = await consumer.consume({ max_messages: maxMessages, expires: PULL_EXPIRES_MS });
-      watch(messages);
-      iterator = messages[Symbol.asyncIterator]();
-    } catch (err) {
-      hooks.onError(err);
-    }
-  };
-
-  const take = async (timeoutMs?: number): Promise<RawDelivery | null | undefined> => {
-    for (;;) {
-      if (ended) return null;
-      step ??= iterator.next();
-      let timer: NodeJS.Timeout | undefined;
-      let res: IteratorResult<JsMsg> | undefined;
-      try {
-        res =
-          timeoutMs === undefined
-            ? await step
-            : await Promise.race([
-                step,
-                new Promise<undefined>((resolve) => {
-                  timer = setTimeout(() => resolve(undefined), timeoutMs);
-                }),
-              ]);
-      } catch (err) {
-        step = undefined;
-        if (stopping) ended = true;
-        else await reopen(err);
-        continue;
-      } finally {
-        clearTimeout(timer);
-      }
-      if (res === undefined) return undefined;
-      step = undefined;
-      if (res.done) {
-        if (stopping) ended = true;
-        else await reopen('the pull subscription ended');
-        continue;
-      }
-      try {
-        return deliveryFromJsMsg(stage, res.value);
-      } catch (err) {
-        await hooks.onUndecodable(res.value, err).catch(hooks.onError);
-      }
-    }
-  };
-
+  const pull = new NatsPull(
+    await js.consumers.get(stream, WORKERS_DURABLE),
+    stream,
+    stage,
+    maxMessages,
+    hooks,
+  );
+  await pull.open();
   return {
-    next: take,
+    next: (timeoutMs) => pull.take(timeoutMs),
     async stopPulling() {
-      stopping = true;
+      pull.stopping = true;
       // Not awaited: close() settles only once the iterator has been read to its end.
-      void messages.close();
+      void pull.messages?.close();
     },
     async finish() {
       // Acks are fire-and-forget publishes; make sure they reached the server before resolving.
@@ -170,4 +77,126 @@ export async function openNatsSource(
       if (!nc.isClosed() && hooks.isConnected()) await nc.flush();
     },
   };
+}
+
+type Consumer = Awaited<ReturnType<JetStreamClient['consumers']['get']>>;
+
+// One stage's pull subscription, reopened when it fails or its consumer vanishes.
+class NatsPull {
+  stopping = false;
+  messages: ConsumerMessages | undefined;
+  private iterator: AsyncIterator<JsMsg> | undefined;
+  // An iterator step still running after a timed-out next(); the following next() reuses it.
+  private step: Promise<IteratorResult<JsMsg>> | undefined;
+  private ended = false;
+  private redeclaring: Promise<void> | undefined;
+
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly stream: string,
+    private readonly stage: Stage,
+    private readonly maxMessages: number,
+    private readonly hooks: NatsSourceHooks,
+  ) {}
+
+  async open(): Promise<void> {
+    this.messages = await this.consumer.consume({ max_messages: this.maxMessages, expires: PULL_EXPIRES_MS });
+    this.watch(this.messages);
+    this.iterator = this.messages[Symbol.asyncIterator]();
+  }
+
+  // The library keeps waiting on a vanished consumer; recreate it and reopen the subscription.
+  private watch(m: ConsumerMessages): void {
+    void (async () => {
+      for await (const status of m.status()) {
+        if (
+          !this.stopping &&
+          !this.redeclaring &&
+          (status.type === 'consumer_deleted' ||
+            status.type === 'consumer_not_found' ||
+            status.type === 'stream_not_found')
+        ) {
+          this.hooks.onError(
+            new Error(`${this.stream}: ${status.type.replace(/_/g, ' ')}; declaring it again`),
+          );
+          // Then restart the pull subscription: this one would only notice after missed heartbeats.
+          this.redeclaring = this.hooks
+            .redeclare()
+            .then(() => {
+              void m.close();
+            })
+            .catch(this.hooks.onError)
+            .finally(() => {
+              this.redeclaring = undefined;
+            });
+        }
+      }
+    })().catch(this.hooks.onError);
+  }
+
+  private async reopen(reason: unknown): Promise<void> {
+    // During an outage the connection's own events say it once; no line per retry here.
+    if (this.hooks.isConnected()) {
+      this.hooks.onError(
+        new Error(
+          `pulling from ${this.stream} failed (${errorMessage(reason)}); retrying in ${REOPEN_DELAY_MS} ms`,
+        ),
+      );
+    }
+    await new Promise((r) => setTimeout(r, REOPEN_DELAY_MS));
+    if (this.stopping) return;
+    try {
+      // Polled so that stopPulling() during an outage is not held up.
+      while (!this.stopping && !this.hooks.isConnected()) await new Promise((r) => setTimeout(r, 250));
+      if (this.stopping) return;
+      await this.open();
+    } catch (err) {
+      this.hooks.onError(err);
+    }
+  }
+
+  // The next delivery; undefined when timeoutMs passed first, null once stopped and drained.
+  async take(timeoutMs?: number): Promise<RawDelivery | null | undefined> {
+    for (;;) {
+      if (this.ended) return null;
+      this.step ??= this.iterator!.next();
+      let res: IteratorResult<JsMsg> | undefined;
+      try {
+        res = await within(this.step, timeoutMs);
+      } catch (err) {
+        this.step = undefined;
+        if (this.stopping) this.ended = true;
+        else await this.reopen(err);
+        continue;
+      }
+      if (res === undefined) return undefined;
+      this.step = undefined;
+      if (res.done) {
+        if (this.stopping) this.ended = true;
+        else await this.reopen('the pull subscription ended');
+        continue;
+      }
+      try {
+        return deliveryFromJsMsg(this.stage, res.value);
+      } catch (err) {
+        await this.hooks.onUndecodable(res.value, err).catch(this.hooks.onError);
+      }
+    }
+  }
+}
+
+// The promise's value, or undefined when timeoutMs passes first (no limit when undefined).
+async function within<T>(promise: Promise<T>, timeoutMs: number | undefined): Promise<T | undefined> {
+  if (timeoutMs === undefined) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

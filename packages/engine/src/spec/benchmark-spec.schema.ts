@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FamilyRegistry } from '../family/family-registry.js';
+import { ConfigurationError } from '../handlers/templates.js';
 
 function received(input: unknown): string {
   if (input === null) return 'null';
@@ -175,3 +176,11 @@ export function buildSpecSchema(registry: FamilyRegistry): z.ZodType<BenchmarkSp
 }
 
 export const isGeneratedSystem = (s: AnySystemSpec): s is SystemSpec => s.source === undefined;
+
+// The generated system a summarize task names; a task whose system left the spec cannot run.
+export function taskSystem(spec: BenchmarkSpec, name: unknown, taskId: string): SystemSpec {
+  const system = spec.systems.filter(isGeneratedSystem).find((s) => s.name === name);
+  if (!system)
+    throw new ConfigurationError(`task ${taskId}: system ${String(name)} is not in the run's spec`);
+  return system;
+}

@@ -1,4 +1,4 @@
-import { ConfigurationError, isGeneratedSystem, type TaskKind } from '@precis/engine';
+import { type TaskKind, taskSystem } from '@precis/engine';
 import type { SummarizeStepPayload } from '../payloads.js';
 import { SUMMARY_STEP_KIND } from './books-strategies.js';
 import { summarizeStep } from './summarize-step.handler.js';
@@ -9,9 +9,7 @@ export const summaryStepTask: TaskKind = {
   stage: 'summarize',
   async handle(ctx, ref, raw, spec) {
     const payload = raw as unknown as SummarizeStepPayload;
-    const system = spec.systems.filter(isGeneratedSystem).find((s) => s.name === payload.system);
-    if (!system)
-      throw new ConfigurationError(`task ${ref.id}: system ${payload.system} is not in the run's spec`);
+    const system = taskSystem(spec, payload.system, ref.id);
     return { result: await summarizeStep(ctx, ref, payload, system, spec.cache, spec.templateOverrides) };
   },
 };

@@ -1,4 +1,4 @@
-import { ConfigurationError, isGeneratedSystem, type Strategy, type TaskKind } from '@precis/engine';
+import { type Strategy, type TaskKind, taskSystem } from '@precis/engine';
 import type { OpinionSummaryPayload } from '../payloads.js';
 import { OPINION_STEP_KEY, opinionSummaryTask, summarizeOpinion } from './opinion-summary.js';
 
@@ -21,9 +21,7 @@ export const opinionSummaryKind: TaskKind = {
   stage: 'summarize',
   async handle(ctx, ref, raw, spec) {
     const payload = raw as unknown as OpinionSummaryPayload;
-    const system = spec.systems.filter(isGeneratedSystem).find((s) => s.name === payload.system);
-    if (!system)
-      throw new ConfigurationError(`task ${ref.id}: system ${payload.system} is not in the run's spec`);
+    const system = taskSystem(spec, payload.system, ref.id);
     return { result: await summarizeOpinion(ctx, ref, payload, system, spec.cache, spec.templateOverrides) };
   },
 };
