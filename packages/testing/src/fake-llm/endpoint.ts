@@ -1,0 +1,211 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FaultPlan } from './faults.js';
+import { ReplyBook } from './replies.js';
+import { BadRequest, chatResponse, embeddingResponse, parseChat } from './responses.js';
+import { SlotQueue } from './slots.js';
+import { StatsBook } from './stats.js';
+import type { FakeFault, FakeLlmServerOptions, FakeRequestRecord } from './types.js';
+
+const CHAT = '/v1/chat/completions';
+const EMBED = '/v1/embeddings';
+const MODELS = '/v1/models';
+
+const hold = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
+
+export function positiveInt(n: number, name: string): number {
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`fake LLM server: ${name} must be a positive integer, got ${n}`);
+  return n;
+}
+
+export function nonNegative(n: number, name: string): number {
+  if (!Number.isFinite(n) || n < 0) throw new Error(`fake LLM server: ${name} must be >= 0, got ${n}`);
+  return n;
+}
+
+// What the fake endpoint answers: routes, auth, faults, slots and scripted replies.
+export class FakeEndpoint {
+  latencyMs: number;
+  readonly slots: SlotQueue;
+  readonly replies: ReplyBook;
+  readonly faults: FaultPlan;
+  readonly book: StatsBook;
+  private readonly knownModels: Set<string>;
+  private readonly embeddingDim: number;
+  private chatSeq = 0;
+
+  constructor(private readonly opts: FakeLlmServerOptions) {
+    this.latencyMs = nonNegative(opts.latencyMs ?? 0, 'latencyMs');
+    this.slots = new SlotQueue(positiveInt(opts.capacity ?? 1024, 'capacity'));
+    this.replies = new ReplyBook(opts.rules ?? [], opts.reply);
+    this.faults = new FaultPlan(opts.randomFaults);
+    this.book = new StatsBook(opts.maxLoggedRequests ?? 10_000);
+    this.knownModels = new Set(opts.models ?? ['fake-model', 'fake-embedding']);
+    this.embeddingDim = positiveInt(opts.embeddingDim ?? 64, 'embeddingDim');
+  }
+
+  sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+      'x-request-id': `req-fake-${this.book.total}`,
+      ...headers,
+    });
+    res.end(text);
+  }
+
+  sendError(res: ServerResponse, status: number, message: string, type: string, headers = {}): void {
+    this.sendJson(res, status, { error: { message, type, param: null, code: null } }, headers);
+  }
+
+  // `arrivedAt`: when the request had fully come in. A request that finds a slot free is answered
+  // `latency` after it arrived, one that waits `latency` after a slot was freed for it: the
+  // time this thread takes to parse it, or to get to it when it is busy, is inside the latency,
+  // not added to it.
+  async withSlot<T>(arrivedAt: number, extraMs: number, fn: () => T): Promise<T> {
+    const slot = this.slots.acquire(arrivedAt);
+    this.book.observeQueue(this.slots.queued);
+    // When many requests get slots at once, the thread builds their answers one after another;
+    // that wait must not stretch each slot's time either.
+    const started = await slot;
+    this.book.slotAcquired(this.slots);
+    const due = started + this.latencyMs + extraMs;
+    try {
+      // The answer (token counts included) is built inside the slot's latency, so a slot is busy
+      // for the configured latency, not latency + build time, and a request waiting for a slot
+      // costs the server almost nothing.
+      const out = fn();
+      await hold(due - Date.now());
+      return out;
+    } finally {
+      // Freed when the latency ended (see SlotQueue), or now if building the answer failed first.
+      const freedAt = Math.min(Date.now(), due);
+      this.book.slotReleased(freedAt - started);
+      this.slots.release(freedAt);
+    }
+  }
+
+  async applyFault(res: ServerResponse, fault: FakeFault, arrivedAt: number): Promise<void> {
+    if (fault.kind === 'status') {
+      const status = fault.status ?? 400;
+      const type = status >= 500 ? 'server_error' : 'invalid_request_error';
+      return this.sendError(res, status, fault.message ?? `Scripted HTTP ${status} (fake)`, type);
+    }
+    if (fault.kind === 'rate-limit') {
+      const headers: Record<string, string> = {};
+      if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
+      if (fault.retryAfterMs !== undefined) headers['retry-after-ms'] = String(fault.retryAfterMs);
+      this.sendError(res, 429, 'Rate limit reached (fake)', 'requests', headers);
+      return;
+    }
+    // A hung request holds no slot: it only waits until the client gives up or the server closes.
+    if (fault.kind === 'hang') return;
+    await this.withSlot(arrivedAt, 0, () => undefined);
+    if (fault.kind === 'server-error')
+      this.sendError(res, 500, 'Internal server error (fake)', 'server_error');
+    else if (fault.kind === 'unavailable')
+      this.sendError(res, 503, 'Service unavailable (fake)', 'server_error');
+    else if (fault.kind === 'non-json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('<html><body>502 Bad Gateway</body></html>');
+    } else {
+      // truncate: promise a full body, send half of it, then cut the connection.
+      const text = JSON.stringify({ id: 'chatcmpl-truncated', object: 'chat.completion', choices: [] });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(text.length * 2) });
+      res.write(text.slice(0, Math.floor(text.length / 2)));
+      setTimeout(() => res.socket?.destroy(), 5);
+    }
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAt: number): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    // Control routes for a server running in another process (CLI): stats and reset,
+    // not counted as traffic.
+    if (req.method === 'GET' && path === '/_fake/stats')
+      return this.sendJson(res, 200, this.book.snapshot(this.slots));
+    if (req.method === 'POST' && path === '/_fake/reset') {
+      this.book.reset();
+      return this.sendJson(res, 200, { ok: true });
+    }
+    let body: Record<string, unknown> = {};
+    let parseError: string | null = null;
+    if (req.method === 'POST') {
+      try {
+        body = JSON.parse(raw || '{}');
+      } catch {
+        parseError = 'request body is not valid JSON';
+      }
+    }
+    const model = typeof body.model === 'string' ? body.model : null;
+    const auth = req.headers.authorization ?? null;
+    const rec = this.book.begin(req.method ?? 'GET', path, model, auth, body, arrivedAt);
+    res.on('close', () => this.book.end(rec, res.headersSent ? res.statusCode : null));
+
+    if (this.opts.apiKey !== undefined && auth !== `Bearer ${this.opts.apiKey}`) {
+      // Like real providers, the message echoes the key it got: clients must never surface it.
+      return this.sendError(
+        res,
+        401,
+        `Incorrect API key provided: ${auth ?? '(none)'}`,
+        'invalid_request_error',
+      );
+    }
+    if (parseError) return this.sendError(res, 400, parseError, 'invalid_request_error');
+    if (req.method === 'GET' && path === MODELS) {
+      const data = [...this.knownModels].map((id) => ({
+        id,
+        object: 'model',
+        created: 0,
+        owned_by: 'fake-llm',
+      }));
+      return this.sendJson(res, 200, { object: 'list', data });
+    }
+    if (req.method !== 'POST' || (path !== CHAT && path !== EMBED)) {
+      return this.sendError(res, 404, `Unknown route ${req.method} ${path}`, 'invalid_request_error');
+    }
+    if (model && this.opts.rejectUnknownModels && !this.knownModels.has(model)) {
+      const message = `The model \`${model}\` does not exist or you do not have access to it.`;
+      return this.sendJson(res, 404, {
+        error: { message, type: 'invalid_request_error', param: null, code: 'model_not_found' },
+      });
+    }
+    if (model) this.knownModels.add(model);
+    return this.answer(res, path, model, body, arrivedAt, rec);
+  }
+
+  // A completion or embedding request that passed the checks: a fault, or the scripted answer.
+  private async answer(
+    res: ServerResponse,
+    path: string,
+    model: string | null,
+    body: Record<string, unknown>,
+    arrivedAt: number,
+    rec: FakeRequestRecord,
+  ): Promise<void> {
+    const fault = this.faults.draw(path, model);
+    if (fault) {
+      rec.fault = fault.kind;
+      this.book.fault(fault.kind);
+      return this.applyFault(res, fault, arrivedAt);
+    }
+    try {
+      if (path === EMBED) {
+        const out = await this.withSlot(arrivedAt, 0, () => embeddingResponse(body, this.embeddingDim));
+        this.book.embeddingDone();
+        return this.sendJson(res, 200, out);
+      }
+      const plan = parseChat(body);
+      const seq = this.chatSeq++;
+      const rule = this.replies.matchRule({ ...plan, requestIndex: seq });
+      const out = await this.withSlot(arrivedAt, rule?.latencyMs ?? 0, () =>
+        chatResponse(plan, this.replies, rule, seq),
+      );
+      this.book.chatDone(out.usage.prompt_tokens, out.usage.completion_tokens);
+      return this.sendJson(res, 200, out);
+    } catch (err) {
+      if (err instanceof BadRequest) return this.sendError(res, 400, err.message, 'invalid_request_error');
+      return this.sendError(res, 500, `fake server bug: ${(err as Error).message}`, 'server_error');
+    }
+  }
+}
