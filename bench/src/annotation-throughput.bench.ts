@@ -137,6 +137,66 @@ interface Round {
   fakeBusy: number | null;
 }
 
+interface Rig {
+  db: DataSource;
+  fake: Awaited<ReturnType<typeof startJudgeServer>>;
+  finishedAll: (run: { runId: string; tasks: NewTask[] }) => Promise<void>;
+  enqueue: (run: { runId: string; tasks: NewTask[] }) => Promise<unknown>;
+}
+
+// One timed run of other summaries through the warmed-up worker; `profile`: write a V8 CPU
+// profile of it there.
+async function timedRound(
+  { db, fake, finishedAll, enqueue }: Rig,
+  spec: BenchmarkSpec,
+  size: number,
+  r: number,
+  profile: string | undefined,
+): Promise<Round> {
+  const timed = await prepareRun(db, spec, size, SUMMARIES * Math.ceil(SENTENCES / size), r * SUMMARIES);
+  const callsBefore = (await fake.stats()).completedChats;
+  const all = finishedAll(timed);
+  const profiler = profile ? new Session() : null;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
+  await fake.mark();
+  const startedEpoch = Date.now();
+  const started = performance.now();
+  await enqueue(timed);
+  await all;
+  const wallMs = performance.now() - started;
+  const endedEpoch = Date.now();
+  if (profiler) {
+    writeFileSync(profile!, JSON.stringify((await profiler.post('Profiler.stop')).profile));
+    profiler.disconnect();
+  }
+  const timeline = await fake.timeline(startedEpoch);
+  const stats = await fake.stats();
+  const calls = stats.completedChats - callsBefore;
+  const idealMs = (calls * LATENCY_MS) / CAPACITY;
+  // With every request taking the same latency, the slots that serve one request more than
+  // the others (calls mod capacity of them) are those the first requests got: the run cannot
+  // end before the latest of those came in plus ceil(calls / capacity) latencies.
+  const extra = calls % CAPACITY || CAPACITY;
+  return {
+    calls,
+    wallMs,
+    idealMs,
+    ratio: wallMs / idealMs,
+    maxActive: stats.maxActive,
+    // Where the time beyond the server's own work went (ms, Date.now resolution).
+    toFirstRequestMs: (timeline.received[0] ?? NaN) - startedEpoch,
+    toLastFullSlotRequestMs: (timeline.received[extra - 1] ?? NaN) - startedEpoch,
+    extra,
+    floorMs: Math.ceil(calls / CAPACITY) * LATENCY_MS,
+    afterLastResponseMs: endedEpoch - timeline.lastResponded,
+    fakeBusy: timeline.utilization,
+  };
+}
+
 // `rounds` timed runs of the mode through one worker (each a fresh run of other summaries), after
 // a warm-up run; returns them in the order they ran.
 async function measure(
@@ -188,51 +248,10 @@ async function measure(
     await enqueue(warmUp);
     await warmed;
     const results: Round[] = [];
-    for (let r = 0; r < rounds; r++) {
-      const timed = await prepareRun(db, spec, size, SUMMARIES * Math.ceil(SENTENCES / size), r * SUMMARIES);
-      const callsBefore = (await fake.stats()).completedChats;
-      const all = finishedAll(timed);
-      // --profile <file>: a V8 CPU profile of the last timed round (of the last mode measured).
-      const profiler = profile && r === rounds - 1 ? new Session() : null;
-      if (profiler) {
-        profiler.connect();
-        await profiler.post('Profiler.enable');
-        await profiler.post('Profiler.start');
-      }
-      await fake.mark();
-      const startedEpoch = Date.now();
-      const started = performance.now();
-      await enqueue(timed);
-      await all;
-      const wallMs = performance.now() - started;
-      const endedEpoch = Date.now();
-      if (profiler) {
-        writeFileSync(profile!, JSON.stringify((await profiler.post('Profiler.stop')).profile));
-        profiler.disconnect();
-      }
-      const timeline = await fake.timeline(startedEpoch);
-      const stats = await fake.stats();
-      const calls = stats.completedChats - callsBefore;
-      const idealMs = (calls * LATENCY_MS) / CAPACITY;
-      // With every request taking the same latency, the slots that serve one request more than
-      // the others (calls mod capacity of them) are those the first requests got: the run cannot
-      // end before the latest of those came in plus ceil(calls / capacity) latencies.
-      const extra = calls % CAPACITY || CAPACITY;
-      results.push({
-        calls,
-        wallMs,
-        idealMs,
-        ratio: wallMs / idealMs,
-        maxActive: stats.maxActive,
-        // Where the time beyond the server's own work went (ms, Date.now resolution).
-        toFirstRequestMs: (timeline.received[0] ?? NaN) - startedEpoch,
-        toLastFullSlotRequestMs: (timeline.received[extra - 1] ?? NaN) - startedEpoch,
-        extra,
-        floorMs: Math.ceil(calls / CAPACITY) * LATENCY_MS,
-        afterLastResponseMs: endedEpoch - timeline.lastResponded,
-        fakeBusy: timeline.utilization,
-      });
-    }
+    const rig: Rig = { db, fake, finishedAll, enqueue };
+    // --profile <file>: a V8 CPU profile of the last timed round (of the last mode measured).
+    for (let r = 0; r < rounds; r++)
+      results.push(await timedRound(rig, spec, size, r, profile && r === rounds - 1 ? profile : undefined));
     await worker.stop();
     return results;
   } finally {

@@ -90,8 +90,36 @@ async function timedRun(
   }
 }
 
-export async function run(args: string[]) {
-  const { values } = parseArgs({
+type SweepOptions = Parameters<typeof timedRun>[3];
+
+// The warm re-runs, the first of them profiled when --profile is given.
+async function warmReruns(
+  db: DataSource,
+  baseURL: string,
+  store: LlmStore,
+  opts: SweepOptions,
+  values: { reruns?: string | boolean; profile?: string | boolean },
+): Promise<Awaited<ReturnType<typeof timedRun>>[]> {
+  const reruns: Awaited<ReturnType<typeof timedRun>>[] = [];
+  for (let i = 0; i < Number(values.reruns); i++) {
+    const profiler = values.profile && i === 0 ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    reruns.push(await timedRun(db, baseURL, store, opts));
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      writeFileSync(String(values.profile), JSON.stringify(profile));
+      profiler.disconnect();
+    }
+  }
+  return reruns;
+}
+
+function sweepArgs(args: string[]) {
+  return parseArgs({
     args,
     options: {
       capacity: { type: 'string', default: '128' },
@@ -109,7 +137,11 @@ export async function run(args: string[]) {
       reruns: { type: 'string', default: '3' },
     },
     allowPositionals: true,
-  });
+  }).values;
+}
+
+export async function run(args: string[]) {
+  const values = sweepArgs(args);
   const capacity = Number(values.capacity);
   const latencyMs = Number(values.latency);
   const samples = Number(values.samples);
@@ -140,21 +172,7 @@ export async function run(args: string[]) {
     // Warm re-runs: each a fresh run of the same spec, every call answered by the cache. Several,
     // because one re-run takes a few seconds and this shared machine's timing varies by +-20%.
     // --profile <file>: a V8 CPU profile of the first re-run (open it in Chrome DevTools).
-    const reruns: Awaited<ReturnType<typeof timedRun>>[] = [];
-    for (let i = 0; i < Number(values.reruns); i++) {
-      const profiler = values.profile && i === 0 ? new Session() : null;
-      if (profiler) {
-        profiler.connect();
-        await profiler.post('Profiler.enable');
-        await profiler.post('Profiler.start');
-      }
-      reruns.push(await timedRun(db, fake.baseURL, store, { capacity, tasks, samples, products }));
-      if (profiler) {
-        const { profile } = await profiler.post('Profiler.stop');
-        writeFileSync(values.profile!, JSON.stringify(profile));
-        profiler.disconnect();
-      }
-    }
+    const reruns = await warmReruns(db, fake.baseURL, store, { capacity, tasks, samples, products }, values);
     const walls = reruns.map((r) => r.wallMs).sort((a, b) => a - b);
     const medianMs = walls[Math.floor((walls.length - 1) / 2)]!;
     const second = reruns.find((r) => r.wallMs === medianMs)!;

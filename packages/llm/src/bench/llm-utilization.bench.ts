@@ -97,6 +97,29 @@ async function openStore(kind: StoreKind): Promise<{ store: LlmStore; close: () 
   };
 }
 
+// A client of the fake endpoint with its own limiters and no cache: every call goes out.
+function benchClient(baseURL: string, capacity: number, store: LlmStore): LlmClient {
+  const registry = loadModelRegistry({
+    models: {
+      bench: {
+        baseURL,
+        model: 'bench-model',
+        maxConcurrency: capacity,
+        timeoutMs: 30_000,
+        maxRetries: 2,
+        pricePer1MInput: '0.15',
+        pricePer1MOutput: '0.6',
+      },
+    },
+  });
+  return new LlmClient({
+    registry,
+    store,
+    cacheEnabled: false,
+    limiters: new LimiterRegistry(),
+  });
+}
+
 async function runVariant(
   kind: StoreKind,
   o: {
@@ -114,25 +137,7 @@ async function runVariant(
       : await spawnFakeLlmProcess(['--capacity', String(o.capacity), '--latency', String(o.latencyMs)]);
   const { store, close } = await openStore(kind);
   try {
-    const registry = loadModelRegistry({
-      models: {
-        bench: {
-          baseURL: server.baseURL,
-          model: 'bench-model',
-          maxConcurrency: o.capacity,
-          timeoutMs: 30_000,
-          maxRetries: 2,
-          pricePer1MInput: '0.15',
-          pricePer1MOutput: '0.6',
-        },
-      },
-    });
-    const client = new LlmClient({
-      registry,
-      store,
-      cacheEnabled: false,
-      limiters: new LimiterRegistry(),
-    });
+    const client = benchClient(server.baseURL, o.capacity, store);
     // Warm-up: connections and JIT, excluded from the measurement.
     await Promise.all(
       Array.from({ length: o.capacity }, (_, i) =>
