@@ -10,6 +10,7 @@ import {
   createRunContext,
   insertTasks,
   type NewTask,
+  runTaskMessage,
   specSha256,
   startStageWorker,
   summaryId,
@@ -228,7 +229,7 @@ async function measure(
     const enqueue = (run: { runId: string; tasks: NewTask[] }) =>
       bus.enqueueMany(
         'verify',
-        run.tasks.map((t) => ({ id: t.id, runId: run.runId, data: { taskId: t.id } })),
+        run.tasks.map((t) => runTaskMessage(t)),
       );
     const chat = new LlmClient({ registry, env: {}, store: createTypeOrmLlmStore(db), cacheEnabled: false });
     const ctx = createRunContext({ families: builtInFamilies, db, bus, registry, chat });

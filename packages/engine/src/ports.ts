@@ -4,7 +4,7 @@ export type RunStage = 'summarize' | 'verify' | 'score';
 
 // Puts a task on its stage's durable work queue; the bus deduplicates by task id.
 export interface TaskDispatcher {
-  dispatch(stage: RunStage, taskId: string, runId: string): Promise<void>;
+  dispatch(stage: RunStage, taskId: string, runId: string, kind: string): Promise<void>;
 }
 
 // Tells the planner that a task reached a final state, so it can plan what comes next.

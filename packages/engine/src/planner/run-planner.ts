@@ -349,23 +349,23 @@ export class RunPlanner {
   private async insertAndDispatch(tasks: NewTask[]): Promise<number> {
     if (tasks.length === 0) return 0;
     const inserted = new Set(await insertTasks(this.ctx.db, tasks));
-    return this.dispatch(tasks.filter((t) => inserted.has(t.id)).map((t) => ({ id: t.id, stage: t.stage })));
+    return this.dispatch(tasks.filter((t) => inserted.has(t.id)));
   }
 
-  private async dispatch(tasks: { id: string; stage: string }[]): Promise<number> {
+  private async dispatch(tasks: { id: string; stage: string; kind: string }[]): Promise<number> {
     // Many publishes in flight at once: one at a time, a NATS round trip each, caps at ~4k/s.
     for (let i = 0; i < tasks.length; i += 256)
       await Promise.all(
         tasks
           .slice(i, i + 256)
-          .map((t) => this.ctx.dispatcher.dispatch(t.stage as NewTask['stage'], t.id, this.run.id)),
+          .map((t) => this.ctx.dispatcher.dispatch(t.stage as NewTask['stage'], t.id, this.run.id, t.kind)),
       );
     return tasks.length;
   }
 
   private async redispatchOpen(): Promise<number> {
-    const open: { id: string; stage: string }[] = await this.ctx.db.query(
-      `SELECT id, stage FROM tasks WHERE run_id = $1 AND status NOT IN ('done', 'failed', 'dead') ORDER BY id`,
+    const open: { id: string; stage: string; kind: string }[] = await this.ctx.db.query(
+      `SELECT id, stage, kind FROM tasks WHERE run_id = $1 AND status NOT IN ('done', 'failed', 'dead') ORDER BY id`,
       [this.run.id],
     );
     return this.dispatch(open);

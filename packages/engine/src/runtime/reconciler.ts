@@ -1,6 +1,7 @@
 import type { Bus } from '@precis/bus';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunStage } from '../ports.js';
+import { runTaskMessage } from './bus-adapters.js';
 
 const STAGES: RunStage[] = ['summarize', 'verify', 'score'];
 
@@ -50,14 +51,16 @@ export class Reconciler {
   }
 
   private async resend(runIds: string[], stage: RunStage): Promise<void> {
-    const lost: { id: string; run_id: string }[] = await this.ctx.db.query(
-      `SELECT id, run_id FROM tasks
+    const lost: { id: string; run_id: string; kind: string }[] = await this.ctx.db.query(
+      `SELECT id, run_id, kind FROM tasks
        WHERE run_id = ANY($1::uuid[]) AND stage = $2 AND status NOT IN ('done', 'failed', 'dead') ORDER BY id`,
       [runIds, stage],
     );
     await this.bus.enqueueMany(
       stage,
-      lost.map((t) => ({ id: resendId(t.id, this.round), runId: t.run_id, data: { taskId: t.id } })),
+      lost.map((t) =>
+        runTaskMessage({ id: t.id, runId: t.run_id, stage, kind: t.kind }, resendId(t.id, this.round)),
+      ),
     );
     this.ctx.logger.warn('re-sent tasks missing from their queue', { stage, count: lost.length });
   }

@@ -5,8 +5,10 @@ import {
   GiveUpError,
   isBusUnavailableError,
 } from '@precis/bus';
+import { decodeTask } from '@precis/contracts';
 import { isDatabaseUnavailableError } from '@precis/db';
 import { handleTask, markTaskDead } from '../handlers/handle-task.js';
+import { SCORE_TASK_KIND } from '../handlers/score-run.handler.js';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunStage } from '../ports.js';
 import { taskIdOfMessage } from './reconciler.js';
@@ -22,8 +24,8 @@ export interface StageWorkerOptions {
   backoffMs?: number[];
   // Delay before each redelivery while the database or bus is unavailable (last value repeats).
   transientBackoffMs?: number[];
-  // Messages on the stage's queue that are not run tasks (a service's binary task envelopes):
-  // handed to this instead of the run runtime.
+  // Tasks of kinds no loaded family (nor the engine) runs, e.g. a service kit handler's: handed
+  // to this instead of the run runtime. Without it they fail as tasks of an unknown kind.
   onOtherMessage?: (delivery: Delivery) => Promise<void>;
 }
 
@@ -34,6 +36,17 @@ export function isInfrastructureError(err: unknown): boolean {
 
 // How often an outage is logged per stage: every delivery fails while it lasts.
 const OUTAGE_LOG_EVERY_MS = 10_000;
+
+// Whether a message's Task envelope names a kind the engine or a loaded family runs.
+function isRunTask(ctx: RunContext, delivery: Delivery): boolean {
+  if (!(delivery.data instanceof Uint8Array)) return false;
+  try {
+    const { kind } = decodeTask(delivery.data);
+    return kind === SCORE_TASK_KIND || ctx.families.taskKind(kind) !== undefined;
+  } catch {
+    return false;
+  }
+}
 
 async function taskAttempts(
   ctx: RunContext,
@@ -67,7 +80,7 @@ export async function startStageWorker(
   const maxAttempts = opts.maxDeliver ?? 5;
   let lastOutageLog = 0;
   const handle = async (delivery: Delivery) => {
-    if (delivery.data instanceof Uint8Array && opts.onOtherMessage) return opts.onOtherMessage(delivery);
+    if (opts.onOtherMessage && !isRunTask(ctx, delivery)) return opts.onOtherMessage(delivery);
     const taskId = taskIdOfMessage(delivery.id);
     // Redelivered more often than attempts allow: earlier claims may have ended without an
     // outcome (worker killed or hung past ack-wait). Those claims counted; stop at the limit.
