@@ -1,5 +1,4 @@
-import { FamilyRegistry } from '@precis/engine';
-import { booksFamily } from '@precis/family-books';
-import { opinionFamily } from '@precis/family-opinion';
+import { builtInFamilies as serviceFamilies } from '@precis/service';
 
-export const builtInFamilies = new FamilyRegistry([booksFamily, opinionFamily]);
+// The registry every service loads: the benchmarks run what the services run.
+export const builtInFamilies = serviceFamilies();
