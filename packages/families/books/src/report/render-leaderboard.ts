@@ -5,6 +5,7 @@ import {
   isComplete,
   type ReportFormat,
   type RunHeader,
+  reportTitle,
 } from '@precis/engine';
 import { formatTextTable } from '@precis/text';
 import type { LeaderboardRow } from '../booookscore/leaderboard-row.js';
@@ -107,7 +108,7 @@ function judgesNote(rows: readonly LeaderboardRow[]): string {
 export function renderReport(report: RunReport, format: ReportFormat): string {
   const rows = table(report.leaderboard);
   const headers = COLUMNS.map((c) => c.header);
-  const title = `Run ${report.run.name} (${report.run.id}) — ${report.run.status}`;
+  const title = reportTitle(report.run);
   const note = `BooookScore = share of summary sentences without a confusion, x100; CI and std from a ${report.bootstrapResamples}-resample bootstrap of the system mean; a row whose summaries or judgments partly failed gets no score and no rank. Judge: ${judgesNote(report.leaderboard)}.`;
   switch (format) {
     case 'json':
