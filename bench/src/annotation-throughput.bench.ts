@@ -10,10 +10,10 @@ import {
   createRunContext,
   insertTasks,
   type NewTask,
-  runTaskMessage,
   specSha256,
   startStageWorker,
   summaryId,
+  taskMessage,
   validateSpec,
   verifyTaskId,
 } from '@precis/engine';
@@ -229,7 +229,7 @@ async function measure(
     const enqueue = (run: { runId: string; tasks: NewTask[] }) =>
       bus.enqueueMany(
         'verify',
-        run.tasks.map((t) => runTaskMessage(t)),
+        run.tasks.map((t) => taskMessage(t)),
       );
     const chat = new LlmClient({ registry, env: {}, store: createTypeOrmLlmStore(db), cacheEnabled: false });
     const ctx = createRunContext({ families: builtInFamilies, db, bus, registry, chat });

@@ -219,13 +219,16 @@ export async function deleteBusStreams(prefix: string): Promise<void> {
   }
 }
 
-// precis_run_tasks_finished_total{stage="..."} of one service process.
+// Tasks of a stage one service process finished (precis_tasks_total: done, failed or dead).
 export async function finishedTasks(proc: ServiceProcess, stage: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${proc.httpPort}/metrics`)).text();
-  const line = text
-    .split('\n')
-    .find((l) => l.startsWith(`precis_run_tasks_finished_total{stage="${stage}"}`));
-  return line ? Number(line.split(' ').pop()) : 0;
+  const finished = /^precis_tasks_total\{kind="[^"]*",outcome="(done|failed|dead)",stage="([^"]*)"\} (\d+)$/;
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const m = finished.exec(line);
+    if (m && m[2] === stage) sum += Number(m[3]);
+  }
+  return sum;
 }
 
 export interface RunCounts {

@@ -1,7 +1,7 @@
 // Retrieval, summarization, verifier and scoring as separate processes: each boots with validated
 // config, reports ready (PostgreSQL + NATS), consumes its stage queue(s), and exits 0 on SIGTERM.
-// No task kinds exist yet in those stages, so a task sent to them must end up failed (with an
-// 'unknown task kind' error) and dead-lettered, never silently dropped.
+// A task of a kind no loaded family or job runs must end up failed (with an 'unknown task kind'
+// error naming the kinds the stage runs) and dead-lettered, never silently dropped.
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createNatsBus, type NatsBus } from '@precis/bus';
 import { createJsonTask, encodeTask, type Stage } from '@precis/contracts';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import { builtInFamilies } from '@precis/service';
 import type { DataSource } from 'typeorm';
 import {
   freePort,
@@ -104,7 +105,8 @@ describe('stage services without task kinds (separate processes)', () => {
     });
     expect(row.kind).toBe('fact-check-batch');
     expect(row.error).toContain('unknown task kind "fact-check-batch" for stage verify');
-    expect(row.error).toContain('this service handles no task kinds yet');
+    const verifyKinds = [...builtInFamilies().taskKinds.values()].filter((k) => k.stage === 'verify');
+    expect(row.error).toContain(`this service handles only ${verifyKinds.map((k) => k.kind).join(', ')};`);
 
     const dead = await until('the dead letter', async () => {
       const letters = await bus.deadLetters('verify');

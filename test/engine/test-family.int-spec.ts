@@ -32,12 +32,7 @@ import {
   validateSpec,
   verifyTaskId,
 } from '@precis/engine';
-import {
-  createServiceLogger,
-  MetricsRegistry,
-  StageWorkerFactory,
-  startRunStageConsumers,
-} from '@precis/service';
+import { createServiceLogger, MetricsRegistry, startStageConsumers } from '@precis/service';
 import { startThrowawayNats, type ThrowawayNats } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
@@ -237,18 +232,16 @@ describe('a benchmark family defined in a test', () => {
         TASK_MAX_DELIVER: 3,
         TASK_RETRY_DELAYS_MS: [50],
       };
-      const factory = new StageWorkerFactory(bus, db, logger, metrics, config);
       // What the summarization, verifier and scoring services each start.
       const consumers = await Promise.all(
         (['summarize', 'verify', 'score'] as const).map((stage) =>
-          startRunStageConsumers({
+          startStageConsumers({
             stages: [stage],
             bus,
             dataSource: db,
             config,
             logger,
             metrics,
-            factory,
             families,
           }),
         ),

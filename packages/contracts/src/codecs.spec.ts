@@ -3,7 +3,9 @@ import {
   ContractDecodeError,
   createJsonTask,
   decodeTask,
+  decodeTaskCompleted,
   encodeTask,
+  encodeTaskCompleted,
   JSON_MEDIA_TYPE,
   jsonCodec,
   protobufCodec,
@@ -133,6 +135,10 @@ describe('protobufCodec for events', () => {
       finishTime: new Date('2026-03-01T00:00:00Z'),
     });
     expect(completed.decode(completed.encode(ev))).toEqual(ev);
+    expect(decodeTaskCompleted(encodeTaskCompleted(ev))).toEqual(ev);
+    expect(() => decodeTaskCompleted(encodeTaskCompleted(TaskCompleted.create({ runId: 'r' })))).toThrow(
+      'cannot decode precis.v1.TaskCompleted: task_id is empty',
+    );
 
     const progress = protobufCodec(RunProgress, 'precis.v1.RunProgress');
     const p = RunProgress.create({

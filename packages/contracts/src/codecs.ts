@@ -1,4 +1,4 @@
-import { Task } from './gen/precis/v1/task.js';
+import { Task, TaskCompleted } from './gen/precis/v1/task.js';
 import { assertStage, type Stage } from './subjects.js';
 
 export const JSON_MEDIA_TYPE = 'application/json';
@@ -84,6 +84,19 @@ export function decodeTask(data: Uint8Array): Task {
     throw new ContractDecodeError('precis.v1.Task', (err as Error).message);
   }
   return task;
+}
+
+const taskCompletedCodec = protobufCodec(TaskCompleted, 'precis.v1.TaskCompleted');
+
+/** The event every stage worker publishes once a task reached a final state (or stopped its run). */
+export function encodeTaskCompleted(event: TaskCompleted): Uint8Array {
+  return taskCompletedCodec.encode(event);
+}
+
+export function decodeTaskCompleted(data: Uint8Array): TaskCompleted {
+  const event = taskCompletedCodec.decode(data);
+  if (!event.taskId) throw new ContractDecodeError('precis.v1.TaskCompleted', 'task_id is empty');
+  return event;
 }
 
 export interface JsonTaskInit<P> {

@@ -7,9 +7,29 @@ export interface TaskDispatcher {
   dispatch(stage: RunStage, taskId: string, runId: string, kind: string): Promise<void>;
 }
 
-// Tells the planner that a task reached a final state, so it can plan what comes next.
+export type FinalTaskStatus = 'done' | 'failed' | 'dead';
+
+// What a completion says beyond the ids, when the announcer knows it; receivers that need the
+// outcome re-read the task's row (the source of truth).
+export interface FinishedTaskDetail {
+  stage?: string;
+  kind?: string;
+  status?: FinalTaskStatus;
+  error?: string | null;
+}
+
+// Announces that a task reached a final state (or stopped its run), so the planner can plan what
+// comes next and a caller waiting for the task can answer. runId is '' for a task of no run.
 export interface RunEventSink {
-  taskFinished(runId: string, taskId: string): Promise<void>;
+  taskFinished(runId: string, taskId: string, detail?: FinishedTaskDetail): Promise<void>;
+}
+
+// Counters a host keeps of its stage workers (a service exports them on /metrics).
+export interface WorkerMetrics {
+  // outcome: done, failed, dead, retried, duplicate, skipped, unknown-kind or malformed.
+  handled(stage: string, kind: string, outcome: string): void;
+  busy(stage: string, delta: 1 | -1): void;
+  handlerSeconds(stage: string, seconds: number): void;
 }
 
 export interface ChatRequest {

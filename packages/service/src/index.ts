@@ -51,8 +51,9 @@ export {
 } from './metrics/metrics-registry.js';
 export { builtInFamilies, FAMILIES } from './runs/families.js';
 export { buildRunContext, runLogger } from './runs/run-context.js';
-export { RUN_STAGES, RunStageConsumer } from './runs/run-stage-consumer.js';
-export { type RunStageConsumerConfig, startRunStageConsumers } from './runs/run-stage-consumers.js';
+export { JOB_HANDLERS, STAGE_QUEUES, StageConsumer } from './runs/stage-consumer.js';
+export { type StageConsumerConfig, startStageConsumers } from './runs/start-stage-consumers.js';
+export { workerMetrics } from './runs/worker-metrics.js';
 export { ShutdownState } from './shutdown/shutdown-state.js';
 export {
   INGEST_TASK_KIND,
@@ -60,33 +61,4 @@ export {
   type IngestTaskResult,
   parseIngestTaskPayload,
 } from './tasks/ingest-task.js';
-export { StageWorkerFactory } from './tasks/stage-worker.factory.js';
-export {
-  StageWorker,
-  type StageWorkerOptions,
-  type TaskContext,
-  type TaskHandler,
-} from './tasks/stage-worker.js';
-export { StageWorkers } from './tasks/stage-workers.js';
 export { TaskCompletionWatcher } from './tasks/task-completion-watcher.js';
-export {
-  MalformedTaskError,
-  PermanentTaskError,
-  type TaskErrorCode,
-  UnknownTaskKindError,
-} from './tasks/task-errors.js';
-export {
-  decodeTaskCompleted,
-  publishTaskCompleted,
-  TASK_COMPLETED_SUBJECT,
-  taskCompletedFromRow,
-} from './tasks/task-events.js';
-export {
-  claimTask,
-  type FinalStatus,
-  finishTask,
-  loadTask,
-  type NewTaskRecord,
-  recordTask,
-  type TaskRow,
-} from './tasks/task-records.js';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { RetrievalConsumer } from './retrieval.consumer.js';
+import { STAGE_QUEUES, StageConsumer } from '@precis/service';
+import { RETRIEVAL_STAGES } from './retrieval.handlers.js';
 
-@Module({ providers: [RetrievalConsumer] })
+@Module({ providers: [{ provide: STAGE_QUEUES, useValue: RETRIEVAL_STAGES }, StageConsumer] })
 export class RetrievalModule {}

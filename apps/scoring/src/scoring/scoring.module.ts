@@ -1,9 +1,6 @@
 import { Module } from '@nestjs/common';
-import { RUN_STAGES, RunStageConsumer } from '@precis/service';
-import { SCORING_RUN_STAGES } from './scoring.handlers.js';
-import { ScoringKitWorkers } from './scoring-kit.workers.js';
+import { STAGE_QUEUES, StageConsumer } from '@precis/service';
+import { SCORING_STAGES } from './scoring.handlers.js';
 
-@Module({
-  providers: [ScoringKitWorkers, { provide: RUN_STAGES, useValue: SCORING_RUN_STAGES }, RunStageConsumer],
-})
+@Module({ providers: [{ provide: STAGE_QUEUES, useValue: SCORING_STAGES }, StageConsumer] })
 export class ScoringModule {}

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { RUN_STAGES, RunStageConsumer } from '@precis/service';
+import { STAGE_QUEUES, StageConsumer } from '@precis/service';
 import { SUMMARIZATION_STAGES } from './summarization.handlers.js';
 
-@Module({ providers: [{ provide: RUN_STAGES, useValue: SUMMARIZATION_STAGES }, RunStageConsumer] })
+@Module({ providers: [{ provide: STAGE_QUEUES, useValue: SUMMARIZATION_STAGES }, StageConsumer] })
 export class SummarizationModule {}

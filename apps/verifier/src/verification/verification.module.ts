@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { RUN_STAGES, RunStageConsumer } from '@precis/service';
+import { STAGE_QUEUES, StageConsumer } from '@precis/service';
 import { VERIFICATION_STAGES } from './verification.handlers.js';
 
-@Module({ providers: [{ provide: RUN_STAGES, useValue: VERIFICATION_STAGES }, RunStageConsumer] })
+@Module({ providers: [{ provide: STAGE_QUEUES, useValue: VERIFICATION_STAGES }, StageConsumer] })
 export class VerificationModule {}

@@ -40,7 +40,7 @@ export async function handleTask(ctx: RunContext, messageId: string): Promise<Ta
     const rows: { status: string }[] = await ctx.db.query('SELECT status FROM tasks WHERE id = $1', [taskId]);
     const status = rows[0]?.status;
     if (status === 'done' || status === 'failed' || status === 'dead') {
-      await ctx.events.taskFinished(runIdOfTask(taskId), taskId);
+      await ctx.events.taskFinished(runIdOfTask(taskId), taskId, { status });
     }
     return 'skipped';
   }
@@ -64,7 +64,12 @@ export async function handleTask(ctx: RunContext, messageId: string): Promise<Ta
     outcome = 'failed';
   }
   await task.marked;
-  await ctx.events.taskFinished(runId, task.id);
+  const detail = { stage: task.stage, kind: task.kind };
+  await ctx.events.taskFinished(
+    runId,
+    task.id,
+    outcome === 'skipped' ? detail : { ...detail, status: outcome },
+  );
   return outcome;
 }
 
@@ -95,5 +100,5 @@ async function runTaskKind(
 export async function markTaskDead(ctx: RunContext, taskId: string, error: string): Promise<void> {
   const runId = runIdOfTask(taskId);
   const changed = await finishTask(ctx.db.manager, taskId, 'dead', null, error);
-  if (changed) await ctx.events.taskFinished(runId, taskId);
+  if (changed) await ctx.events.taskFinished(runId, taskId, { status: 'dead', error });
 }

@@ -1,19 +1,39 @@
-import type { Bus, WorkMessage } from '@precis/bus';
-import { EVENTS, encodeTask, eventSubject } from '@precis/contracts';
-import type { RunEventSink, RunStage, TaskDispatcher } from '../ports.js';
+import type { Bus, BusData, WorkMessage } from '@precis/bus';
+import {
+  decodeTaskCompleted,
+  EVENTS,
+  encodeTask,
+  encodeTaskCompleted,
+  eventSubject,
+  type Stage,
+  TaskCompleted,
+  TaskStatus,
+} from '@precis/contracts';
+import type { FinalTaskStatus, RunEventSink, TaskDispatcher } from '../ports.js';
 
-export const TASK_FINISHED_EVENT = eventSubject(EVENTS.taskCompleted);
+export const TASK_COMPLETED_SUBJECT = eventSubject(EVENTS.taskCompleted);
 
-export interface TaskFinishedEvent {
-  runId: string;
-  taskId: string;
+const STATUS: Record<FinalTaskStatus, TaskStatus> = {
+  done: TaskStatus.TASK_STATUS_DONE,
+  failed: TaskStatus.TASK_STATUS_FAILED,
+  dead: TaskStatus.TASK_STATUS_DEAD,
+};
+
+// A precis.v1.TaskCompleted event, or null for anything else on the subject.
+export function taskCompletedOf(data: BusData): TaskCompleted | null {
+  if (!(data instanceof Uint8Array)) return null;
+  try {
+    return decodeTaskCompleted(data);
+  } catch {
+    return null;
+  }
 }
 
-// A run task on its stage's queue: the precis.v1.Task envelope every queue carries, naming the
-// task and its kind; the payload stays in the task's row (the worker claims it from there).
+// A task on its stage's queue: the precis.v1.Task envelope every queue carries, naming the task
+// and its kind; the payload stays in the task's row (the worker claims it from there).
 // `messageId` differs from the task id only for a re-sent message (see the reconciler).
-export function runTaskMessage(
-  task: { id: string; runId: string; stage: RunStage; kind: string },
+export function taskMessage(
+  task: { id: string; runId: string; stage: Stage; kind: string },
   messageId = task.id,
 ): WorkMessage {
   return {
@@ -34,16 +54,25 @@ export function runTaskMessage(
 
 export function busDispatcher(bus: Bus): TaskDispatcher {
   return {
-    async dispatch(stage: RunStage, taskId: string, runId: string, kind: string) {
-      await bus.enqueue(stage, runTaskMessage({ id: taskId, runId, stage, kind }));
+    async dispatch(stage, taskId, runId, kind) {
+      await bus.enqueue(stage, taskMessage({ id: taskId, runId, stage, kind }));
     },
   };
 }
 
 export function busEventSink(bus: Bus): RunEventSink {
   return {
-    async taskFinished(runId: string, taskId: string) {
-      await bus.publish(TASK_FINISHED_EVENT, { runId, taskId });
+    async taskFinished(runId, taskId, detail = {}) {
+      const event = TaskCompleted.fromPartial({
+        taskId,
+        runId,
+        stage: detail.stage ?? '',
+        kind: detail.kind ?? '',
+        status: detail.status ? STATUS[detail.status] : TaskStatus.TASK_STATUS_UNSPECIFIED,
+        error: detail.error ?? '',
+        finishTime: new Date(),
+      });
+      await bus.publish(TASK_COMPLETED_SUBJECT, encodeTaskCompleted(event));
     },
   };
 }

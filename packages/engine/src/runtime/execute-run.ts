@@ -2,7 +2,7 @@ import type { Bus, ConsumerHandle } from '@precis/bus';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunProgress } from '../planner/run-progress.js';
 import { RunCoordinator } from './run-coordinator.js';
-import { startStageWorker } from './stage-workers.js';
+import { startStageWorker } from './stage-worker.js';
 
 export interface ExecuteRunOptions {
   // Handlers per stage in this process.

@@ -1,7 +1,7 @@
 import type { Bus } from '@precis/bus';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunStage } from '../ports.js';
-import { runTaskMessage } from './bus-adapters.js';
+import { taskMessage } from './bus-adapters.js';
 
 const STAGES: RunStage[] = ['summarize', 'verify', 'score'];
 
@@ -59,7 +59,7 @@ export class Reconciler {
     await this.bus.enqueueMany(
       stage,
       lost.map((t) =>
-        runTaskMessage({ id: t.id, runId: t.run_id, stage, kind: t.kind }, resendId(t.id, this.round)),
+        taskMessage({ id: t.id, runId: t.run_id, stage, kind: t.kind }, resendId(t.id, this.round)),
       ),
     );
     this.ctx.logger.warn('re-sent tasks missing from their queue', { stage, count: lost.length });

@@ -4,7 +4,7 @@ import type { RunContext } from '../planner/run-context.js';
 import { RunPlanner } from '../planner/run-planner.js';
 import { isOpenRunStatus, type RunProgress } from '../planner/run-progress.js';
 import type { RunStage } from '../ports.js';
-import { TASK_FINISHED_EVENT, type TaskFinishedEvent } from './bus-adapters.js';
+import { TASK_COMPLETED_SUBJECT, taskCompletedOf } from './bus-adapters.js';
 import { Reconciler } from './reconciler.js';
 
 interface Watch {
@@ -45,9 +45,9 @@ export class RunCoordinator {
   }
 
   async start(): Promise<void> {
-    this.subscription = await this.bus.subscribe(TASK_FINISHED_EVENT, (data) => {
-      const event = data as unknown as TaskFinishedEvent;
-      if (typeof event?.runId !== 'string' || typeof event.taskId !== 'string') return;
+    this.subscription = await this.bus.subscribe(TASK_COMPLETED_SUBJECT, (data) => {
+      const event = taskCompletedOf(data);
+      if (!event?.runId) return;
       const w = this.watches.get(event.runId);
       if (!w) return;
       w.finished.add(event.taskId);

@@ -156,7 +156,7 @@ export function runSpec(db: DataSource, runId: string): Promise<Record<string, u
 
 // Records a final state once: a second completion of the same task changes nothing.
 export async function finishTask(
-  db: EntityManager,
+  db: DataSource | EntityManager,
   id: string,
   status: 'done' | 'failed' | 'dead',
   result: Record<string, unknown> | null,

@@ -18,7 +18,6 @@ import type { ServiceLogger } from '../logging/create-logger.js';
 import { MetricsController } from '../metrics/metrics.controller.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { ShutdownState } from '../shutdown/shutdown-state.js';
-import { StageWorkerFactory } from '../tasks/stage-worker.factory.js';
 import { type BusSettings, connectBus, connectDatabase, type DatabaseSettings } from './connections.js';
 import { BUS, SERVICE_CONFIG, SERVICE_INFO, SERVICE_LOGGER, type ServiceInfo } from './tokens.js';
 
@@ -86,7 +85,6 @@ export class ServiceCoreModule {
         },
       },
       ReadinessService,
-      StageWorkerFactory,
       ConnectionsLifecycle,
     ];
     return {
@@ -103,7 +101,6 @@ export class ServiceCoreModule {
         DataSource,
         BUS,
         ReadinessService,
-        StageWorkerFactory,
       ],
     };
   }

@@ -3,7 +3,6 @@ import { createRunContext, type FamilyRegistry, type RunContext, type RunLogger 
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import type { DataSource } from 'typeorm';
 import type { ServiceLogger } from '../logging/create-logger.js';
-import type { MetricsRegistry } from '../metrics/metrics-registry.js';
 
 export function runLogger(logger: ServiceLogger): RunLogger {
   return {
@@ -13,15 +12,14 @@ export function runLogger(logger: ServiceLogger): RunLogger {
   };
 }
 
-// The run runtime's context over this service's connections: the model client (cache + ledger in
-// llm_calls) when a registry is configured, and a completion sink that also counts and logs the
-// tasks this process finished (how an operator sees the share of each replica).
+// The engine's context over this service's connections: the model client (cache + ledger in
+// llm_calls) when a registry is configured, and a completion sink that also logs each task this
+// process finished (the worker's counters are on /metrics).
 export function buildRunContext(opts: {
   dataSource: DataSource;
   bus: Bus;
   modelsFile: string | undefined;
   logger: ServiceLogger;
-  metrics: MetricsRegistry;
   families: FamilyRegistry;
 }): RunContext {
   const registry = opts.modelsFile ? loadModelRegistry(opts.modelsFile) : undefined;
@@ -37,18 +35,12 @@ export function buildRunContext(opts: {
     logger: runLogger(opts.logger),
   });
   const announce = ctx.events;
-  const finished = opts.metrics.counter(
-    'precis_run_tasks_finished_total',
-    'run tasks this process finished (done, failed or dead), by stage',
-  );
   return {
     ...ctx,
     events: {
-      async taskFinished(runId, taskId) {
-        const stage = taskId.split(':')[1] ?? 'unknown';
-        finished.inc({ stage });
-        opts.logger.info({ runId, taskId, stage }, 'run task finished');
-        await announce.taskFinished(runId, taskId);
+      async taskFinished(runId, taskId, detail) {
+        opts.logger.info({ runId, taskId, ...detail }, 'task finished');
+        await announce.taskFinished(runId, taskId, detail);
       },
     },
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { PermanentTaskError } from '@precis/engine';
 import { parseIngestTaskPayload } from './ingest-task.js';
-import { PermanentTaskError } from './task-errors.js';
 
 describe('parseIngestTaskPayload', () => {
   it('accepts the ImportDatasetRequest shape, replace defaulting to false', () => {

@@ -1,4 +1,4 @@
-import { PermanentTaskError } from './task-errors.js';
+import { PermanentTaskError } from '@precis/engine';
 
 // The one task kind of the ingest stage: import a dataset file. Its JSON payload has the shape
 // of precis.v1.ImportDatasetRequest, so the gateway forwards a request as it came.

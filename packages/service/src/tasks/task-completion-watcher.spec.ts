@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { createInProcessBus } from '@precis/bus';
-import { TaskCompleted, TaskStatus } from '@precis/contracts';
+import { encodeTaskCompleted, TaskCompleted, TaskStatus } from '@precis/contracts';
+import { TASK_COMPLETED_SUBJECT } from '@precis/engine';
 import { createServiceLogger } from '../logging/create-logger.js';
 import { TaskCompletionWatcher } from './task-completion-watcher.js';
-import { publishTaskCompleted, TASK_COMPLETED_SUBJECT } from './task-events.js';
 
 const logger = createServiceLogger({ service: 't', version: '0', level: 'silent' });
 const event = (taskId: string) =>
@@ -23,7 +23,7 @@ describe('TaskCompletionWatcher (in-process bus)', () => {
     const a2 = watcher.wait('a', 10_000);
     const b = watcher.wait('b', 10_000);
     await bus.publish(TASK_COMPLETED_SUBJECT, new Uint8Array([0xff, 0xff]));
-    await publishTaskCompleted(bus, event('a'));
+    await bus.publish(TASK_COMPLETED_SUBJECT, encodeTaskCompleted(event('a')));
     expect((await a1.done)?.taskId).toBe('a');
     expect((await a2.done)?.status).toBe(TaskStatus.TASK_STATUS_DONE);
     expect(watcher.waiting).toBe(1);

@@ -1,7 +1,7 @@
 import type { Bus, Subscription } from '@precis/bus';
 import type { TaskCompleted } from '@precis/contracts';
+import { TASK_COMPLETED_SUBJECT, taskCompletedOf } from '@precis/engine';
 import type { ServiceLogger } from '../logging/create-logger.js';
-import { decodeTaskCompleted, TASK_COMPLETED_SUBJECT } from './task-events.js';
 
 interface Waiter {
   resolve(event: TaskCompleted | null): void;
@@ -21,10 +21,7 @@ export class TaskCompletionWatcher {
 
   async start(): Promise<void> {
     this.sub ??= await this.bus.subscribe(TASK_COMPLETED_SUBJECT, (data) => {
-      // The run runtime announces its tasks on the same subject as JSON ({ runId, taskId });
-      // those are not ours to wait for, so only an undecodable binary event is worth a warning.
-      if (!(data instanceof Uint8Array)) return;
-      const event = decodeTaskCompleted(data);
+      const event = taskCompletedOf(data);
       if (!event) {
         this.logger.warn({ subject: TASK_COMPLETED_SUBJECT }, 'ignored an undecodable task-completed event');
         return;

@@ -12,26 +12,18 @@ import {
   GrpcUnavailableException,
 } from '@nestjs/microservices';
 import type { Bus } from '@precis/bus';
-import {
-  createJsonTask,
-  encodeTask,
-  type ImportDatasetRequest,
-  type ImportDatasetResponse,
-} from '@precis/contracts';
+import type { ImportDatasetRequest, ImportDatasetResponse } from '@precis/contracts';
+import { finishTask, loadTask, recordTask, type TaskRow, taskMessage } from '@precis/engine';
 import { DATASET_KINDS, getDatasetSummary, isDatasetKind, validateDatasetName } from '@precis/ingest';
 import {
   BUS,
-  finishTask,
   INGEST_TASK_KIND,
   type IngestTaskPayload,
   type IngestTaskResult,
-  loadTask,
-  recordTask,
   SERVICE_CONFIG,
   SERVICE_LOGGER,
   type ServiceLogger,
   ShutdownState,
-  type TaskRow,
 } from '@precis/service';
 import { DataSource } from 'typeorm';
 import type { GatewayConfig } from '../../config/gateway.env.js';
@@ -39,8 +31,9 @@ import { toProtoDataset, toProtoImportStatus } from '../dto/dataset.mapper.js';
 import { TaskCompletions } from '../task-completions.provider.js';
 import { checkedPath } from './checked-path.js';
 
-// ImportDataset over the bus: record an ingest task, enqueue it, wait for its task-completed
-// event, then answer from the database (the source of truth for the task's outcome).
+// ImportDataset over the bus: record an ingest task (its payload in the row), enqueue its
+// envelope, wait for its task-completed event, then answer from the database (the source of
+// truth for the task's outcome).
 @Injectable()
 export class ImportDatasetUseCase {
   constructor(
@@ -89,19 +82,10 @@ export class ImportDatasetUseCase {
         kind: INGEST_TASK_KIND,
         payload: { ...payload },
       });
-      await this.bus.enqueue('ingest', {
-        id: taskId,
-        data: encodeTask(
-          createJsonTask({
-            taskId,
-            runId: '',
-            stage: 'ingest',
-            kind: INGEST_TASK_KIND,
-            payload,
-            enqueueTime: new Date(),
-          }),
-        ),
-      });
+      await this.bus.enqueue(
+        'ingest',
+        taskMessage({ id: taskId, runId: '', stage: 'ingest', kind: INGEST_TASK_KIND }),
+      );
     } catch (err) {
       wait.cancel();
       const message = err instanceof Error ? err.message : String(err);

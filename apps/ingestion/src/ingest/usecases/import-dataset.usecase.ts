@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { type JobContext, type JobHandler, PermanentTaskError, type TaskErrorCode } from '@precis/engine';
 import { FileAccessError, type FileAccessProblem } from '@precis/files';
 import {
   DATASET_KINDS,
@@ -11,13 +12,12 @@ import {
 import {
   INGEST_TASK_KIND,
   type IngestTaskResult,
-  PermanentTaskError,
   parseIngestTaskPayload,
   SERVICE_CONFIG,
+  SERVICE_LOGGER,
+  type ServiceLogger,
   serverFilePolicy,
-  type TaskContext,
-  type TaskErrorCode,
-  type TaskHandler,
+  taskLogger,
 } from '@precis/service';
 import { DataSource } from 'typeorm';
 import type { IngestionConfig } from '../../config/ingestion.env.js';
@@ -35,17 +35,19 @@ const FILE_ERROR_CODES: Record<FileAccessProblem, TaskErrorCode> = {
 // Handles 'import-dataset' tasks: a validated, all-or-nothing, idempotent import (the same file
 // under the same name is a no-op, so a redelivered task changes nothing).
 @Injectable()
-export class ImportDatasetUseCase implements TaskHandler {
+export class ImportDatasetUseCase implements JobHandler {
   readonly kind = INGEST_TASK_KIND;
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(SERVICE_CONFIG) private readonly config: IngestionConfig,
+    @Inject(SERVICE_LOGGER) private readonly logger: ServiceLogger,
   ) {}
 
-  async handle(ctx: TaskContext): Promise<IngestTaskResult> {
-    const taskId = ctx.task.taskId;
-    const p = parseIngestTaskPayload(taskId, ctx.payload);
+  async handle(job: JobContext): Promise<IngestTaskResult> {
+    const taskId = job.taskId;
+    const log = taskLogger(this.logger, { taskId, stage: 'ingest', kind: this.kind });
+    const p = parseIngestTaskPayload(taskId, job.payload);
     if (!isDatasetKind(p.kind)) {
       throw new PermanentTaskError(
         `ingest task ${taskId}: kind ${JSON.stringify(p.kind)} is not a dataset kind; use one of ${DATASET_KINDS.join(', ')}`,
@@ -70,11 +72,11 @@ export class ImportDatasetUseCase implements TaskHandler {
           // One line per phase change or 1000 records: progress without flooding.
           if (progress.phase !== 'parse' || progress.recordsParsed - lastLogged >= 1000) {
             lastLogged = progress.recordsParsed;
-            ctx.logger.debug({ progress }, 'import progress');
+            log.debug({ progress }, 'import progress');
           }
         },
       });
-      ctx.logger.info(
+      log.info(
         { status: result.status, counts: result.counts, path },
         `dataset ${p.datasetName} ${result.status}`,
       );

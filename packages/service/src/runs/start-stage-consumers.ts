@@ -1,12 +1,13 @@
 import type { Bus, ConsumerHandle } from '@precis/bus';
-import { type FamilyRegistry, type RunStage, startStageWorker } from '@precis/engine';
+import type { Stage } from '@precis/contracts';
+import { type FamilyRegistry, type JobHandler, startStageWorker } from '@precis/engine';
 import type { DataSource } from 'typeorm';
 import type { ServiceLogger } from '../logging/create-logger.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
-import type { StageWorkerFactory } from '../tasks/stage-worker.factory.js';
 import { buildRunContext } from './run-context.js';
+import { workerMetrics } from './worker-metrics.js';
 
-export interface RunStageConsumerConfig {
+export interface StageConsumerConfig {
   PRECIS_MODELS?: string;
   WORKER_CONCURRENCY: number;
   TASK_ACK_WAIT_MS: number;
@@ -14,18 +15,18 @@ export interface RunStageConsumerConfig {
   TASK_RETRY_DELAYS_MS: number[];
 }
 
-// What every run service (summarization, verifier, scoring) does at boot: pull its run stage
-// queue(s) with the run runtime; binary task envelopes on the same queue go to the service
-// kit's worker (unknown kinds are recorded as failed and dead-lettered, never dropped).
-export async function startRunStageConsumers(opts: {
-  stages: readonly RunStage[];
+// What every service with a stage queue does at boot: pull each of its stages with the engine's
+// stage worker, running the loaded families' run tasks and this service's jobs (unknown kinds
+// are recorded as failed and dead-lettered, never dropped).
+export async function startStageConsumers(opts: {
+  stages: readonly Stage[];
   bus: Bus;
   dataSource: DataSource;
-  config: RunStageConsumerConfig;
+  config: StageConsumerConfig;
   logger: ServiceLogger;
   metrics: MetricsRegistry;
-  factory: StageWorkerFactory;
   families: FamilyRegistry;
+  jobs?: readonly JobHandler[];
 }): Promise<ConsumerHandle[]> {
   const { bus, config, logger } = opts;
   const ctx = buildRunContext({
@@ -33,15 +34,15 @@ export async function startRunStageConsumers(opts: {
     bus,
     modelsFile: config.PRECIS_MODELS,
     logger,
-    metrics: opts.metrics,
     families: opts.families,
   });
+  const metrics = workerMetrics(opts.metrics);
   const handles: ConsumerHandle[] = [];
   for (const stage of opts.stages) {
-    const envelope = opts.factory.create(stage, []);
     handles.push(
       await startStageWorker(ctx, bus, stage, {
-        onOtherMessage: (delivery) => envelope.handleDelivery(delivery),
+        jobs: opts.jobs,
+        metrics,
         concurrency: config.WORKER_CONCURRENCY,
         ackWaitMs: config.TASK_ACK_WAIT_MS,
         maxDeliver: config.TASK_MAX_DELIVER,
@@ -50,8 +51,13 @@ export async function startRunStageConsumers(opts: {
     );
   }
   logger.info(
-    { stages: opts.stages, concurrency: config.WORKER_CONCURRENCY, models: config.PRECIS_MODELS ?? null },
-    'consuming run stage queue(s)',
+    {
+      stages: opts.stages,
+      jobs: (opts.jobs ?? []).map((j) => j.kind),
+      concurrency: config.WORKER_CONCURRENCY,
+      models: config.PRECIS_MODELS ?? null,
+    },
+    'consuming stage queue(s)',
   );
   return handles;
 }

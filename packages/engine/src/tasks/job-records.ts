@@ -1,8 +1,9 @@
 import type { TaskStatus } from '@precis/db';
 import type { DataSource, EntityManager } from 'typeorm';
 
+// Tasks outside any run's plan (e.g. a dataset import): the producer records the row (or the
+// worker records it from the envelope), the stage worker claims, runs and finishes it.
 export type FinalStatus = 'done' | 'failed' | 'dead';
-export const FINAL_STATUSES: readonly TaskStatus[] = ['done', 'failed', 'dead'];
 
 export interface TaskRow {
   id: string;
@@ -11,6 +12,7 @@ export interface TaskRow {
   kind: string;
   status: TaskStatus;
   attempts: number;
+  payload: Record<string, unknown>;
   result: Record<string, unknown> | null;
   error: string | null;
 }
@@ -39,12 +41,13 @@ function toRow(r: Record<string, unknown>): TaskRow {
     kind: String(r.kind),
     status: r.status as TaskStatus,
     attempts: Number(r.attempts),
+    payload: (r.payload as Record<string, unknown> | null) ?? {},
     result: (r.result as Record<string, unknown> | null) ?? null,
     error: (r.error as string | null) ?? null,
   };
 }
 
-const COLUMNS = 'id, run_id, stage, kind, status, attempts, result, error';
+const COLUMNS = 'id, run_id, stage, kind, status, attempts, payload, result, error';
 // Run ids are compared as uuids (the primary-key index), and anything else matches no run.
 const UUID_RE = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
@@ -66,7 +69,7 @@ export async function loadTask(db: Db, id: string): Promise<TaskRow | null> {
 }
 
 // Marks the task as being worked on; null when it already reached a final state (a redelivery).
-export async function claimTask(db: Db, id: string): Promise<TaskRow | null> {
+export async function claimJob(db: Db, id: string): Promise<TaskRow | null> {
   const rows = rowsOf(
     await db.query(
       `UPDATE tasks SET status = 'running', attempts = attempts + 1, updated_at = now()
@@ -75,24 +78,6 @@ export async function claimTask(db: Db, id: string): Promise<TaskRow | null> {
     ),
   );
   return rows[0] ? toRow(rows[0]) : null;
-}
-
-// Records the final state once; false when another delivery finished it first.
-export async function finishTask(
-  db: Db,
-  id: string,
-  status: FinalStatus,
-  result: Record<string, unknown> | null,
-  error: string | null,
-): Promise<boolean> {
-  const rows = rowsOf(
-    await db.query(
-      `UPDATE tasks SET status = $2, result = $3::jsonb, error = $4, finished_at = now(), updated_at = now()
-       WHERE id = $1 AND status NOT IN ('done', 'failed', 'dead') RETURNING id`,
-      [id, status, result === null ? null : JSON.stringify(result), error],
-    ),
-  );
-  return rows.length > 0;
 }
 
 // A transient failure: back to queued (the bus redelivers), keeping the last error visible.

@@ -6,49 +6,51 @@ import {
   Optional,
 } from '@nestjs/common';
 import type { Bus, ConsumerHandle } from '@precis/bus';
-import type { FamilyRegistry, RunStage } from '@precis/engine';
+import type { Stage } from '@precis/contracts';
+import type { FamilyRegistry, JobHandler } from '@precis/engine';
 import { DataSource } from 'typeorm';
 import { BUS, SERVICE_CONFIG, SERVICE_LOGGER } from '../core/tokens.js';
 import type { ServiceLogger } from '../logging/create-logger.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
-import { StageWorkerFactory } from '../tasks/stage-worker.factory.js';
 import { builtInFamilies, FAMILIES } from './families.js';
-import { type RunStageConsumerConfig, startRunStageConsumers } from './run-stage-consumers.js';
+import { type StageConsumerConfig, startStageConsumers } from './start-stage-consumers.js';
 
-// The run stages a service's RunStageConsumer pulls: `{ provide: RUN_STAGES, useValue: [...] }`.
-export const RUN_STAGES = Symbol.for('precis.service.run-stages');
+// The stage queues a service's StageConsumer pulls: `{ provide: STAGE_QUEUES, useValue: [...] }`.
+export const STAGE_QUEUES = Symbol.for('precis.service.stage-queues');
+// The service's jobs (task kinds outside any run), e.g. the ingestion service's dataset import.
+export const JOB_HANDLERS = Symbol.for('precis.service.job-handlers');
 
-// Pulls a run service's stage queue(s) (summarization, verifier, scoring). On shutdown it stops
-// pulling, lets in-flight tasks finish, persist and ack, then the connections close
-// (ServiceCoreModule closes them last).
+// Pulls a service's stage queue(s) once the application is up. On shutdown it stops pulling,
+// lets in-flight tasks finish, persist and ack, then the connections close (ServiceCoreModule
+// closes them last).
 @Injectable()
-export class RunStageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+export class StageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private handles: ConsumerHandle[] = [];
   private readonly log: ServiceLogger;
 
   constructor(
-    @Inject(RUN_STAGES) private readonly stages: readonly RunStage[],
+    @Inject(STAGE_QUEUES) private readonly stages: readonly Stage[],
     @Inject(BUS) private readonly bus: Bus,
     private readonly dataSource: DataSource,
-    @Inject(SERVICE_CONFIG) private readonly config: RunStageConsumerConfig,
+    @Inject(SERVICE_CONFIG) private readonly config: StageConsumerConfig,
     @Inject(SERVICE_LOGGER) logger: ServiceLogger,
     private readonly metrics: MetricsRegistry,
-    private readonly factory: StageWorkerFactory,
     @Optional() @Inject(FAMILIES) private readonly families?: FamilyRegistry,
+    @Optional() @Inject(JOB_HANDLERS) private readonly jobs?: readonly JobHandler[],
   ) {
-    this.log = logger.child({ component: 'run-worker' });
+    this.log = logger.child({ component: 'worker' });
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.handles = await startRunStageConsumers({
+    this.handles = await startStageConsumers({
       stages: this.stages,
       bus: this.bus,
       dataSource: this.dataSource,
       config: this.config,
       logger: this.log,
       metrics: this.metrics,
-      factory: this.factory,
       families: this.families ?? builtInFamilies(),
+      jobs: this.jobs,
     });
   }
 
