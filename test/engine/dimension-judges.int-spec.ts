@@ -19,9 +19,9 @@ import {
   createRun,
   createRunContext,
   type DimensionLeaderboard,
-  loadDimensionReport,
+  loadFullRunReport,
   RunCoordinator,
-  renderDimensionReport,
+  renderRunReport,
   startStageWorker,
   usageSoFar,
   validateSpec,
@@ -243,15 +243,21 @@ describe('dimension judges (Op-I, G-Eval, logprobs) over SummEval-OP candidates'
     expect(systemRows.length).toBeGreaterThan(0);
     for (const r of systemRows) expect(r.producedBy).toBe('model:judge opinion.judge.op-i@1');
 
-    const report = await loadDimensionReport(db, run);
-    const md = renderDimensionReport(report, 'md');
+    const report = await loadFullRunReport(builtInFamilies, db, run);
+    const md = renderRunReport(report, 'md');
     expect(md).toContain(
       'Judge model:judge (op-i, template opinion.judge.op-i@1); 20 sample(s) at temperature 0.7',
     );
     expect(md).toContain('| gpt-4 | dataset:gpt-4 |');
-    expect(md).toContain('Spearman / Kendall with humans');
+    expect(md).toContain(
+      '## dimensions.0: correlation with human ratings (summary level)\n\n| dimension | Spearman | Kendall | products |',
+    );
+    const csv = renderRunReport(report, 'csv');
+    expect(csv).toContain(
+      '\n\ntable,dimension,Spearman,Kendall,products\ndimensions.0.human-correlation,fluency,',
+    );
     for (const format of ['csv', 'json', 'html', 'text'] as const)
-      expect(renderDimensionReport(report, format)).toContain('plansum');
+      expect(renderRunReport(report, format)).toContain('plansum');
   });
 
   it('feeds `meta correlate judge:<run>` from the run rows', async () => {

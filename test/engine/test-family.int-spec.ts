@@ -138,8 +138,7 @@ const wordsFamily: BenchmarkFamily = {
       return rows.map((r) => `${r.system}: ${r.value} words off target (${r.producedBy})`);
     },
     hasResults: (lines) => (lines as string[]).length > 0,
-    render: (lines, format) =>
-      `${format === 'md' ? '# Word counts\n\n' : ''}${(lines as string[]).join('\n')}\n`,
+    blocks: (lines) => [{ key: 'word-counts', heading: 'Word counts', list: lines as string[] }],
     json: (lines) => ({ wordCounts: lines }),
   },
 };
@@ -165,7 +164,7 @@ async function expectReport(ctx: RunContext, runId: string, progress: RunProgres
   });
   const report = await loadFullRunReport(families, ctx.db, await findRun(ctx.db, runId));
   expect(renderRunReport(report, 'md')).toBe(
-    '# Word counts\n\nlong: 5 words off target (engine:word-count)\nshort: 15 words off target (engine:word-count)\n',
+    `# Run ${report.run.name} (${runId}) — completed\n\n## Word counts\n\n- long: 5 words off target (engine:word-count)\n- short: 15 words off target (engine:word-count)\n`,
   );
   expect(JSON.parse(renderRunReport(report, 'json')).wordCounts).toHaveLength(2);
 }

@@ -1,5 +1,5 @@
+import { type ReportBlock, type ReportColumn, renderBlocks, reportTable } from '@precis/engine';
 import { OPINION_DIMENSION_IDS, type OpinionDimensionId } from '@precis/prompts';
-import { formatTextTable } from '@precis/text';
 import type { HumanLeaderboard, LeaderboardEntry } from './leaderboard.js';
 
 export type LeaderboardFormat = 'text' | 'md' | 'csv' | 'json' | 'html';
@@ -18,49 +18,65 @@ const SHORT: Record<OpinionDimensionId | 'overall', string> = {
 const fmt = (v: number | null | undefined, digits = 2): string =>
   v === null || v === undefined ? '-' : v.toFixed(digits);
 
-// A judge's mean, or 'failed (N)' where N judgments of the system's summaries failed.
-function judgeCell(e: LeaderboardEntry, label: string, c: OpinionDimensionId | 'overall'): string {
+const GROUPS = [...OPINION_DIMENSION_IDS, 'overall'] as const;
+type Group = (typeof GROUPS)[number];
+
+// Judgments of the system's summaries the judge failed, for one dimension or all of them.
+function failedCount(e: LeaderboardEntry, label: string, c: Group): number {
   const failed = e.judgeFailed[label] ?? {};
-  const n = c === 'overall' ? Object.values(failed).reduce((a, b) => a + b, 0) : (failed[c] ?? 0);
+  return c === 'overall' ? Object.values(failed).reduce((a, b) => a + b, 0) : (failed[c] ?? 0);
+}
+
+// A judge's mean, or 'failed (N)' where N judgments of the system's summaries failed.
+function judgeCell(e: LeaderboardEntry, label: string, c: Group): string {
+  const n = failedCount(e, label, c);
   return n ? `failed (${n})` : fmt(e.judges[label]?.[c]);
 }
 
-// Headers and rows shared by every tabular format: per column group (each dimension, then
-// overall) the human mean and each judge's mean side by side; a last row gives each judge's
-// summary-level Spearman with the humans under its columns.
-export function leaderboardGrid(board: HumanLeaderboard): { headers: string[]; rows: string[][] } {
-  const cols = [...OPINION_DIMENSION_IDS, 'overall'] as const;
-  const labels = board.judges.map((j) => j.label);
-  const headers = ['rank', 'system'];
-  for (const c of cols) {
-    headers.push(`${SHORT[c]} human`);
-    for (const l of labels) headers.push(`${SHORT[c]} ${l}`);
-  }
-  const rows = board.entries.map((e) => {
-    const row = [String(e.rank), e.system];
-    for (const c of cols) {
-      row.push(fmt(e.human[c]));
-      for (const l of labels) row.push(judgeCell(e, l, c));
+type Column = ReportColumn<LeaderboardEntry>;
+
+// Per column group (each dimension, then overall) the human mean and each judge's mean side by
+// side; in CSV a judge's failed judgments get a count column of their own.
+function columns(board: HumanLeaderboard): Column[] {
+  const cols: Column[] = [
+    { header: 'rank', show: (e) => String(e.rank), csv: [{ header: 'rank', value: (e) => e.rank }] },
+    { header: 'system', show: (e) => e.system },
+  ];
+  for (const c of GROUPS) {
+    const human = `${SHORT[c]} human`;
+    cols.push({
+      header: human,
+      show: (e) => fmt(e.human[c]),
+      csv: [{ header: human, value: (e) => e.human[c] ?? null }],
+    });
+    for (const { label } of board.judges) {
+      const header = `${SHORT[c]} ${label}`;
+      cols.push({
+        header,
+        show: (e) => judgeCell(e, label, c),
+        csv: [
+          { header, value: (e) => (failedCount(e, label, c) ? null : (e.judges[label]?.[c] ?? null)) },
+          { header: `${header} failed`, value: (e) => failedCount(e, label, c) },
+        ],
+      });
     }
-    return row;
-  });
-  if (labels.length) {
-    const row = ['', 'spearman vs human'];
-    for (const c of cols) {
-      row.push('');
-      for (const j of board.judges) {
-        if (c === 'overall') row.push('');
-        else row.push(fmt(j.correlation[c].spearman, 3));
-      }
-    }
-    rows.push(row);
   }
-  return { headers, rows };
+  return cols;
 }
 
-const csvCell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-const html = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+type CorrelationRow = HumanLeaderboard['judges'][number];
+
+// Each judge's summary-level Spearman with the humans, per dimension.
+function correlationColumns(): ReportColumn<CorrelationRow>[] {
+  return [
+    { header: 'judge', show: (j) => j.label },
+    ...OPINION_DIMENSION_IDS.map((d) => ({
+      header: SHORT[d],
+      show: (j: CorrelationRow) => fmt(j.correlation[d].spearman, 3),
+      csv: [{ header: SHORT[d], value: (j: CorrelationRow) => j.correlation[d].spearman }],
+    })),
+  ];
+}
 
 function notes(board: HumanLeaderboard): string[] {
   return [
@@ -71,35 +87,22 @@ function notes(board: HumanLeaderboard): string[] {
   ];
 }
 
+export function leaderboardBlocks(board: HumanLeaderboard): ReportBlock[] {
+  const blocks: ReportBlock[] = [
+    { key: 'human-leaderboard', table: reportTable(columns(board), board.entries) },
+  ];
+  if (board.judges.length)
+    blocks.push({
+      key: 'spearman-vs-human',
+      heading: 'Spearman with the human ratings (summary level)',
+      table: reportTable(correlationColumns(), board.judges),
+    });
+  blocks.push({ key: 'notes', list: notes(board) });
+  return blocks;
+}
+
+// The leaderboard in every format, rendered by the engine like a run's report.
 export function renderLeaderboard(board: HumanLeaderboard, format: LeaderboardFormat): string {
-  if (format === 'json') return JSON.stringify(board, null, 2);
-  const { headers, rows } = leaderboardGrid(board);
-  switch (format) {
-    case 'text':
-      return [formatTextTable(headers, rows), '', ...notes(board)].join('\n');
-    case 'md':
-      return [
-        `| ${headers.join(' | ')} |`,
-        `|${headers.map(() => '---').join('|')}|`,
-        ...rows.map((r) => `| ${r.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`),
-        '',
-        ...notes(board).map((n) => `- ${n}`),
-      ].join('\n');
-    case 'csv':
-      return [headers, ...rows].map((r) => r.map(csvCell).join(',')).join('\n');
-    case 'html':
-      return [
-        '<!doctype html>',
-        `<html><head><meta charset="utf-8"><title>${html(board.dataset)} leaderboard</title></head><body>`,
-        `<h1>${html(board.dataset)}: systems by human rating</h1>`,
-        '<table border="1" cellspacing="0" cellpadding="4">',
-        `<thead><tr>${headers.map((h) => `<th>${html(h)}</th>`).join('')}</tr></thead>`,
-        `<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${html(c)}</td>`).join('')}</tr>`).join('')}</tbody>`,
-        '</table>',
-        `<ul>${notes(board)
-          .map((n) => `<li>${html(n)}</li>`)
-          .join('')}</ul>`,
-        '</body></html>',
-      ].join('\n');
-  }
+  if (format === 'json') return `${JSON.stringify(board, null, 2)}\n`;
+  return renderBlocks(`${board.dataset}: systems by human rating`, leaderboardBlocks(board), format);
 }

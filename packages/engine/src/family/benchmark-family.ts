@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunDocument } from '../planner/run-documents.js';
 import type { RunStage } from '../ports.js';
-import type { ReportFormat } from '../report/report-format.js';
+import type { ReportBlock } from '../report/report-blocks.js';
 import type { BenchmarkSpec, SystemSpec } from '../spec/benchmark-spec.schema.js';
 import type { NewTask } from '../tasks/task-store.js';
 
@@ -117,7 +117,8 @@ export interface ScoringInput {
 export interface ReportSection<T = unknown> {
   load(db: DataSource, run: RunEntity): Promise<T>;
   hasResults(part: T): boolean;
-  render(part: T, format: Exclude<ReportFormat, 'json'>): string;
+  // Tables, notes and lists; the engine renders them in every format but JSON.
+  blocks(part: T): ReportBlock[];
   // Keys this section adds to the JSON report.
   json(part: T): Record<string, unknown>;
 }

@@ -2,7 +2,9 @@ import type { RunEntity } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import type { ReportSection } from '../family/benchmark-family.js';
 import type { FamilyRegistry } from '../family/family-registry.js';
-import { type ReportFormat, type RunHeader, runHeader } from './report-format.js';
+import type { ReportBlock } from './report-blocks.js';
+import { type ReportFormat, type RunHeader, reportTitle, runHeader } from './report-format.js';
+import { renderBlocks } from './report-render.js';
 
 export interface FullRunReport {
   run: RunHeader;
@@ -29,12 +31,12 @@ export function hasResults(r: FullRunReport): boolean {
   return r.parts.some(({ section, part }) => section.hasResults(part));
 }
 
-// Every leaderboard a run has, one part per family with results (the JSON report names each
-// family's keys once, after the run).
+// Every leaderboard a run has: the blocks of each family with results under one title (the JSON
+// report names each family's keys once, after the run).
 export function renderRunReport(r: FullRunReport, format: ReportFormat): string {
   if (format === 'json') return `${JSON.stringify({ run: r.run, ...sectionsJson(r) }, null, 2)}\n`;
-  return r.parts
+  const blocks: ReportBlock[] = r.parts
     .filter(({ section, part }) => section.hasResults(part))
-    .map(({ section, part }) => section.render(part, format))
-    .join('\n');
+    .flatMap(({ section, part }) => section.blocks(part));
+  return renderBlocks(reportTitle(r.run), blocks, format);
 }

@@ -136,9 +136,18 @@ describe('meta-evaluation on SummEval-OP (PostgreSQL)', () => {
     expect(board.entries.find((e) => e.system === 'human-summaries')!.judges['rouge-1']!.fluency).toBe(1);
     expect(board.judges[0]!.correlation.fluency.spearman).toBeLessThan(0);
     const md = renderLeaderboard(board, 'md');
-    console.log(md);
-    expect(md.split('\n')[0]).toContain('| FL human | FL rouge-1 |');
-    expect(renderLeaderboard(board, 'csv').split('\n')).toHaveLength(1 + 13 + 1);
+    expect(md.split('\n')[0]).toBe('# summeval-op: systems by human rating');
+    expect(md.split('\n')[2]).toContain('| FL human | FL rouge-1 |');
+    // Two tables (13 systems; the judge's Spearman row), each under its header, a blank between.
+    const csv = renderLeaderboard(board, 'csv').split('\n');
+    expect(csv).toHaveLength(1 + 13 + 1 + 1 + 1 + 1);
+    expect(csv[0]).toMatch(/^table,rank,system,FL human,FL rouge-1,FL rouge-1 failed,CO human,/);
+    expect(csv[15]).toBe('table,judge,FL,CO,RE,FA,AC,SC,SP');
+    // Unrounded: as computed, to 12 significant digits.
+    const rho = OPINION_DIMENSION_IDS.map((d) =>
+      Number(board.judges[0]!.correlation[d].spearman!.toPrecision(12)),
+    );
+    expect(csv[16]).toBe(`spearman-vs-human,rouge-1,${rho.join(',')}`);
     expect(renderLeaderboard(board, 'html')).toContain('<td>gpt-4</td>');
   });
 });

@@ -233,8 +233,11 @@ describe('precis meta', () => {
     const csv = await run('leaderboard', '--dataset', 'sop', '--judge', 'rouge-1', '--format', 'csv');
     const lines = csv.trim().split('\n');
     expect(lines[0]).toContain('FL human,FL rouge-1');
-    expect(lines).toHaveLength(1 + 13 + 1);
-    expect(lines[1]).toMatch(/^1,gpt-4,/);
+    // The 13 systems, then (after a blank line) the judge's Spearman with the humans.
+    expect(lines).toHaveLength(1 + 13 + 1 + 1 + 1);
+    expect(lines[1]).toMatch(/^human-leaderboard,1,gpt-4,5,/);
+    expect(lines[15]).toBe('table,judge,FL,CO,RE,FA,AC,SC,SP');
+    expect(lines[16]).toMatch(/^spearman-vs-human,rouge-1,-0\.3712981253\d*,/);
     const json = JSON.parse(await run('leaderboard', '--dataset', 'sop', '--format', 'json'));
     expect(json.entries).toHaveLength(13);
   });

@@ -2,7 +2,7 @@ import { MetricValueEntity, type RunEntity } from '@precis/db';
 import { type BenchmarkSpec, type ReportSection, runHeader } from '@precis/engine';
 import type { DataSource } from 'typeorm';
 import type { LeaderboardRow } from '../booookscore/leaderboard-row.js';
-import { type RunReport, rankRows, renderReport } from './render-leaderboard.js';
+import { booookScoreBlocks, type RunReport, rankRows } from './render-leaderboard.js';
 
 type StoredRow = LeaderboardRow & { incomplete?: number };
 
@@ -40,6 +40,6 @@ export async function loadRunReport(db: DataSource, run: RunEntity): Promise<Run
 export const booookScoreReport: ReportSection<RunReport> = {
   load: loadRunReport,
   hasResults: (r) => r.leaderboard.length > 0,
-  render: (r, format) => renderReport(r, format),
+  blocks: booookScoreBlocks,
   json: (r) => ({ leaderboard: rankRows(r.leaderboard) }),
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { describeWork, type RowWork } from '@precis/engine';
+import { describeWork, type RowWork, renderCsv, renderHtml, renderMarkdown } from '@precis/engine';
 import type { LeaderboardRow } from '../booookscore/leaderboard-row.js';
-import { type RunReport, rankRows, renderReport } from './render-leaderboard.js';
+import { booookScoreBlocks, type RunReport, rankRows } from './render-leaderboard.js';
 
 const usage = { calls: 0, cacheHits: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 };
 
@@ -53,34 +53,45 @@ describe('rankRows', () => {
   });
 });
 
-describe('renderReport', () => {
+describe('booookScoreBlocks', () => {
   const report: RunReport = {
     run: { id: 'r1', name: 'n', status: 'completed', createdAt: 't0', finishedAt: 't1', error: null },
     leaderboard: [row('beta', null, partial), row('alpha', 0.8, complete)],
     bootstrapResamples: 1000,
   };
 
-  it('csv: rank, score and failure columns of ranked and unranked rows', () => {
-    const [header, first, second] = renderReport(report, 'csv').split('\n');
+  it('csv: numbers unformatted, the CI and the failures in columns of their own', () => {
+    const [header, first, second, end] = renderCsv(booookScoreBlocks(report)).split('\n');
     expect(header).toBe(
-      'rank,system,strategy,summarizer,BooookScore,95% CI,bootstrap std,summaries,failed,length (tokens),novel 3-grams,repeated 3-grams,summarizer tokens,summarizer cost,judge tokens,judge cost,judge,status',
+      'table,rank,system,strategy,summarizer,BooookScore,95% CI low,95% CI high,bootstrap std,summaries,failed summaries,failed judgments,length (tokens),novel 3-grams (%),repeated 3-grams (%),summarizer tokens,summarizer cost (USD),judge tokens,judge cost (USD),judge,status',
     );
     expect(first).toBe(
-      '1,alpha,opinion,engine:textrank,80.0,78.0–82.0,1.00,4,0,40,5.0%,0.0%,0,$0.0000,0,$0.0000,model:j,complete',
+      'booookscore,1,alpha,opinion,engine:textrank,80,78,82,1,4,0,0,40,5,0,0,0,0,0,model:j,complete',
     );
     expect(second).toBe(
-      '–,beta,opinion,engine:textrank,n/a,n/a,n/a,3,"1 summary, 2 judgments",40,5.0%,0.0%,0,$0.0000,0,$0.0000,model:j,"incomplete: 1 of 4 summaries failed, 2 of 10 judgments failed"',
+      'booookscore,,beta,opinion,engine:textrank,,,,,3,1,2,40,5,0,0,0,0,0,model:j,"incomplete: 1 of 4 summaries failed, 2 of 10 judgments failed"',
+    );
+    expect(end).toBe('');
+  });
+
+  it('md: the table shows display strings', () => {
+    const md = renderMarkdown('Run n', booookScoreBlocks(report));
+    expect(md).toContain(
+      '| 1 | alpha | opinion | engine:textrank | 80.0 | 78.0–82.0 | 1.00 | 4 | 0 | 40 | 5.0% | 0.0% | 0 | $0.0000 | 0 | $0.0000 | model:j | complete |',
+    );
+    expect(md).toContain(
+      '| – | beta | opinion | engine:textrank | n/a | n/a | n/a | 3 | 1 summary, 2 judgments |',
     );
   });
 
   it('md: the judge note and error-type lines say what failed', () => {
-    const md = renderReport(report, 'md');
+    const md = renderMarkdown('Run n', booookScoreBlocks(report));
     expect(md).toContain('Judge: model:j (2 of 20 judgments failed).');
     expect(md).toContain('- alpha: entity omission 10.0% (per sentence, 10 sentences)\n');
     expect(md).toContain(
       '- beta: entity omission 10.0% in the 10 judged sentences (incomplete: 1 of 4 summaries failed, 2 of 10 judgments failed)\n',
     );
-    const html = renderReport(report, 'html');
+    const html = renderHtml('Run n', booookScoreBlocks(report));
     expect(html).toContain('<div>beta: incomplete: 1 of 4 summaries failed, 2 of 10 judgments failed</div>');
   });
 });

@@ -1,60 +1,83 @@
 import {
-  csvCell,
-  escapeHtml,
-  failedCell,
+  failedColumn,
+  fixed,
   isComplete,
-  type ReportFormat,
+  type ReportBlock,
+  type ReportColumn,
   type RunHeader,
-  reportTitle,
+  rankColumn,
+  reportTable,
 } from '@precis/engine';
-import { formatTextTable } from '@precis/text';
 import type { LeaderboardRow } from '../booookscore/leaderboard-row.js';
 
 export interface RunReport {
   run: RunHeader;
-
   leaderboard: LeaderboardRow[];
   bootstrapResamples: number;
 }
 
 const pct = (x: number) => `${x.toFixed(1)}%`;
-const score = (x: number | null) => (x === null ? 'n/a' : (100 * x).toFixed(1));
-const usd = (x: number) => `$${x.toFixed(4)}`;
+const x100 = (x: number | null) => (x === null ? null : 100 * x);
+const score = (x: number | null) => fixed(x100(x), 1);
 
 // A leaderboard row with its place: null for a row left out of the ranking (its work is not
 // complete, so it has no score).
 export type RankedRow = LeaderboardRow & { rank: number | null };
 
-interface Column {
-  header: string;
-  value: (r: RankedRow) => string;
-}
+const count = (header: string, value: (r: RankedRow) => number): ReportColumn<RankedRow> => ({
+  header,
+  show: (r) => String(value(r)),
+  csv: [{ header, value }],
+});
+const percent = (header: string, value: (r: RankedRow) => number): ReportColumn<RankedRow> => ({
+  header,
+  show: (r) => pct(value(r)),
+  csv: [{ header: `${header} (%)`, value }],
+});
+const dollars = (header: string, value: (r: RankedRow) => number): ReportColumn<RankedRow> => ({
+  header,
+  show: (r) => `$${value(r).toFixed(4)}`,
+  csv: [{ header: `${header} (USD)`, value }],
+});
 
-const COLUMNS: Column[] = [
-  { header: 'rank', value: (r) => (r.rank === null ? '–' : String(r.rank)) },
-  { header: 'system', value: (r) => r.system },
-  { header: 'strategy', value: (r) => r.strategy },
-  { header: 'summarizer', value: (r) => r.summarizer },
-  { header: 'BooookScore', value: (r) => score(r.score) },
-  { header: '95% CI', value: (r) => (r.ci95 ? `${score(r.ci95[0])}–${score(r.ci95[1])}` : 'n/a') },
+const COLUMNS: ReportColumn<RankedRow>[] = [
+  rankColumn(),
+  { header: 'system', show: (r) => r.system },
+  { header: 'strategy', show: (r) => r.strategy },
+  { header: 'summarizer', show: (r) => r.summarizer },
+  {
+    header: 'BooookScore',
+    show: (r) => score(r.score),
+    csv: [{ header: 'BooookScore', value: (r) => x100(r.score) }],
+  },
+  {
+    header: '95% CI',
+    show: (r) => (r.ci95 ? `${score(r.ci95[0])}–${score(r.ci95[1])}` : 'n/a'),
+    csv: [
+      { header: '95% CI low', value: (r) => x100(r.ci95?.[0] ?? null) },
+      { header: '95% CI high', value: (r) => x100(r.ci95?.[1] ?? null) },
+    ],
+  },
   {
     header: 'bootstrap std',
-    value: (r) => (r.bootstrapStd === null ? 'n/a' : (100 * r.bootstrapStd).toFixed(2)),
+    show: (r) => fixed(r.bootstrapStd === null ? null : 100 * r.bootstrapStd, 2),
+    csv: [{ header: 'bootstrap std', value: (r) => x100(r.bootstrapStd) }],
   },
-  { header: 'summaries', value: (r) => String(r.summaries) },
-  { header: 'failed', value: (r) => failedCell(r.work) },
-  { header: 'length (tokens)', value: (r) => r.lengthTokens.toFixed(0) },
-  { header: 'novel 3-grams', value: (r) => pct(r.novelTrigramsPct) },
-  { header: 'repeated 3-grams', value: (r) => pct(r.repeatedTrigramsPct) },
+  count('summaries', (r) => r.summaries),
+  failedColumn(),
   {
-    header: 'summarizer tokens',
-    value: (r) => `${r.summarizerUsage.tokensIn + r.summarizerUsage.tokensOut}`,
+    header: 'length (tokens)',
+    show: (r) => r.lengthTokens.toFixed(0),
+    csv: [{ header: 'length (tokens)', value: (r) => r.lengthTokens }],
   },
-  { header: 'summarizer cost', value: (r) => usd(r.summarizerUsage.costUsd) },
-  { header: 'judge tokens', value: (r) => `${r.judgeUsage.tokensIn + r.judgeUsage.tokensOut}` },
-  { header: 'judge cost', value: (r) => usd(r.judgeUsage.costUsd) },
-  { header: 'judge', value: (r) => r.judge },
-  { header: 'status', value: (r) => r.status },
+  percent('novel 3-grams', (r) => r.novelTrigramsPct),
+  percent('repeated 3-grams', (r) => r.repeatedTrigramsPct),
+  count('summarizer tokens', (r) => r.summarizerUsage.tokensIn + r.summarizerUsage.tokensOut),
+  dollars('summarizer cost', (r) => r.summarizerUsage.costUsd),
+  count('judge tokens', (r) => r.judgeUsage.tokensIn + r.judgeUsage.tokensOut),
+  dollars('judge cost', (r) => r.judgeUsage.costUsd),
+  { header: 'judge', show: (r) => r.judge },
+  { header: 'status', show: (r) => r.status },
 ];
 
 // Complete rows best first (ties by system name); incomplete rows have no score and no rank and
@@ -70,10 +93,6 @@ export function rankRows(rows: readonly LeaderboardRow[]): RankedRow[] {
     .sort((a, b) => a.system.localeCompare(b.system))
     .map((r) => ({ rank: null, ...r }));
   return [...ranked, ...rest];
-}
-
-function table(rows: readonly LeaderboardRow[]): string[][] {
-  return rankRows(rows).map((r) => COLUMNS.map((c) => c.value(r)));
 }
 
 function errorTypeLine(r: LeaderboardRow): string {
@@ -105,63 +124,22 @@ function judgesNote(rows: readonly LeaderboardRow[]): string {
   return parts.length ? parts.join('; ') : 'none';
 }
 
-export function renderReport(report: RunReport, format: ReportFormat): string {
-  const rows = table(report.leaderboard);
-  const headers = COLUMNS.map((c) => c.header);
-  const title = reportTitle(report.run);
+// The leaderboard, its bar chart and note, then each system's error types.
+export function booookScoreBlocks(report: RunReport): ReportBlock[] {
+  const ranked = rankRows(report.leaderboard);
   const note = `BooookScore = share of summary sentences without a confusion, x100; CI and std from a ${report.bootstrapResamples}-resample bootstrap of the system mean; a row whose summaries or judgments partly failed gets no score and no rank. Judge: ${judgesNote(report.leaderboard)}.`;
-  switch (format) {
-    case 'json':
-      return `${JSON.stringify({ run: report.run, leaderboard: rankRows(report.leaderboard) }, null, 2)}\n`;
-    case 'csv':
-      return `${[headers, ...rows].map((r) => r.map(csvCell).join(',')).join('\n')}\n`;
-    case 'md':
-      return [
-        `# ${title}`,
-        '',
-        `| ${headers.join(' | ')} |`,
-        `|${headers.map(() => '---').join('|')}|`,
-        ...rows.map((r) => `| ${r.join(' | ')} |`),
-        '',
-        note,
-        '',
-        '## Error types',
-        '',
-        ...rankRows(report.leaderboard).map((r) => `- ${errorTypeLine(r)}`),
-        '',
-      ].join('\n');
-    case 'html':
-      return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}th{background:#f4f4f4}.bar{background:#4a7;height:.7rem;display:inline-block}</style>
-</head><body>
-<h1>${escapeHtml(title)}</h1>
-<table><thead><tr>${headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>
-<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n')}</tbody></table>
-<h2>BooookScore</h2>
-${rankRows(report.leaderboard)
-  .map((r) =>
+  const bars = ranked.map((r) =>
     r.rank === null
-      ? `<div>${escapeHtml(r.system)}: ${escapeHtml(r.status)}</div>`
-      : `<div>${escapeHtml(r.system)} <span class="bar" style="width:${Math.round(300 * (r.score ?? 0))}px"></span> ${score(r.score)}</div>`,
-  )
-  .join('\n')}
-<p>${escapeHtml(note)}</p>
-<h2>Error types</h2><ul>${rankRows(report.leaderboard)
-        .map((r) => `<li>${escapeHtml(errorTypeLine(r))}</li>`)
-        .join('')}</ul>
-</body></html>
-`;
-    case 'text': {
-      return [
-        title,
-        '',
-        formatTextTable(headers, rows, { ruler: true, trimEnd: false }),
-        '',
-        note,
-        ...rankRows(report.leaderboard).map(errorTypeLine),
-        '',
-      ].join('\n');
-    }
-  }
+      ? { label: r.system, share: null, display: r.status }
+      : { label: r.system, share: r.score ?? 0, display: score(r.score) },
+  );
+  return [
+    {
+      key: 'booookscore',
+      table: reportTable(COLUMNS, ranked),
+      chart: { title: 'BooookScore', bars },
+      notes: [note],
+    },
+    { key: 'booookscore-error-types', heading: 'Error types', list: ranked.map(errorTypeLine) },
+  ];
 }

@@ -1,18 +1,22 @@
 import type { RunEntity } from '@precis/db';
 import {
-  csvCell,
   describeWork,
-  escapeHtml,
-  failedCell,
-  type ReportFormat,
+  failedColumn,
+  fixed,
+  type ReportBlock,
+  type ReportColumn,
   type ReportSection,
   type RunHeader,
-  reportTitle,
+  rankColumn,
+  reportTable,
   runHeader,
   scoreTaskId,
 } from '@precis/engine';
-import { formatTextTable } from '@precis/text';
-import type { DimensionLeaderboard, DimensionSystemRow } from '../dimensions/dimension-scores.js';
+import type {
+  DimensionHumanCorrelation,
+  DimensionLeaderboard,
+  DimensionSystemRow,
+} from '../dimensions/dimension-scores.js';
 
 export interface DimensionReport {
   run: RunHeader;
@@ -53,8 +57,7 @@ function withWork(r: DimensionSystemRow): DimensionSystemRow {
   return { ...r, dimensions, work, status: describeWork(work) };
 }
 
-const num = (x: number | null | undefined, digits = 2) =>
-  x === null || x === undefined ? 'n/a' : x.toFixed(digits);
+const num = (x: number | null | undefined) => fixed(x, 2);
 
 // The mean over dimensions; null unless every dimension has a mean (a complete row).
 function overall(r: DimensionSystemRow): number | null {
@@ -64,9 +67,9 @@ function overall(r: DimensionSystemRow): number | null {
 }
 
 // Complete rows best first (ties by system name); rows without a judge mean unranked, last.
-export function rankDimensionRows(
-  rows: readonly DimensionSystemRow[],
-): (DimensionSystemRow & { rank: number | null })[] {
+type RankedDimensionRow = DimensionSystemRow & { rank: number | null };
+
+export function rankDimensionRows(rows: readonly DimensionSystemRow[]): RankedDimensionRow[] {
   const ranked = rows
     .filter((r) => overall(r) !== null)
     .sort((a, b) => overall(b)! - overall(a)! || a.system.localeCompare(b.system))
@@ -83,33 +86,66 @@ export function rankedBoards(boards: readonly DimensionLeaderboard[]) {
   return boards.map((b) => ({ ...b, rows: rankDimensionRows(b.rows) }));
 }
 
-function grid(board: DimensionLeaderboard): { headers: string[]; rows: string[][] } {
+// A number column: shown with two decimals, unformatted in CSV.
+const numberColumn = (
+  header: string,
+  value: (r: RankedDimensionRow) => number | null,
+): ReportColumn<RankedDimensionRow> => ({
+  header,
+  show: (r) => num(value(r)),
+  csv: [{ header, value }],
+});
+
+function columns(board: DimensionLeaderboard): ReportColumn<RankedDimensionRow>[] {
   const anyHuman = board.rows.some((r) => Object.values(r.dimensions).some((c) => c.human !== null));
-  const headers = ['rank', 'system', 'summarizer', 'judge mean'];
-  for (const d of board.dimensions) headers.push(d, `${d} 95% CI`, ...(anyHuman ? [`${d} human`] : []));
-  headers.push('failed', 'status');
-  const rows = rankDimensionRows(board.rows).map((r) => {
-    const cells = [r.rank === null ? '–' : String(r.rank), r.system, r.summarizer, num(overall(r))];
-    for (const d of board.dimensions) {
-      const c = r.dimensions[d];
-      cells.push(num(c?.mean), c?.ci95 ? `${num(c.ci95[0])}–${num(c.ci95[1])}` : 'n/a');
-      if (anyHuman) cells.push(num(c?.human));
-    }
-    cells.push(failedCell(r.work), r.status);
-    return cells;
-  });
-  if (board.humanCorrelation) {
-    const cells = ['', 'Spearman / Kendall with humans (summary level)', '', ''];
-    for (const d of board.dimensions) {
-      const c = board.humanCorrelation[d];
-      cells.push(c ? `${num(c.spearman)} / ${num(c.kendall)}` : 'n/a', c ? `${c.products} products` : '');
-      if (anyHuman) cells.push('');
-    }
-    cells.push('', '');
-    rows.push(cells);
+  const cols: ReportColumn<RankedDimensionRow>[] = [
+    rankColumn(),
+    { header: 'system', show: (r) => r.system },
+    { header: 'summarizer', show: (r) => r.summarizer },
+    numberColumn('judge mean', overall),
+  ];
+  for (const d of board.dimensions) {
+    const ci = (r: RankedDimensionRow) => r.dimensions[d]?.ci95 ?? null;
+    cols.push(
+      numberColumn(d, (r) => r.dimensions[d]?.mean ?? null),
+      {
+        header: `${d} 95% CI`,
+        show: (r) => {
+          const c = ci(r);
+          return c ? `${num(c[0])}–${num(c[1])}` : 'n/a';
+        },
+        csv: [
+          { header: `${d} 95% CI low`, value: (r) => ci(r)?.[0] ?? null },
+          { header: `${d} 95% CI high`, value: (r) => ci(r)?.[1] ?? null },
+        ],
+      },
+    );
+    if (anyHuman) cols.push(numberColumn(`${d} human`, (r) => r.dimensions[d]?.human ?? null));
   }
-  return { headers, rows };
+  cols.push(failedColumn(), { header: 'status', show: (r) => r.status });
+  return cols;
 }
+
+type CorrelationRow = { dimension: string; c: DimensionHumanCorrelation };
+
+const CORRELATION_COLUMNS: ReportColumn<CorrelationRow>[] = [
+  { header: 'dimension', show: (r) => r.dimension },
+  {
+    header: 'Spearman',
+    show: (r) => num(r.c.spearman),
+    csv: [{ header: 'Spearman', value: (r) => r.c.spearman }],
+  },
+  {
+    header: 'Kendall',
+    show: (r) => num(r.c.kendall),
+    csv: [{ header: 'Kendall', value: (r) => r.c.kendall }],
+  },
+  {
+    header: 'products',
+    show: (r) => String(r.c.products),
+    csv: [{ header: 'products', value: (r) => r.c.products }],
+  },
+];
 
 // What the judge managed: every judgment failed, some failed, or all were made.
 function judgedNote(board: DimensionLeaderboard): string {
@@ -130,66 +166,36 @@ function caption(board: DimensionLeaderboard): string {
   return `Judge ${board.judge} (${board.family}, template ${templates}); ${board.samples} sample(s) at temperature ${board.temperature}, score = ${board.method === 'logprob-weighted' ? 'logprob-weighted mean' : 'mean of the parsed samples'} (1-5); CI from a ${board.bootstrapResamples}-resample bootstrap of the system mean.${judgedNote(board)}${failedSteps}`;
 }
 
-// Per-dimension judge leaderboards of a run; each table names its judge and template version.
-export function renderDimensionReport(report: DimensionReport, format: ReportFormat): string {
-  const title = reportTitle(report.run);
-  if (format === 'json')
-    return `${JSON.stringify({ run: report.run, dimensions: rankedBoards(report.boards) }, null, 2)}\n`;
-  const parts = report.boards.map((b) => ({ ...grid(b), caption: caption(b), metric: b.metric }));
-  switch (format) {
-    case 'csv':
-      return `${parts
-        .flatMap((p) => [['metric', ...p.headers], ...p.rows.map((r) => [p.metric, ...r])])
-        .map((r) => r.map(csvCell).join(','))
-        .join('\n')}\n`;
-    case 'md':
-      return [
-        `# ${title}`,
-        ...parts.flatMap((p) => [
-          '',
-          `## ${p.metric}`,
-          '',
-          `| ${p.headers.join(' | ')} |`,
-          `|${p.headers.map(() => '---').join('|')}|`,
-          ...p.rows.map((r) => `| ${r.join(' | ')} |`),
-          '',
-          p.caption,
-        ]),
-        '',
-      ].join('\n');
-    case 'html':
-      return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}th{background:#f4f4f4}</style>
-</head><body>
-<h1>${escapeHtml(title)}</h1>
-${parts
-  .map(
-    (p) => `<h2>${escapeHtml(p.metric)}</h2>
-<table><thead><tr>${p.headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>
-<tbody>${p.rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n')}</tbody></table>
-<p>${escapeHtml(p.caption)}</p>`,
-  )
-  .join('\n')}
-</body></html>
-`;
-    case 'text':
-      return [
-        title,
-        ...parts.flatMap((p) => [
-          '',
-          p.metric,
-          formatTextTable(p.headers, p.rows, { ruler: true, trimEnd: false }),
-          p.caption,
-        ]),
-        '',
-      ].join('\n');
-  }
+// Per-dimension judge leaderboards of a run, each naming its judge and template version, and
+// each followed by its correlation with the human ratings when the dataset has them.
+export function dimensionBlocks(report: DimensionReport): ReportBlock[] {
+  return report.boards.flatMap((b) => {
+    const blocks: ReportBlock[] = [
+      {
+        key: b.metric,
+        heading: b.metric,
+        table: reportTable(columns(b), rankDimensionRows(b.rows)),
+        notes: [caption(b)],
+      },
+    ];
+    if (b.humanCorrelation) {
+      const rows = b.dimensions.flatMap((dimension) => {
+        const c = b.humanCorrelation?.[dimension];
+        return c ? [{ dimension, c }] : [];
+      });
+      blocks.push({
+        key: `${b.metric}.human-correlation`,
+        heading: `${b.metric}: correlation with human ratings (summary level)`,
+        table: reportTable(CORRELATION_COLUMNS, rows),
+      });
+    }
+    return blocks;
+  });
 }
 
 export const dimensionReport: ReportSection<DimensionReport> = {
   load: (db, run) => loadDimensionReport(db, run),
   hasResults: (r) => r.boards.length > 0,
-  render: (r, format) => renderDimensionReport(r, format),
+  blocks: dimensionBlocks,
   json: (r) => ({ dimensions: rankedBoards(r.boards) }),
 };

@@ -1,0 +1,70 @@
+import { failedCell, type RowWork } from '../scoring/row-status.js';
+
+// What a benchmark family's report section contributes: blocks of tables, notes, lists and bar
+// charts. The engine renders them in every format (report-render.ts); families never format.
+
+export type CsvValue = number | string | null;
+
+export interface ReportColumn<R> {
+  header: string;
+  // What the terminal, Markdown and HTML show.
+  show(row: R): string;
+  // The column's CSV cells with numbers unformatted, e.g. a CI as low and high (default: one
+  // cell holding what is shown).
+  csv?: readonly { header: string; value(row: R): CsvValue }[];
+}
+
+export interface ReportTable {
+  headers: string[];
+  rows: string[][];
+  csvHeaders: string[];
+  csvRows: CsvValue[][];
+}
+
+export interface ReportChart {
+  title: string;
+  // share in [0, 1] draws a bar; null shows only the label and what is displayed (e.g. why).
+  bars: { label: string; share: number | null; display: string }[];
+}
+
+export interface ReportBlock {
+  // Names the block's table in CSV (its first column).
+  key: string;
+  heading?: string;
+  table?: ReportTable;
+  // Drawn in HTML only.
+  chart?: ReportChart;
+  notes?: string[];
+  list?: string[];
+}
+
+export function reportTable<R>(columns: readonly ReportColumn<R>[], rows: readonly R[]): ReportTable {
+  const csvColumns = columns.flatMap((c) => c.csv ?? [{ header: c.header, value: c.show }]);
+  return {
+    headers: columns.map((c) => c.header),
+    rows: rows.map((r) => columns.map((c) => c.show(r))),
+    csvHeaders: csvColumns.map((c) => c.header),
+    csvRows: rows.map((r) => csvColumns.map((c) => c.value(r))),
+  };
+}
+
+// A number shown with `digits` decimals, 'n/a' when absent.
+export const fixed = (x: number | null | undefined, digits: number): string =>
+  x === null || x === undefined ? 'n/a' : x.toFixed(digits);
+
+// A rank cell: '–' for a row left out of the ranking.
+export const rankColumn = <R extends { rank: number | null }>(): ReportColumn<R> => ({
+  header: 'rank',
+  show: (r) => (r.rank === null ? '–' : String(r.rank)),
+  csv: [{ header: 'rank', value: (r) => r.rank }],
+});
+
+// The `failed` cell ('3 summaries, 12 judgments' or '0'); in CSV one count per kind of work.
+export const failedColumn = <R extends { work: RowWork }>(): ReportColumn<R> => ({
+  header: 'failed',
+  show: (r) => failedCell(r.work),
+  csv: [
+    { header: 'failed summaries', value: (r) => r.work.summaries.failed },
+    { header: 'failed judgments', value: (r) => r.work.judgments.failed },
+  ],
+});
