@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@precis/prompts';
+import type { ChatRequest as LlmChatRequest } from '@precis/llm';
 
 export type RunStage = 'summarize' | 'verify' | 'score';
 
@@ -32,22 +32,14 @@ export interface WorkerMetrics {
   handlerSeconds(stage: string, seconds: number): void;
 }
 
-export interface ChatRequest {
-  model: string;
-  messages: ChatMessage[];
-  temperature?: number;
-  topP?: number;
-  maxTokens?: number;
-  runId: string;
-  taskId: string;
-  // Part of the cache key: regenerations and re-asks add a suffix, so each is a distinct call
-  // while a re-run of the same task still hits the cache.
-  templateVersion: string;
-  cache: boolean;
-  // Token logprobs of the reply, with this many alternatives per token (logprob-weighted judges).
-  logprobs?: boolean;
-  topLogprobs?: number;
-}
+// What a run's call carries: the client's request with the ids its ledger row and cache key need
+// made mandatory (re-asks add a suffix to templateVersion, so each is a distinct call while a
+// re-run of the same task still hits the cache).
+export type ChatRequest = Pick<
+  LlmChatRequest,
+  'model' | 'messages' | 'temperature' | 'topP' | 'maxTokens' | 'logprobs' | 'topLogprobs'
+> &
+  Required<Pick<LlmChatRequest, 'runId' | 'taskId' | 'templateVersion' | 'cache'>>;
 
 export interface ChatReply {
   text: string;

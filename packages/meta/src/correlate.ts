@@ -2,6 +2,7 @@ import {
   bootstrapStatistic,
   type CorrelationMethod,
   correlation,
+  summaryLevelAgreement,
   summaryLevelCorrelation,
 } from '@precis/metrics';
 import { OPINION_DIMENSION_IDS, type OpinionDimensionId } from '@precis/prompts';
@@ -141,17 +142,10 @@ function pairs(p: OpinionProduct, metric: MetricScores, dim: OpinionDimensionId)
 }
 
 function summaryLevel(groups: readonly Pairs[]): DimensionCorrelation {
-  const metricByGroup = groups.map((g) => g.m);
-  const humanByGroup = groups.map((g) => g.h);
-  const [sp, kd, pe] = METHODS.map((method) => summaryLevelCorrelation(metricByGroup, humanByGroup, method));
-  return {
-    spearman: finite(sp!.value),
-    kendall: finite(kd!.value),
-    pearson: finite(pe!.value),
-    products: sp!.groupsUsed,
-    skipped: sp!.groupsSkipped.length,
-    summaries: groups.reduce((s, g) => s + g.m.length, 0),
-  };
+  return summaryLevelAgreement(
+    groups.map((g) => g.m),
+    groups.map((g) => g.h),
+  );
 }
 
 function systemMeans(groups: readonly Pairs[]): { mm: number[]; hm: number[] } {

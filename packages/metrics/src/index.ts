@@ -47,8 +47,10 @@ export {
   type RatingValue,
 } from './stats/krippendorff.js';
 export {
+  type SummaryLevelAgreement,
   type SummaryLevelCorrelation,
   type SystemLevelCorrelation,
+  summaryLevelAgreement,
   summaryLevelCorrelation,
   systemLevelCorrelation,
 } from './stats/meta-evaluation.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { rmse } from './descriptive.js';
-import { summaryLevelCorrelation, systemLevelCorrelation } from './meta-evaluation.js';
+import { summaryLevelAgreement, summaryLevelCorrelation, systemLevelCorrelation } from './meta-evaluation.js';
 
 describe('meta-evaluation', () => {
   it('averages per-group correlations and skips constant groups', () => {
@@ -54,5 +54,30 @@ describe('meta-evaluation', () => {
 
   it('rmse between raters', () => {
     expect(rmse([1, 2, 3], [1, 2, 5])).toBeCloseTo(Math.sqrt(4 / 3), 14);
+  });
+
+  it('summary-level agreement: three coefficients averaged over the usable groups', () => {
+    // Group 1 agrees (+1), group 2 disagrees (-1), group 3 has constant human ratings (skipped).
+    const metric = [
+      [1, 2, 3],
+      [1, 2, 3],
+      [1, 2, 3],
+    ];
+    const human = [
+      [2, 4, 9],
+      [9, 4, 2],
+      [3, 3, 3],
+    ];
+    const a = summaryLevelAgreement(metric, human);
+    expect(a).toMatchObject({ spearman: 0, kendall: 0, products: 2, skipped: 1, summaries: 9 });
+    expect(a.pearson).toBeCloseTo(0, 14);
+    expect(summaryLevelAgreement([[1, 1]], [[2, 3]])).toEqual({
+      spearman: null,
+      kendall: null,
+      pearson: null,
+      products: 0,
+      skipped: 1,
+      summaries: 2,
+    });
   });
 });

@@ -74,3 +74,32 @@ export function systemLevelCorrelation(
     humanMeans,
   };
 }
+
+// Summary-level agreement of a metric with human ratings by the three usual coefficients (null
+// where undefined), with the groups (e.g. products) used and skipped and the summaries seen.
+export interface SummaryLevelAgreement {
+  spearman: number | null;
+  kendall: number | null;
+  pearson: number | null;
+  products: number;
+  skipped: number;
+  summaries: number;
+}
+
+export function summaryLevelAgreement(
+  metricByGroup: readonly (readonly number[])[],
+  humanByGroup: readonly (readonly number[])[],
+): SummaryLevelAgreement {
+  const finite = (v: number) => (Number.isFinite(v) ? v : null);
+  const [sp, kd, pe] = (['spearman', 'kendall', 'pearson'] as const).map((method) =>
+    summaryLevelCorrelation(metricByGroup, humanByGroup, method),
+  );
+  return {
+    spearman: finite(sp!.value),
+    kendall: finite(kd!.value),
+    pearson: finite(pe!.value),
+    products: sp!.groupsUsed,
+    skipped: sp!.groupsSkipped.length,
+    summaries: metricByGroup.reduce((a, g) => a + g.length, 0),
+  };
+}

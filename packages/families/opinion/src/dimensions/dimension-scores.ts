@@ -9,7 +9,7 @@ import {
   type RowWork,
   upsertMetricValues,
 } from '@precis/engine';
-import { type CorrelationMethod, correlation, summaryLevelCorrelation } from '@precis/metrics';
+import { type CorrelationMethod, correlation, summaryLevelAgreement } from '@precis/metrics';
 import { In } from 'typeorm';
 import { gevalStepsTaskId } from '../ids.js';
 import { datasetSummaries } from '../summary/reviews.js';
@@ -187,12 +187,9 @@ function humanCorrelationOf(
   dim: string,
 ): DimensionHumanCorrelation {
   const groups = [...byDoc.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([, g]) => g);
-  const [sp, kd, pe] = METHODS.map((m) =>
-    summaryLevelCorrelation(
-      groups.map((g) => g.m),
-      groups.map((g) => g.h),
-      m,
-    ),
+  const summaryLevel = summaryLevelAgreement(
+    groups.map((g) => g.m),
+    groups.map((g) => g.h),
   );
   // Systems with a complete judge mean and a human mean.
   const sm = rows.flatMap((r) => {
@@ -206,15 +203,7 @@ function humanCorrelationOf(
       m,
     ),
   );
-  return {
-    spearman: finite(sp!.value),
-    kendall: finite(kd!.value),
-    pearson: finite(pe!.value),
-    products: sp!.groupsUsed,
-    skipped: sp!.groupsSkipped.length,
-    summaries: groups.reduce((a, g) => a + g.m.length, 0),
-    system: { spearman: ssp!, kendall: skd!, pearson: spe!, systems: sm.length },
-  };
+  return { ...summaryLevel, system: { spearman: ssp!, kendall: skd!, pearson: spe!, systems: sm.length } };
 }
 
 // The system-level metric values of one dimension, and its correlation with humans if any.
