@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench [name...] [-- --flag value]`: builds, then runs every benchmark module
-// (<workspace>/dist/bench/<name>.bench.js), prints a table and writes bench-results/<name>.json.
+// (bench/dist/<name>.bench.js), prints a table and writes bench-results/<name>.json.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,13 +16,9 @@ const split = argv.findIndex((a) => a.startsWith('-'));
 const names = split === -1 ? argv : argv.slice(0, split);
 const benchArgs = split === -1 ? [] : argv.slice(argv[split] === '--' ? split + 1 : split);
 
-// Benchmarks of one package live in <workspace>/dist/bench; whole-run benchmarks in bench/.
+// Every benchmark lives in the bench/ workspace, outside the packages' shipped code.
 function benchmarkDirs() {
-  const dirs = [{ dir: join(root, 'bench', 'dist'), workspace: 'bench' }];
-  for (const group of ['packages', 'apps'])
-    for (const ws of readdirSync(join(root, group)))
-      dirs.push({ dir: join(root, group, ws, 'dist', 'bench'), workspace: `${group}/${ws}` });
-  return dirs;
+  return [{ dir: join(root, 'bench', 'dist'), workspace: 'bench' }];
 }
 
 function findBenchmarks() {

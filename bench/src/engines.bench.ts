@@ -2,17 +2,15 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { annotateDuplication, createLeadEngine, createTextRankEngine } from '@precis/engines';
 import { chunkBySentences, splitSentences, wordCount } from '@precis/text';
-import { annotateDuplication } from '../duplication.js';
-import { createLeadEngine } from '../lead-engine.js';
-import { createTextRankEngine } from '../textrank-engine.js';
 
 // Offline engines on a real book (default: Pride and Prejudice) chunked at 2048 tokens:
 // hierarchical-style level-0 summaries of every chunk, one merge of all of them, the
 // duplication annotator on the result, and TextRank over the whole book in one go.
 // Args: --book <path> --budget <words per chunk summary>.
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function arg(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);

@@ -1,10 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import { RougeScorer } from '../rouge/rouge.js';
-import { bootstrapMean } from '../stats/bootstrap.js';
-import { kendallTauB } from '../stats/correlation.js';
-import { krippendorffAlpha } from '../stats/krippendorff.js';
-import { summaryLevelCorrelation } from '../stats/meta-evaluation.js';
-import { createRng, randomInt } from '../stats/rng.js';
+import {
+  bootstrapMean,
+  createRng,
+  kendallTauB,
+  krippendorffAlpha,
+  RougeScorer,
+  randomInt,
+  summaryLevelCorrelation,
+} from '@precis/metrics';
 
 // Throughput of the metrics on realistic sizes: book summaries (~900 words) for ROUGE, the
 // SummEval-OP layout (32 products x 13 summaries) for meta-evaluation. Loops are fixed-size.

@@ -2,16 +2,21 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { chunkBySentences, chunkByTokens } from '../chunks.js';
-import { splitSentenceSpans } from '../sentences.js';
-import { countTokens, getEncoder } from '../tokens.js';
-import { novelNgramShare, repeatedNgramShare } from '../words.js';
+import {
+  chunkBySentences,
+  chunkByTokens,
+  countTokens,
+  getEncoder,
+  novelNgramShare,
+  repeatedNgramShare,
+  splitSentenceSpans,
+} from '@precis/text';
 
 // Text utilities on a real book (default: Pride and Prejudice, ~160k tokens). Every measured
 // step runs a fixed number of times and reports the median (novel trigrams: the first call
 // builds the book's trigram set, later calls with the same book reuse it). Args: --book <path> --reps <n>.
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function arg(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);

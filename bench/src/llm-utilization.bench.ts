@@ -1,13 +1,15 @@
 import { parseArgs } from 'node:util';
 import { createDataSource, createThrowawayDatabase } from '@precis/db';
+import {
+  createTypeOrmLlmStore,
+  LimiterRegistry,
+  LlmClient,
+  type LlmStore,
+  loadModelRegistry,
+  MemoryLlmStore,
+} from '@precis/llm';
 import { type FakeLlmStats, spawnFakeLlmProcess, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
-import { LlmClient } from '../client/llm-client.js';
-import { LimiterRegistry } from '../limits/limiter-registry.js';
-import { loadModelRegistry } from '../registry/load-model-registry.js';
-import type { LlmStore } from '../store/llm-store.js';
-import { MemoryLlmStore } from '../store/memory-llm-store.js';
-import { createTypeOrmLlmStore } from '../store/typeorm-llm-store.js';
 
 type StoreKind = 'memory' | 'pg' | 'pg-batch' | 'pglite' | 'pglite-batch';
 const STORE_KINDS: StoreKind[] = ['memory', 'pg', 'pg-batch', 'pglite', 'pglite-batch'];

@@ -3,10 +3,15 @@
 // by task id; a batch is acked only after its transaction committed. Uses a throwaway database
 // and a prefixed set of streams, both removed at the end.
 import { randomBytes } from 'node:crypto';
+import {
+  type Bus,
+  createInProcessBus,
+  createNatsBus,
+  type Delivery,
+  type NatsBus,
+  type WorkMessage,
+} from '@precis/bus';
 import pg from 'pg';
-import { createInProcessBus } from '../in-process/in-process-bus.js';
-import { createNatsBus, type NatsBus } from '../nats/nats-bus.js';
-import type { Bus, Delivery, WorkMessage } from '../types.js';
 
 interface Options {
   tasks: number;
