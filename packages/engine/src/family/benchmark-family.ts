@@ -57,6 +57,10 @@ export type StrategyPlan =
 // unit's tasks by them).
 export interface Strategy {
   readonly name: string;
+  // The dataset kinds it can summarize (default: any); another kind is a spec error.
+  readonly datasetKinds?: readonly string[];
+  // Fields it adds to `systems[].params` (optional ones: a spec without them stays as it was).
+  readonly params?: z.ZodRawShape;
   // Checks and derives per-system settings once per run (e.g. the model's context window);
   // throws to fail the run with that message.
   prepare?(system: SystemSpec, modelInfo: RunContext['modelInfo']): unknown;

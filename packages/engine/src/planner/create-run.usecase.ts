@@ -3,6 +3,7 @@ import { DatasetEntity, OPEN_RUN_STATUSES, RunEntity } from '@precis/db';
 import type { FileAccessPolicy } from '@precis/files';
 import { importDataset } from '@precis/ingest';
 import { In } from 'typeorm';
+import { strategyFitProblems } from '../spec/benchmark-spec.schema.js';
 import type { LoadedSpec } from '../spec/load-spec.js';
 import { SpecError } from '../spec/load-spec.js';
 import type { RunContext } from './run-context.js';
@@ -55,6 +56,10 @@ export async function createRun(
       );
     }
   }
+  // Datasets named without a kind: their kind is known once imported.
+  const stored = await ctx.db.getRepository(DatasetEntity).findBy({ name: In(spec.datasets.map((d) => d.name)) });
+  const kinds = spec.datasets.map((d) => d.kind ?? stored.find((s) => s.name === d.name)?.kind);
+  for (const p of strategyFitProblems(ctx.families, spec, kinds)) problems.push(`${p.path.join('.').replace(/\.(\d+)/g, '[$1]')}: ${p.message}`);
   for (const { where, model } of specModels(spec)) {
     if (!ctx.modelInfo) {
       problems.push(

@@ -61,8 +61,9 @@ export const strategyParamsSpec = z
   })
   .strict();
 
-// A system that summarizes with one of the loaded families' strategies.
-const systemSpec = (strategies: readonly [string, ...string[]]) =>
+// A system that summarizes with one of the loaded families' strategies; `params` takes the
+// engine's fields and those the strategies add.
+const systemSpec = <P extends z.ZodObject>(strategies: readonly [string, ...string[]], params: P) =>
   z
     .object({
       name,
@@ -71,7 +72,7 @@ const systemSpec = (strategies: readonly [string, ...string[]]) =>
       // Exactly one of: a model from the registry, or an offline engine.
       model: z.string().min(1).optional(),
       engine: z.enum(['textrank', 'lead']).optional(),
-      params: strategyParamsSpec.default(strategyParamsSpec.parse({})),
+      params: params.default(params.parse({}) as never),
     })
     .strict()
     .refine((s) => (s.model === undefined) !== (s.engine === undefined), {
@@ -84,7 +85,11 @@ const systemSpec = (strategies: readonly [string, ...string[]]) =>
 // 128-slot endpoint's slots busy and ran at 9.6x the ideal time; with 128, 2.7x.
 export const DEFAULT_STAGE_CONCURRENCY = 128;
 
-export type SystemSpec = z.output<ReturnType<typeof systemSpec>>;
+type EngineSystemSpec = z.output<ReturnType<typeof systemSpec<typeof strategyParamsSpec>>>;
+// The engine's params, and those a family's strategy adds (it reads them with its own schema).
+export type SystemSpec = Omit<EngineSystemSpec, 'params'> & {
+  params: EngineSystemSpec['params'] & Record<string, unknown>;
+};
 // A system from a family's system source (e.g. `source: dataset`).
 export interface SourcedSystemSpec {
   name: string;
@@ -149,8 +154,11 @@ export function buildSpecSchema(registry: FamilyRegistry): z.ZodType<BenchmarkSp
   const strategies = [...registry.strategies.keys()] as [string, ...string[]];
   const sources = [...registry.sources.values()].map((s) => s.schema);
   const metrics = [...registry.metrics.values()].map((m) => m.schema);
+  const params = strategyParamsSpec.extend(
+    Object.assign({}, ...[...registry.strategies.values()].map((s) => s.params ?? {})),
+  );
   const systems = z
-    .array(z.discriminatedUnion('source', [systemSpec(strategies), ...sources] as unknown as Options))
+    .array(z.discriminatedUnion('source', [systemSpec(strategies, params), ...sources] as unknown as Options))
     .min(1);
   return specObject(
     systems as unknown as z.ZodType<AnySystemSpec[]>,
@@ -170,9 +178,33 @@ export function buildSpecSchema(registry: FamilyRegistry): z.ZodType<BenchmarkSp
       }
       seen.set(s.name, i);
     });
+    const kinds = spec.datasets.map((d) => d.kind);
+    for (const issue of strategyFitProblems(registry, spec, kinds)) ctx.addIssue({ code: 'custom', ...issue });
     for (const family of registry.families)
       for (const issue of family.checkSpec?.(spec) ?? []) ctx.addIssue({ code: 'custom', ...issue });
   });
+}
+
+// Systems whose strategy cannot summarize a dataset's kind (kinds unknown yet are skipped).
+export function strategyFitProblems(
+  registry: FamilyRegistry,
+  spec: Pick<BenchmarkSpec, 'systems' | 'datasets'>,
+  kinds: readonly (string | undefined)[],
+): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  spec.systems.forEach((s, i) => {
+    if (!isGeneratedSystem(s)) return;
+    const fits = registry.strategies.get(s.strategy)?.datasetKinds;
+    if (!fits) return;
+    kinds.forEach((kind, d) => {
+      if (kind !== undefined && !fits.includes(kind))
+        problems.push({
+          path: ['systems', i, 'strategy'],
+          message: `strategy "${s.strategy}" cannot summarize datasets[${d}] (${spec.datasets[d]!.name}, kind ${kind}); it takes ${fits.join(' or ')} datasets`,
+        });
+    });
+  });
+  return problems;
 }
 
 export const isGeneratedSystem = (s: AnySystemSpec): s is SystemSpec => s.source === undefined;

@@ -46,6 +46,8 @@ function stepTask(u: StrategyUnit, step: PlannedStep): NewTask {
 function bookStrategy(name: 'hierarchical' | 'incremental' | 'full-context'): Strategy {
   return {
     name,
+    // Long texts: books and generic documents (KGDS and SummEval-OP have strategies of their own).
+    datasetKinds: ['text', 'jsonl'],
     prepare: (system: SystemSpec, modelInfo) => strategyParams(system, modelInfo),
     needsText: (system, _prepared, documentId) => !cachedChunks(documentId, system.params),
     async plan(u: StrategyUnit): Promise<StrategyPlan> {

@@ -5,6 +5,7 @@ import { OPINION_STEP_KEY, opinionSummaryTask, summarizeOpinion } from './opinio
 // Strategy 'opinion': one task per product, its reviews -> one paragraph.
 export const opinionStrategy: Strategy = {
   name: 'opinion',
+  datasetKinds: ['summeval-op'],
   async plan(u) {
     const text = u.results.get(OPINION_STEP_KEY);
     if (text === undefined)

@@ -1,0 +1,2 @@
+export * from './kgds.parsers.js';
+export * from './kgds.templates.js';
