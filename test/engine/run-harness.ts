@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { createInProcessBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, RunEntity } from '@precis/db';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
-import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
+import { type FakeLlmServer, type FakeRule, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import {
   type BenchmarkSpec,
@@ -56,13 +56,18 @@ export interface RunHarness {
   close(): Promise<void>;
 }
 
-export async function startRunHarness(name: string): Promise<RunHarness> {
+// extra: rules answered before the built-in ones, and more model names (same endpoint).
+export async function startRunHarness(
+  name: string,
+  extra: { rules?: FakeRule[]; models?: string[] } = {},
+): Promise<RunHarness> {
   const tdb = await createThrowawayDatabase(name);
   const db = await createDataSource({ url: tdb.url });
   const fake = await startFakeLlmServer({
     latencyMs: 1,
     capacity: 64,
     rules: [
+      ...(extra.rules ?? []),
       { match: /Target sentences/, reply: (ctx) => judgeReply(ctx.lastUser) },
       { match: /<score>/, reply: (ctx) => `<score>${1 + (ctx.lastUser.length % 5)}</score>` },
     ],
@@ -75,7 +80,8 @@ export async function startRunHarness(name: string): Promise<RunHarness> {
     maxConcurrency: 16,
     maxRetries: 0,
   });
-  const registry = loadModelRegistry({ models: { judge: model('judge'), down: model('down') } });
+  const names = ['judge', 'down', ...(extra.models ?? [])];
+  const registry = loadModelRegistry({ models: Object.fromEntries(names.map((m) => [m, model(m)])) });
 
   async function execute(raw: Record<string, unknown>): Promise<ExecutedRun> {
     const spec = validateSpec(builtInFamilies, raw);

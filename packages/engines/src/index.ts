@@ -17,6 +17,13 @@ export {
   textRankSummary,
 } from './extract.js';
 export { createLeadEngine, LEAD_ENGINE } from './lead-engine.js';
+export {
+  LEXICAL_THRESHOLD,
+  LEXICAL_VERIFIER,
+  lexicallyInferred,
+  lexicalOpinionError,
+  termRecall,
+} from './lexical-verifier.js';
 export type {
   ArtifactRemover,
   ChunkSummarizer,

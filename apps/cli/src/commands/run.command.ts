@@ -107,6 +107,13 @@ function loadRunSpec(specPath: string, opts: RunOptions): { loaded: LoadedSpec; 
       ]);
     }
     loaded.spec.systems = loaded.spec.systems.filter((s) => wanted.includes(s.name));
+    // A metric scoped to systems (`systems: [...]`) keeps the selected ones, or goes with them.
+    loaded.spec.metrics = loaded.spec.metrics.flatMap((m) => {
+      const scoped = m.systems as string[] | undefined;
+      if (!Array.isArray(scoped)) return [m];
+      const kept = scoped.filter((name) => wanted.includes(name));
+      return kept.length ? [{ ...m, systems: kept }] : [];
+    });
   }
   if (opts.cache === false) loaded.spec.cache = false;
   const concurrency =

@@ -57,9 +57,12 @@ export async function createRun(
     }
   }
   // Datasets named without a kind: their kind is known once imported.
-  const stored = await ctx.db.getRepository(DatasetEntity).findBy({ name: In(spec.datasets.map((d) => d.name)) });
+  const stored = await ctx.db
+    .getRepository(DatasetEntity)
+    .findBy({ name: In(spec.datasets.map((d) => d.name)) });
   const kinds = spec.datasets.map((d) => d.kind ?? stored.find((s) => s.name === d.name)?.kind);
-  for (const p of strategyFitProblems(ctx.families, spec, kinds)) problems.push(`${p.path.join('.').replace(/\.(\d+)/g, '[$1]')}: ${p.message}`);
+  for (const p of strategyFitProblems(ctx.families, spec, kinds))
+    problems.push(`${p.path.join('.').replace(/\.(\d+)/g, '[$1]')}: ${p.message}`);
   for (const { where, model } of specModels(spec)) {
     if (!ctx.modelInfo) {
       problems.push(

@@ -179,7 +179,8 @@ export function buildSpecSchema(registry: FamilyRegistry): z.ZodType<BenchmarkSp
       seen.set(s.name, i);
     });
     const kinds = spec.datasets.map((d) => d.kind);
-    for (const issue of strategyFitProblems(registry, spec, kinds)) ctx.addIssue({ code: 'custom', ...issue });
+    for (const issue of strategyFitProblems(registry, spec, kinds))
+      ctx.addIssue({ code: 'custom', ...issue });
     for (const family of registry.families)
       for (const issue of family.checkSpec?.(spec) ?? []) ctx.addIssue({ code: 'custom', ...issue });
   });

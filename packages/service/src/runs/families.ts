@@ -1,5 +1,6 @@
 import { FamilyRegistry } from '@precis/engine';
 import { booksFamily } from '@precis/family-books';
+import { kgdsFamily } from '@precis/family-kgds';
 import { opinionFamily } from '@precis/family-opinion';
 
 // The benchmark families a service runs: `{ provide: FAMILIES, useValue: registry }` replaces the
@@ -8,8 +9,8 @@ export const FAMILIES = Symbol.for('precis.service.families');
 
 let builtIn: FamilyRegistry | undefined;
 
-// The families shipped with Precis: books (BooookScore) and opinion (SummEval-OP judges).
+// The families shipped with Precis: books (BooookScore), opinion (SummEval-OP judges) and KGDS.
 export function builtInFamilies(): FamilyRegistry {
-  builtIn ??= new FamilyRegistry([booksFamily, opinionFamily]);
+  builtIn ??= new FamilyRegistry([booksFamily, opinionFamily, kgdsFamily]);
   return builtIn;
 }

@@ -1,0 +1,46 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { assertBuilt, runCli } from './run-cli.js';
+
+describe('precis run examples/kgds.yaml (built binary, embedded)', () => {
+  let home: string;
+
+  beforeAll(async () => {
+    assertBuilt();
+    home = await mkdtemp(join(tmpdir(), 'precis-cli-kgds-'));
+  });
+
+  afterAll(async () => {
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it('runs the offline systems on all 100 KGDS samples with no model endpoint', async () => {
+    const run = await runCli(['run', 'examples/kgds.yaml', '--systems', 'lead-3,gold', '--json'], {
+      PRECIS_HOME: home,
+    });
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      run: { status: string };
+      kgds: {
+        system: string;
+        rank: number;
+        samples: number;
+        judge: string;
+        kgds: { bsp: unknown; caoRecall: number };
+      }[];
+    };
+    expect(report.run.status).toBe('completed');
+    expect(report.kgds.map((r) => [r.rank, r.system, r.samples])).toEqual([
+      [1, 'gold', 100],
+      [2, 'lead-3', 100],
+    ]);
+    expect(report.kgds[0]!.kgds.bsp).toEqual({ precision: 100, recall: 100, f1: 100 });
+    expect(report.kgds[0]!.judge).toBe('engine:lexical-overlap@1 (heuristic)');
+    // Without --systems the spec needs the model registry's key: one line, exit 4, nothing run.
+    const all = await runCli(['run', 'examples/kgds.yaml'], { PRECIS_HOME: home, OPENAI_API_KEY: '' });
+    expect(all.code).toBe(4);
+    expect(all.stderr).toContain('OPENAI_API_KEY');
+  });
+});

@@ -1,0 +1,120 @@
+import { DocumentEntity } from '@precis/db';
+import {
+  type BenchmarkSpec,
+  isGeneratedSystem,
+  metricValueId,
+  type RowWork,
+  type RunContext,
+  type ScoringInput,
+  upsertMetricValues,
+} from '@precis/engine';
+import { LEXICAL_VERIFIER } from '@precis/engines';
+import { In } from 'typeorm';
+import { judgeModel, type KgdsMetricSpec, kgdsMetrics, metricCovers, systemPattern } from '../kgds-spec.js';
+import { loadKgdsSample } from '../sample.js';
+import { summaryParts } from '../summary/summary-parts.js';
+import { type KgdsPart, kgdsTaskId } from '../verify/kgds-metric.js';
+import { type KgdsRow, kgdsRow, type ScoredSample } from './kgds-row.js';
+import { type SampleVerdicts, scoreSample } from './sample-scores.js';
+
+type TaskRow = { id: string; status: string; result: Record<string, unknown> | null };
+
+const judgeLabel = (m: KgdsMetricSpec) =>
+  judgeModel(m) !== undefined ? `model:${judgeModel(m)}` : `engine:${LEXICAL_VERIFIER} (heuristic)`;
+
+function summarizerOf(spec: BenchmarkSpec, system: string): string {
+  const s = spec.systems.find((x) => x.name === system)!;
+  if (!isGeneratedSystem(s)) return 'gold';
+  return s.model !== undefined ? `model:${s.model}` : `engine:${s.engine}`;
+}
+
+// One system's row: each summary's verdicts, scores and the work that failed.
+async function systemRow(
+  ctx: RunContext,
+  input: ScoringInput,
+  tasks: Map<string, TaskRow>,
+  docs: Map<string, string>,
+  m: { index: number; metric: KgdsMetricSpec },
+  system: string,
+): Promise<KgdsRow> {
+  const { runId, spec } = input;
+  const pattern = systemPattern(spec, system)!;
+  const summaries = input.summaries.filter((s) => s.system === system);
+  const expected =
+    spec.systems.find((s) => s.name === system)?.source === 'gold' ? summaries.length : input.runDocuments;
+  const work: RowWork = {
+    summaries: { expected, failed: expected - summaries.length },
+    judgments: { expected: 0, failed: 0 },
+  };
+  const scored: ScoredSample[] = [];
+  for (const s of summaries) {
+    const verdicts: SampleVerdicts = {};
+    for (const part of ['facts', 'opinions', 'feedback'] as KgdsPart[]) {
+      const t = tasks.get(kgdsTaskId(runId, s, m.index, part));
+      if (!t) continue;
+      work.judgments.expected++;
+      if (t.status !== 'done') {
+        work.judgments.failed++;
+        continue;
+      }
+      (verdicts as Record<string, unknown>)[part] = part === 'feedback' ? t.result : t.result?.verdicts;
+    }
+    const [sample, parts] = await Promise.all([
+      loadKgdsSample(ctx.db, s.documentId),
+      summaryParts(ctx, runId, spec, s),
+    ]);
+    const scores = scoreSample(sample, parts, verdicts);
+    if (scores) scored.push({ order: s.order, document: docs.get(s.documentId) ?? s.documentId, scores });
+  }
+  return kgdsRow(
+    {
+      system,
+      summarizer: summarizerOf(spec, system),
+      metric: `kgds.${m.index}`,
+      judge: judgeLabel(m.metric),
+      pattern,
+    },
+    scored,
+    work,
+    { resamples: spec.bootstrap.resamples, seed: spec.seed },
+  );
+}
+
+// The KGDS leaderboards: one row per system each kgds metric judges, stored as metric values.
+export async function scoreKgds(ctx: RunContext, input: ScoringInput): Promise<Record<string, unknown>> {
+  const metrics = kgdsMetrics(input.spec);
+  if (metrics.length === 0) return {};
+  const rows: TaskRow[] = await ctx.db.query(
+    `SELECT id, status, result FROM tasks WHERE run_id = $1 AND kind IN ('kgds-facts', 'kgds-opinions', 'kgds-feedback')`,
+    [input.runId],
+  );
+  const tasks = new Map(rows.map((r) => [r.id, r]));
+  const docIds = [...new Set(input.summaries.map((s) => s.documentId))];
+  const docRows = docIds.length
+    ? await ctx.db
+        .getRepository(DocumentEntity)
+        .find({ where: { id: In(docIds) }, select: { id: true, externalId: true } })
+    : [];
+  const docs = new Map(docRows.map((d) => [d.id, d.externalId]));
+  const board: KgdsRow[] = [];
+  for (const m of metrics) {
+    const systems = input.spec.systems.filter(
+      (s) => metricCovers(m.metric, s.name) && systemPattern(input.spec, s.name),
+    );
+    for (const s of systems) board.push(await systemRow(ctx, input, tasks, docs, m, s.name));
+  }
+  await upsertMetricValues(
+    ctx.db,
+    board.map((r) => ({
+      id: metricValueId(input.runId, r.system, null, r.metric),
+      runId: input.runId,
+      system: r.system,
+      documentId: null,
+      metric: r.metric,
+      value: r.kgds?.opGm ?? null,
+      details: r as unknown as Record<string, unknown>,
+      producedBy: r.judge,
+    })),
+  );
+  return { kgds: board };
+}

@@ -1,0 +1,51 @@
+import type { BenchmarkSpec, Metric, NewTask, SettledSummary } from '@precis/engine';
+import { judgeModel, kgdsMetricSpec, kgdsMetrics, metricCovers, systemPattern } from '../kgds-spec.js';
+import type { KgdsVerifyPayload } from './verify-context.js';
+
+export type KgdsPart = 'facts' | 'opinions' | 'feedback';
+
+export const kgdsTaskId = (runId: string, s: SettledSummary, metricIndex: number, part: KgdsPart) =>
+  `${runId}:verify:${s.system}:${s.documentId}:kgds.${metricIndex}:${part}`;
+
+// The verify tasks of one KGDS summary: the opinions always; the facts of an ABS-AOS summary;
+// the feedback judgment of an EBS-AOS summary when a model judges (the task itself skips the
+// judge call when the EBS equals the gold one).
+export function kgdsTasksFor(
+  runId: string,
+  spec: BenchmarkSpec,
+  summaries: readonly SettledSummary[],
+): NewTask[] {
+  const metrics = kgdsMetrics(spec);
+  return summaries.flatMap((s) => {
+    const pattern = systemPattern(spec, s.system);
+    const found = metrics.find((m) => metricCovers(m.metric, s.system));
+    if (!pattern || !found) return [];
+    const parts: KgdsPart[] = ['opinions'];
+    if (pattern === 'abs-aos') parts.unshift('facts');
+    else if (found.metric.feedback && judgeModel(found.metric) !== undefined) parts.push('feedback');
+    return parts.map((part) => {
+      const payload: KgdsVerifyPayload = {
+        type: 'kgds-verify',
+        system: s.system,
+        documentId: s.documentId,
+        summaryId: s.id,
+        metricIndex: found.index,
+      };
+      return {
+        id: kgdsTaskId(runId, s, found.index, part),
+        runId,
+        stage: 'verify',
+        kind: `kgds-${part}`,
+        payload: { ...payload },
+      };
+    });
+  });
+}
+
+export const kgdsMetric: Metric = {
+  name: 'kgds',
+  schema: kgdsMetricSpec,
+  async open(_ctx, runId, spec) {
+    return { tasksFor: (summaries) => kgdsTasksFor(runId, spec, summaries) };
+  },
+};
