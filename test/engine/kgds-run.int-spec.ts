@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { JudgmentEntity } from '@precis/db';
 import { type KgdsRow, loadKgdsSample } from '@precis/family-kgds';
 import { bspScore, caoRecall, macroAverage } from '@precis/metrics';
-import { builtInFamilies, renderRunReport, validateSpec } from '../support/precis.js';
+import { builtInFamilies, loadTraceBlocks, renderRunReport, validateSpec } from '../support/precis.js';
 import { KGDS_WRITERS, kgdsRules } from './kgds-fake.js';
 import { type RunHarness, startRunHarness } from './run-harness.js';
 
@@ -58,6 +58,27 @@ describe('KGDS runs', () => {
       expected += (await loadKgdsSample(h.db, s.document_id)).facts.length;
     expect(facts).toBe(expected);
     expect(rows.find((x) => x.system === 'lead-3')!.samples).toBe(10);
+    // The trace of one sample: each summary, then each of its verdicts.
+    const [doc] = await h.db.query(
+      `SELECT document_id FROM summaries WHERE run_id = $1 AND system = 'gold' LIMIT 1`,
+      [r.run.id],
+    );
+    const sample = await loadKgdsSample(h.db, doc.document_id);
+    const trace = await loadTraceBlocks(builtInFamilies, h.db, r.run, doc.document_id);
+    expect(trace.map((b) => b.key)).toEqual([
+      'trace.gold.summary',
+      'trace.gold',
+      'trace.lead-3.summary',
+      'trace.lead-3',
+      'trace.lead-abs.summary',
+      'trace.lead-abs',
+    ]);
+    expect(trace[0]!.notes![0]).toBe(
+      `Background paragraphs: ${sample.gold.join(', ')}\n\nOpinions: ${sample.opinions.join(' ')}`,
+    );
+    expect(trace[1]!.table!.rows).toHaveLength(sample.opinions.length);
+    expect(trace[1]!.table!.rows[0]!.slice(3)).toEqual(['inferred', 'engine:lexical-overlap@1 (heuristic)']);
+    expect(trace[5]!.table!.rows).toHaveLength(sample.facts.length + sample.opinions.length);
   });
 
   it('refuses a strategy that does not fit the dataset kind, naming the path', () => {

@@ -22,7 +22,7 @@ describe('precis run examples/kgds.yaml (built binary, embedded)', () => {
     });
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as {
-      run: { status: string };
+      run: { id: string; status: string };
       kgds: {
         system: string;
         rank: number;
@@ -38,6 +38,13 @@ describe('precis run examples/kgds.yaml (built binary, embedded)', () => {
     ]);
     expect(report.kgds[0]!.kgds.bsp).toEqual({ precision: 100, recall: 100, f1: 100 });
     expect(report.kgds[0]!.judge).toBe('engine:lexical-overlap@1 (heuristic)');
+    // One sample's summaries and every verdict.
+    const trace = await runCli(['runs', 'show', report.run.id, '--trace', '3'], { PRECIS_HOME: home });
+    expect(trace.code).toBe(0);
+    expect(trace.stdout).toContain('\nverdicts\n\ngold (gold)\n\nBackground paragraphs: ');
+    expect(trace.stdout).toMatch(
+      /\nopinions +1 +Person1 thinks that \*\*Ethiopia\*\* demonstrated strong dominance/,
+    );
     // Without --systems the spec needs the model registry's key: one line, exit 4, nothing run.
     const all = await runCli(['run', 'examples/kgds.yaml'], { PRECIS_HOME: home, OPENAI_API_KEY: '' });
     expect(all.code).toBe(4);

@@ -6,7 +6,9 @@ import {
   hasResults,
   listRuns,
   loadFullRunReport,
+  loadTraceBlocks,
   loadTraces,
+  renderBlocks,
   renderRunReport,
   renderTrace,
   runCounts,
@@ -102,9 +104,12 @@ function showCommand(ctx: CliContext, runs: Command): void {
         const run = await findRun(db, ref);
         if (opts.trace !== undefined) {
           const traces = await loadTraces(db, run, opts.trace);
-          if (opts.json) return printJson(ctx, traces);
-          ctx.stdout.write(`document ${traces.document.externalId} (${traces.document.id})\n\n`);
+          const verdicts = await loadTraceBlocks(cliFamilies(), db, run, traces.document.id);
+          if (opts.json) return printJson(ctx, { ...traces, verdicts });
+          const title = `document ${traces.document.externalId} (${traces.document.id})`;
+          ctx.stdout.write(`${title}\n\n`);
           for (const t of traces.systems) ctx.stdout.write(`${renderTrace(t.system, t.strategy, t.steps)}\n`);
+          if (verdicts.length) ctx.stdout.write(renderBlocks('verdicts', verdicts, 'text'));
           return;
         }
         const [tasks, usage, report] = await Promise.all([

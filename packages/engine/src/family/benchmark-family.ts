@@ -125,6 +125,8 @@ export interface ReportSection<T = unknown> {
   blocks(part: T): ReportBlock[];
   // Keys this section adds to the JSON report.
   json(part: T): Record<string, unknown>;
+  // What `runs show --trace <document>` adds for one document (e.g. each verdict of its summaries).
+  trace?(db: DataSource, run: RunEntity, documentId: string): Promise<ReportBlock[]>;
 }
 
 // A benchmark family: everything a benchmark brings to the engine. See docs/adding-a-benchmark.md.

@@ -40,3 +40,16 @@ export function renderRunReport(r: FullRunReport, format: ReportFormat): string 
     .flatMap(({ section, part }) => section.blocks(part));
   return renderBlocks(reportTitle(r.run), blocks, format);
 }
+
+// The families' trace blocks of one document of a run (verdicts and the like), in family order.
+export async function loadTraceBlocks(
+  families: FamilyRegistry,
+  db: DataSource,
+  run: RunEntity,
+  documentId: string,
+): Promise<ReportBlock[]> {
+  const blocks: ReportBlock[] = [];
+  for (const section of families.reportSections)
+    blocks.push(...((await section.trace?.(db, run, documentId)) ?? []));
+  return blocks;
+}

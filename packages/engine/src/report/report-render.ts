@@ -26,7 +26,7 @@ export function renderMarkdown(title: string, blocks: readonly ReportBlock[]): s
     lines.push('');
     if (b.heading) lines.push(`## ${b.heading}`, '');
     if (b.table) lines.push(...markdownTable(b.table));
-    if (b.notes?.length) lines.push('', ...b.notes);
+    if (b.notes?.length) lines.push(...(b.table ? [''] : []), ...b.notes);
     if (b.list) lines.push(...b.list.map((item) => `- ${item}`));
   }
   return `${lines.join('\n')}\n`;
@@ -43,7 +43,7 @@ export function renderText(title: string, blocks: readonly ReportBlock[]): strin
     lines.push('');
     if (b.heading) lines.push(b.heading, '');
     if (b.table) lines.push(formatTextTable(b.table.headers, b.table.rows, { ruler: true, trimEnd: false }));
-    if (b.notes?.length) lines.push('', ...b.notes);
+    if (b.notes?.length) lines.push(...(b.table ? [''] : []), ...b.notes);
     if (b.list) lines.push(...b.list);
   }
   return `${lines.join('\n')}\n`;

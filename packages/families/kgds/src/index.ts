@@ -1,6 +1,7 @@
 export * from './kgds-family.js';
 export * from './kgds-spec.js';
 export * from './report/kgds-report.js';
+export * from './report/kgds-trace.js';
 export * from './sample.js';
 export * from './score/kgds-row.js';
 export * from './score/sample-scores.js';

@@ -12,6 +12,7 @@ import {
 import { OPINION_ERROR_TYPES } from '@precis/metrics';
 import type { DataSource } from 'typeorm';
 import type { KgdsNumbers, KgdsRow } from '../score/kgds-row.js';
+import { kgdsTrace } from './kgds-trace.js';
 
 type Ranked = KgdsRow & { rank: number | null };
 
@@ -113,4 +114,5 @@ export const kgdsReport: ReportSection<KgdsReport> = {
   hasResults: (r) => r.rows.length > 0,
   blocks: kgdsBlocks,
   json: (r) => ({ kgds: rankKgdsRows(r.rows) }),
+  trace: kgdsTrace,
 };

@@ -52,7 +52,7 @@ export async function verifyContext(
   ]);
   const model = judgeModel(metric);
   const base = { ctx, task, payload, spec, metric, sample, parts };
-  if (model === undefined) return { ...base, judge: `engine:${LEXICAL_VERIFIER}` };
+  if (model === undefined) return { ...base, judge: `engine:${LEXICAL_VERIFIER} (heuristic)` };
   const temperature = 'temperature' in metric.judge ? metric.judge.temperature : 0;
   return {
     ...base,
