@@ -29,6 +29,7 @@ export {
 } from './errors.js';
 export type { EndpointLimiterStats } from './limits/endpoint-limiter.js';
 export { LimiterRegistry, processLimiters } from './limits/limiter-registry.js';
+export { PgSharedLimits, type SharedLimits } from './limits/pg-shared-limits.js';
 export { Semaphore } from './limits/semaphore.js';
 export { TokenBucket } from './limits/token-bucket.js';
 export {

@@ -4,6 +4,7 @@ import { DatasetEntity } from './dataset.entity.js';
 import { DocumentEntity } from './document.entity.js';
 import { JudgmentEntity } from './judgment.entity.js';
 import { LlmCallEntity } from './llm-call.entity.js';
+import { LlmRateWindowEntity, LlmSlotEntity } from './llm-lease.entity.js';
 import { MetricValueEntity } from './metric-value.entity.js';
 import { RunEntity } from './run.entity.js';
 import { RunCostEntity } from './run-cost.entity.js';
@@ -23,6 +24,8 @@ export {
   DocumentEntity,
   JudgmentEntity,
   LlmCallEntity,
+  LlmRateWindowEntity,
+  LlmSlotEntity,
   MetricValueEntity,
   RunCostEntity,
   RunCounterEntity,
@@ -40,6 +43,8 @@ export const ENTITIES = [
   RunCostEntity,
   TaskEntity,
   LlmCallEntity,
+  LlmRateWindowEntity,
+  LlmSlotEntity,
   SummaryEntity,
   JudgmentEntity,
   MetricValueEntity,

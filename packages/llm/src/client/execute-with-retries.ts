@@ -45,6 +45,8 @@ export async function executeWithRetries<T>(o: ExecuteOptions<T>): Promise<Attem
     try {
       await limiter.acquire(o.estimatedTokens, o.signal);
     } catch (err) {
+      // The cluster's limits live in the database: its outage is not the call's failure.
+      if (!o.signal?.aborted) throw err;
       ctx.callerAborted = true;
       const e = mapAttemptError(err, ctx);
       e.attempts = attempt - 1;

@@ -1,4 +1,5 @@
 import type { ModelSpec } from '../registry/model-spec.js';
+import type { SharedLimits } from './pg-shared-limits.js';
 import { Semaphore } from './semaphore.js';
 import { TokenBucket } from './token-bucket.js';
 
@@ -10,7 +11,8 @@ export interface EndpointLimiterStats {
   tokensAvailable: number | null;
 }
 
-// Everything that limits calls to one model endpoint: concurrency, requests/min, tokens/min.
+// Everything that limits calls to one model endpoint: concurrency, requests/min, tokens/min, in
+// this process and, when `shared` is given, across the cluster.
 // A 429's Retry-After delays only the call that got it (see executeWithRetries): one refusal
 // with a long Retry-After must not stall every other caller of the endpoint.
 export class EndpointLimiter {
@@ -18,13 +20,21 @@ export class EndpointLimiter {
   private rpm: TokenBucket | null = null;
   private tpm: TokenBucket | null = null;
   private waitingOutside = 0;
+  private spec: ModelSpec;
+  // Releases of the cluster-wide slots held by calls in flight (any one frees one).
+  private readonly leases: (() => void)[] = [];
 
-  constructor(spec: ModelSpec) {
+  constructor(
+    spec: ModelSpec,
+    private readonly shared?: SharedLimits,
+  ) {
+    this.spec = spec;
     this.slots = new Semaphore(spec.maxConcurrency);
     this.configure(spec);
   }
 
   configure(spec: ModelSpec): void {
+    this.spec = spec;
     this.slots.setCapacity(spec.maxConcurrency);
     this.rpm = reconfigure(this.rpm, spec.requestsPerMinute);
     this.tpm = reconfigure(this.tpm, spec.tokensPerMinute);
@@ -36,13 +46,22 @@ export class EndpointLimiter {
     try {
       if (this.rpm) await this.rpm.take(1);
       if (this.tpm && estimatedTokens > 0) await this.tpm.take(estimatedTokens);
+      await this.shared?.takeRate(this.spec, estimatedTokens, signal);
     } finally {
       this.waitingOutside--;
     }
     await this.slots.acquire(signal);
+    if (!this.shared) return;
+    try {
+      this.leases.push(await this.shared.acquireSlot(this.spec, signal));
+    } catch (err) {
+      this.slots.release();
+      throw err;
+    }
   }
 
   release(): void {
+    this.leases.pop()?.();
     this.slots.release();
   }
 

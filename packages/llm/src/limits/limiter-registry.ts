@@ -1,16 +1,21 @@
 import type { ModelSpec } from '../registry/model-spec.js';
 import { EndpointLimiter } from './endpoint-limiter.js';
+import type { SharedLimits } from './pg-shared-limits.js';
 
 // Limiters keyed by model name + endpoint, so every LlmClient in the process shares one budget
 // per model; a later registry with new limits for the same model reconfigures it in place.
 export class LimiterRegistry {
   private readonly limiters = new Map<string, EndpointLimiter>();
 
+  // shared: limits held for the whole cluster on top of this process's (services pass
+  // PgSharedLimits; embedded runs have none).
+  constructor(private readonly shared?: SharedLimits) {}
+
   for(spec: ModelSpec): EndpointLimiter {
     const key = `${spec.name}\u0000${spec.baseURL}\u0000${spec.modelId}`;
     let limiter = this.limiters.get(key);
     if (!limiter) {
-      limiter = new EndpointLimiter(spec);
+      limiter = new EndpointLimiter(spec, this.shared);
       this.limiters.set(key, limiter);
     } else {
       limiter.configure(spec);

@@ -1,6 +1,12 @@
 import type { Bus } from '@precis/bus';
 import { createRunContext, type FamilyRegistry, type RunContext, type RunLogger } from '@precis/engine';
-import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
+import {
+  createTypeOrmLlmStore,
+  LimiterRegistry,
+  LlmClient,
+  loadModelRegistry,
+  PgSharedLimits,
+} from '@precis/llm';
 import type { DataSource } from 'typeorm';
 import type { ServiceLogger } from '../logging/create-logger.js';
 
@@ -10,6 +16,19 @@ export function runLogger(logger: ServiceLogger): RunLogger {
     warn: (msg, fields) => logger.warn(fields ?? {}, msg),
     error: (msg, fields) => logger.error(fields ?? {}, msg),
   };
+}
+
+const limiters = new WeakMap<DataSource, LimiterRegistry>();
+
+// A service is one process of a cluster: its model-endpoint limits are held in the database for
+// every process together (one registry per database connection).
+export function clusterLimiters(db: DataSource): LimiterRegistry {
+  let registry = limiters.get(db);
+  if (!registry) {
+    registry = new LimiterRegistry(new PgSharedLimits(db));
+    limiters.set(db, registry);
+  }
+  return registry;
 }
 
 // The engine's context over this service's connections: the model client (cache + ledger in
@@ -24,7 +43,11 @@ export function buildRunContext(opts: {
 }): RunContext {
   const registry = opts.modelsFile ? loadModelRegistry(opts.modelsFile) : undefined;
   const chat = registry
-    ? new LlmClient({ registry, store: createTypeOrmLlmStore(opts.dataSource) })
+    ? new LlmClient({
+        registry,
+        store: createTypeOrmLlmStore(opts.dataSource),
+        limiters: clusterLimiters(opts.dataSource),
+      })
     : undefined;
   const ctx = createRunContext({
     db: opts.dataSource,
