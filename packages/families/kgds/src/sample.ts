@@ -10,6 +10,8 @@ export interface KgdsFact {
 
 // One KGDS sample as imported (METHODS.md §2.1): the article, the discussion and the gold data.
 export interface KgdsSample {
+  // The sample's id in its dataset (stable across databases, unlike the document's uuid).
+  externalId: string;
   paragraphs: { index: number; text: string }[];
   utterances: { participant: string; utterance: string }[];
   // S: the gold background-supporting paragraph indices.
@@ -73,6 +75,7 @@ async function load(db: DataSource, documentId: string): Promise<KgdsSample> {
     ...factsOf(data.nonSupportingFacts, NON_SUPPORTING_FACT, false),
   ].sort((a, b) => a.paragraphIndex - b.paragraphIndex);
   return {
+    externalId: doc.externalId,
     paragraphs: chunks
       .filter((c) => c.kind === 'paragraph')
       .map((c) => ({ index: c.sourceIndex ?? 0, text: c.text })),

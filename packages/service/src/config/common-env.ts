@@ -18,6 +18,13 @@ export function commonEnv(defaults: { httpPort: number }) {
       default: 'postgres://postgres@127.0.0.1:5432/postgres',
       description: 'PostgreSQL connection URL (a password in it is never logged)',
     }),
+    DATABASE_POOL_SIZE: int({
+      default: 20,
+      min: 1,
+      max: 500,
+      description:
+        "PostgreSQL connections this process may open; all processes together must stay under the server's max_connections",
+    }),
     DATABASE_RUN_MIGRATIONS: bool({
       default: true,
       description: 'apply pending database migrations at startup',

@@ -69,6 +69,7 @@ function rootModule<S extends EnvSchema>(
         database: {
           url: common.DATABASE_URL,
           runMigrations: common.DATABASE_RUN_MIGRATIONS,
+          poolSize: common.DATABASE_POOL_SIZE,
           startupTimeoutMs: common.STARTUP_TIMEOUT_MS,
         },
         bus: {

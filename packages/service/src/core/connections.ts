@@ -9,6 +9,7 @@ import { retryUntil } from './retry-until.js';
 export interface DatabaseSettings {
   url: string;
   runMigrations: boolean;
+  poolSize?: number;
   startupTimeoutMs: number;
 }
 
@@ -18,7 +19,12 @@ export async function connectDatabase(
 ): Promise<DataSource> {
   const log = logger.child({ component: 'database' });
   const ds = await retryUntil(
-    () => createDataSource({ url: settings.url, runMigrations: settings.runMigrations }),
+    () =>
+      createDataSource({
+        url: settings.url,
+        runMigrations: settings.runMigrations,
+        poolSize: settings.poolSize,
+      }),
     {
       what: `PostgreSQL at ${redactUrl(settings.url)}`,
       timeoutMs: settings.startupTimeoutMs,

@@ -4,6 +4,7 @@ import { kgdsRow } from './kgds-row.js';
 import { scoreSample } from './sample-scores.js';
 
 const sample: KgdsSample = {
+  externalId: '0',
   paragraphs: [2, 3, 4, 6].map((index) => ({ index, text: `p${index}` })),
   utterances: [{ participant: 'Person1', utterance: 'u' }],
   gold: [2, 3],

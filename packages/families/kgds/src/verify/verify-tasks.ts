@@ -135,7 +135,8 @@ async function feedback(v: VerifyContext): Promise<{ result: Record<string, unkn
   const mine = [...ebs].sort((a, b) => a - b);
   if (gold.length === mine.length && gold.every((g, i) => g === mine[i]))
     return { result: { judge: v.judge, templateVersion: null, sameAsGold: true }, rows: [] };
-  const goldFirst = createRng(`${v.spec.seed}:${v.payload.summaryId}:feedback`)() < 0.5;
+  // Drawn from the run seed and what is judged (not ids a database chose): reruns agree.
+  const goldFirst = createRng(`${v.spec.seed}:${v.payload.system}:${v.sample.externalId}:feedback`)() < 0.5;
   const [a, b] = goldFirst ? [gold, mine] : [mine, gold];
   const list = (xs: number[]) => (xs.length ? xs.join(', ') : '(none)');
   const { value: better, templateVersion } = await askJudge(

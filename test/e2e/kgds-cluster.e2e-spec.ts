@@ -1,0 +1,174 @@
+// KGDS across the services as separate processes (gateway, summarization, verifiers, scoring) on
+// NATS + PostgreSQL, against a fake server in this process: the same report as the embedded
+// runtime, and an endpoint's maxConcurrency held by four verifier processes together.
+// Needs the build: `npx turbo run build` (services run from dist).
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createInProcessBus } from '@precis/bus';
+import { createDataSource, createThrowawayDatabase, RunEntity, type ThrowawayDatabase } from '@precis/db';
+import { loadKgdsReport } from '@precis/family-kgds';
+import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
+import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
+import type { DataSource } from 'typeorm';
+import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
+import { kgdsRules } from '../engine/kgds-fake.js';
+import { builtInFamilies, createRun, createRunContext, executeRun, validateSpec } from '../support/precis.js';
+import {
+  type Cluster,
+  deleteBusStreams,
+  repoRoot,
+  startCluster,
+  tempDir,
+  writeJson,
+} from './runs-support.js';
+
+const KGDS = resolve(repoRoot, '../shared/datasets/kgds/KGDS.json');
+
+const registry = (baseURL: string, judgeConcurrency: number) => ({
+  models: {
+    writer: { baseURL, model: 'writer', contextWindow: 16000, maxConcurrency: 8 },
+    judge: { baseURL, model: 'judge', contextWindow: 16000, maxConcurrency: judgeConcurrency },
+  },
+});
+
+const modelSpec = () =>
+  validateSpec(builtInFamilies, {
+    name: 'kgds-cluster',
+    seed: 11,
+    datasets: [{ name: 'kgds', kind: 'kgds', path: KGDS, limit: 6 }],
+    systems: [
+      { name: 'ebs', strategy: 'ebs-aos', model: 'writer' },
+      { name: 'ebs-reflect', strategy: 'ebs-aos', model: 'writer', params: { paradigm: 'self-reflection' } },
+      { name: 'abs', strategy: 'abs-aos', model: 'writer' },
+      { name: 'gold', source: 'gold' },
+    ],
+    metrics: [{ name: 'kgds', judge: { model: 'judge' } }],
+  });
+
+// The rows as reports show them, without what only names the database (none: rows are keyed by
+// system and hold the samples' external ids).
+async function kgdsRows(db: DataSource, runId: string) {
+  const run = await db.getRepository(RunEntity).findOneByOrFail({ id: runId });
+  return (await loadKgdsReport(db, run)).rows;
+}
+
+async function embedded(fake: FakeLlmServer) {
+  const tdb = await createThrowawayDatabase(`e2e_kgds_embedded_${randomBytes(3).toString('hex')}`);
+  const db = await createDataSource({ url: tdb.url });
+  const bus = createInProcessBus();
+  try {
+    const reg = loadModelRegistry(registry(fake.baseURL, 32));
+    const chat = new LlmClient({ registry: reg, env: {}, store: createTypeOrmLlmStore(db) });
+    const ctx = createRunContext({ families: builtInFamilies, db, bus, chat, registry: reg });
+    const { run } = await createRun(ctx, { spec: modelSpec(), file: 'spec', text: '' }, { fresh: true });
+    const outcome = await executeRun(ctx, bus, run.id, { concurrency: 8 });
+    if (outcome.interrupted) throw new Error('embedded KGDS run was interrupted');
+    expect(outcome.progress.status).toBe('completed');
+    return await kgdsRows(db, run.id);
+  } finally {
+    await bus.close();
+    await db.destroy();
+    await tdb.drop();
+  }
+}
+
+describe('KGDS across the services', () => {
+  const tmp = tempDir('precis-kgds-cluster-');
+  let fake: FakeLlmServer;
+  const stops: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    fake = await startFakeLlmServer({ latencyMs: 40, capacity: 512, rules: kgdsRules });
+  });
+
+  afterAll(async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    await fake?.close();
+    tmp.remove();
+  }, 60_000);
+
+  async function cluster(verifiers: number, judgeConcurrency: number, workerConcurrency: number) {
+    const prefix = `e2e_kgds_${randomBytes(4).toString('hex')}`;
+    const tdb: ThrowawayDatabase = await createThrowawayDatabase('e2e_kgds_cluster');
+    const db = await createDataSource({ url: tdb.url, runMigrations: true });
+    const modelsFile = writeJson(
+      join(tmp.dir, `models-${prefix}.json`),
+      registry(fake.baseURL, judgeConcurrency),
+    );
+    const c: Cluster = await startCluster({
+      databaseUrl: tdb.url,
+      prefix,
+      modelsFile,
+      verifiers,
+      concurrency: workerConcurrency,
+      env: {
+        // Up to seven processes on this machine's PostgreSQL (max_connections 100).
+        ...Object.fromEntries(
+          ['summarization', 'scoring', 'verifier-1', 'verifier-2', 'verifier-3', 'verifier-4'].map((id) => [
+            id,
+            { DATABASE_POOL_SIZE: '10' },
+          ]),
+        ),
+        gateway: {
+          DATABASE_POOL_SIZE: '10',
+          INGEST_ROOT: realpathSync(resolve(repoRoot, '../shared/datasets')),
+        },
+      },
+    });
+    const runs = new RemoteRuns(c.grpcAddress, c.access);
+    let stopped = false;
+    const stop = async () => {
+      if (stopped) return;
+      stopped = true;
+      runs.close();
+      await c.stopAll();
+      await db.destroy();
+      await tdb.drop();
+      await deleteBusStreams(prefix);
+    };
+    stops.push(stop);
+    return { db, runs, stop };
+  }
+
+  it('gives the embedded report with the gateway, two verifiers, summarization and scoring', async () => {
+    const expected = await embedded(fake);
+    const { db, runs, stop } = await cluster(2, 32, 4);
+    const { run } = await runs.createRun(modelSpec());
+    const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
+    expect(remoteRunStatus(final)).toBe('completed');
+    const rows = await kgdsRows(db, run.id);
+    expect(rows.map((r) => r.system)).toEqual(['ebs', 'ebs-reflect', 'abs', 'gold']);
+    expect(rows).toEqual(expected);
+    expect(rows.find((r) => r.system === 'gold')!.kgds?.bsp).toEqual({
+      precision: 100,
+      recall: 100,
+      f1: 100,
+    });
+    // Its processes' connections are given back before the next cluster starts.
+    await stop();
+  }, 180_000);
+
+  it('four verifier processes never have more than the judge maxConcurrency (32) open at the server', async () => {
+    const { runs } = await cluster(4, 32, 16);
+    fake.resetStats();
+    const spec = validateSpec(builtInFamilies, {
+      name: 'kgds-limits',
+      datasets: [{ name: 'kgds', kind: 'kgds', path: KGDS }],
+      systems: [
+        { name: 'gold-ebs', source: 'gold', pattern: 'ebs-aos' },
+        { name: 'gold-abs', source: 'gold', pattern: 'abs-aos' },
+      ],
+      metrics: [{ name: 'kgds', judge: { model: 'judge' } }],
+    });
+    const { run } = await runs.createRun(spec);
+    const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
+    expect(remoteRunStatus(final)).toBe('completed');
+    const stats = fake.stats();
+    // 4 processes x 16 tasks, each sending one call per paragraph at once: far more than 32 want
+    // to be open; the cluster-wide slots hold them to 32.
+    expect(stats.completedChats).toBeGreaterThan(500);
+    expect(stats.maxInFlight).toBe(32);
+  }, 180_000);
+});
