@@ -55,11 +55,16 @@ export async function askJudge<T>(
 // answer); a list is split, never truncated. A single item that does not fit is an error.
 export function splitToFit<T>(
   items: readonly T[],
-  promptTokens: (part: readonly T[]) => number,
+  prompt: (part: readonly T[]) => string,
   contextWindow: number | undefined,
 ): T[][] {
   if (contextWindow === undefined || items.length === 0) return [items.slice()];
-  const fits = (part: readonly T[]) => promptTokens(part) + 8 * part.length + 64 <= contextWindow;
+  const fits = (part: readonly T[]) => {
+    const budget = contextWindow - 8 * part.length - 64;
+    const text = prompt(part);
+    // A token is at least one byte: tokens are counted only when that bound does not settle it.
+    return Buffer.byteLength(text) <= budget || countTokens(text) <= budget;
+  };
   const out: T[][] = [];
   const visit = (part: T[]) => {
     if (fits(part)) out.push(part);
@@ -77,9 +82,7 @@ export function splitToFit<T>(
   return out;
 }
 
-export const promptTokens = (template: PromptTemplate, vars: Record<string, string | number>) =>
-  countTokens(
-    renderTemplate(template, vars)
-      .map((m) => m.content)
-      .join('\n'),
-  );
+export const promptText = (template: PromptTemplate, vars: Record<string, string | number>) =>
+  renderTemplate(template, vars)
+    .map((m) => m.content)
+    .join('\n');

@@ -18,7 +18,7 @@ import {
   parseNumberedVerdicts,
 } from '@precis/prompts';
 import { formatParagraphs, formatUtterances, type KgdsFact } from '../sample.js';
-import { askJudge, promptTokens, splitToFit } from './judge-calls.js';
+import { askJudge, promptText, splitToFit } from './judge-calls.js';
 import { judgmentRow, type KgdsVerifyPayload, type VerifyContext, verifyContext } from './verify-context.js';
 
 const numbered = (items: readonly string[]) => items.map((t, i) => `${i + 1}. ${t}`).join('\n');
@@ -53,7 +53,7 @@ async function verifyFacts(
       facts: numbered(part.map((f) => f.text)),
     });
     const parts = [...byParagraph.values()].flatMap((facts) =>
-      splitToFit(facts, (part) => promptTokens(KGDS_FACTS_TEMPLATE, vars(part)), window),
+      splitToFit(facts, (part) => promptText(KGDS_FACTS_TEMPLATE, vars(part)), window),
     );
     const answers = await Promise.all(
       parts.map((part) =>

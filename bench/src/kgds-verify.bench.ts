@@ -1,0 +1,296 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type Bus, createInProcessBus, createNatsBus } from '@precis/bus';
+import { createDataSource, createThrowawayDatabase } from '@precis/db';
+import { createRun, createRunContext, RunCoordinator, startStageWorker, validateSpec } from '@precis/engine';
+import { importDataset } from '@precis/ingest';
+import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
+import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
+import type { DataSource } from 'typeorm';
+import { builtInFamilies } from './built-in-families.js';
+
+const repo = resolve(import.meta.dirname, '../..');
+const KGDS = resolve(repo, '../shared/datasets/kgds/KGDS.json');
+const VERIFIER = resolve(repo, 'apps/verifier/dist/main.js');
+
+// Static replies for every list length the KGDS judge prompts can have (the fake runs in its own
+// process, so its rules are a file): yes to odd items, OFI for every missed opinion, gold is A.
+function judgeRules(): unknown[] {
+  const lines = (n: number, answer: (k: number) => string) =>
+    Array.from({ length: n }, (_, i) => `${i + 1}. ${answer(i + 1)}`).join('\n');
+  const rules: unknown[] = [];
+  for (let n = 1; n <= 120; n++) {
+    rules.push({ match: `Facts, numbered 1 to ${n}:`, reply: lines(n, (k) => (k % 2 ? 'yes' : 'no')) });
+    rules.push({ match: `Opinions, numbered 1 to ${n} `, reply: lines(n, (k) => (k % 2 ? 'yes' : 'no')) });
+    rules.push({ match: `these opinions, numbered 1 to ${n}:`, reply: lines(n, () => 'OFI') });
+  }
+  rules.push({ match: 'Answer A: paragraphs', reply: '{"better": "A"}' });
+  return rules;
+}
+
+function registry(baseURL: string, capacity: number) {
+  return loadModelRegistry({
+    models: {
+      judge: { baseURL, model: 'judge', contextWindow: 128000, maxConcurrency: capacity, timeoutMs: 600_000 },
+    },
+  });
+}
+
+// One run to its end with this process planning (and summarizing: offline systems only); the
+// verify stage here too, or in the given verifier processes when `bus` is NATS.
+async function timedRun(
+  db: DataSource,
+  bus: Bus,
+  baseURL: string,
+  capacity: number,
+  raw: Record<string, unknown>,
+  verifyHere: boolean,
+) {
+  const reg = registry(baseURL, capacity);
+  const chat = new LlmClient({
+    registry: reg,
+    env: {},
+    store: createTypeOrmLlmStore(db, { batch: { maxRows: 500, maxDelayMs: 50 } }),
+  });
+  const ctx = createRunContext({ families: builtInFamilies, db, bus, registry: reg, chat });
+  const stages = verifyHere ? (['summarize', 'verify', 'score'] as const) : (['summarize', 'score'] as const);
+  const workers = await Promise.all(
+    stages.map((s) => startStageWorker(ctx, bus, s, { concurrency: 128, ackWaitMs: 600_000 })),
+  );
+  const coordinator = new RunCoordinator(ctx, bus, 200);
+  await coordinator.start();
+  try {
+    const spec = validateSpec(builtInFamilies, raw);
+    const started = performance.now();
+    const { run } = await createRun(ctx, { spec, file: 'kgds-verify', text: '' }, { fresh: true });
+    const progress = await coordinator.watch(run.id);
+    const wallMs = performance.now() - started;
+    if (progress.status !== 'completed')
+      throw new Error(`run ${run.id} ended ${progress.status}: ${progress.error}`);
+    const [v] = await db.query(
+      `SELECT count(*)::int AS tasks, (1000 * EXTRACT(EPOCH FROM max(finished_at) - min(created_at)))::int AS ms
+         FROM tasks WHERE run_id = $1 AND stage = 'verify'`,
+      [run.id],
+    );
+    return { wallMs, verifyTasks: v.tasks as number, verifyMs: v.ms as number };
+  } finally {
+    await coordinator.stop();
+    for (const w of workers) await w.stop();
+    await chat.close();
+  }
+}
+
+// CPU seconds (user + system) of processes, from /proc: where a phase's time went (the services,
+// the fake server, PostgreSQL and NATS share this machine's cores).
+function cpuOf(pid: number | string): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+function cpuOfCommand(name: string): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name) total += cpuOf(pid);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
+// CPU seconds per role between start() and the returned report().
+function cpuMeter(roles: Record<string, () => number>): () => string {
+  const start = Object.fromEntries(Object.entries(roles).map(([k, f]) => [k, f()]));
+  return () =>
+    Object.entries(roles)
+      .map(([k, f]) => `${k} ${(f() - start[k]!).toFixed(1)}`)
+      .join(', ');
+}
+
+const sharedRoles = (fake: FakeLlmProcess) => ({
+  'this process': () => cpuOf(process.pid),
+  'fake server': () => cpuOf(fake.child.pid!),
+  postgres: () => cpuOfCommand('postgres'),
+  'nats-server': () => cpuOfCommand('nats-server'),
+});
+
+function startVerifier(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [VERIFIER], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${env.HTTP_PORT}/health/ready`;
+  return new Promise((resolveReady, reject) => {
+    const deadline = Date.now() + 60_000;
+    const probe = async () => {
+      const ok = await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) return resolveReady(child);
+      if (Date.now() > deadline || child.exitCode !== null)
+        return reject(new Error(`verifier on ${env.HTTP_PORT} did not get ready`));
+      setTimeout(probe, 200);
+    };
+    void probe();
+  });
+}
+
+const abs = { name: 'gold-abs', source: 'gold', pattern: 'abs-aos' };
+const kgdsSpec = (name: string, systems: unknown[]) => ({
+  name,
+  datasets: [{ name: 'kgds', kind: 'kgds', path: KGDS }],
+  systems,
+  metrics: [{ name: 'kgds', judge: { model: 'judge' } }],
+  // Every run calls the judge: runs share the database, so cached answers would skip calls.
+  cache: false,
+});
+
+// Verifier processes (WORKER_CONCURRENCY tasks each) over NATS: the verify stage's wall time.
+async function withVerifiers(
+  n: number,
+  db: { url: string; ds: DataSource },
+  fake: FakeLlmProcess,
+  capacity: number,
+  perProcess: number,
+) {
+  const prefix = `bench_kgds_${n}_${process.pid}`;
+  const models = join(tmpdir(), `${prefix}-models.json`);
+  writeFileSync(
+    models,
+    JSON.stringify({
+      models: {
+        judge: { baseURL: fake.baseURL, model: 'judge', contextWindow: 128000, maxConcurrency: capacity },
+      },
+    }),
+  );
+  const bus = await createNatsBus({ prefix });
+  const procs = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      startVerifier({
+        DATABASE_URL: db.url,
+        DATABASE_RUN_MIGRATIONS: 'false',
+        DATABASE_POOL_SIZE: '10',
+        NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+        PRECIS_BUS_PREFIX: prefix,
+        PRECIS_MODELS: models,
+        HTTP_HOST: '127.0.0.1',
+        HTTP_PORT: String(19_300 + 10 * n + i),
+        LOG_LEVEL: 'warn',
+        WORKER_CONCURRENCY: String(perProcess),
+      }),
+    ),
+  );
+  const meter = cpuMeter({
+    ...sharedRoles(fake),
+    verifiers: () => procs.reduce((a, p) => a + cpuOf(p.pid!), 0),
+  });
+  try {
+    const lead = (k: number) => ({
+      name: `lead-${k}`,
+      strategy: 'ebs-aos',
+      engine: 'lead',
+      params: { paragraphs: k },
+    });
+    const r = await timedRun(
+      db.ds,
+      bus,
+      fake.baseURL,
+      capacity,
+      kgdsSpec(`kgds-${n}-verifiers`, [lead(2), lead(3), lead(4), lead(5)]),
+      false,
+    );
+    return { ...r, cpu: meter() };
+  } finally {
+    for (const p of procs) p.kill('SIGTERM');
+    await bus.deleteStreams();
+    await bus.close();
+  }
+}
+
+export async function run(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      capacity: { type: 'string', default: '128' },
+      latency: { type: 'string', default: '100' },
+      'per-process': { type: 'string', default: '16' },
+      processes: { type: 'string', default: '1,2,4' },
+    },
+    allowPositionals: true,
+  });
+  const capacity = Number(values.capacity);
+  const latency = Number(values.latency);
+  const rulesFile = join(tmpdir(), `bench-kgds-rules-${process.pid}.json`);
+  writeFileSync(rulesFile, JSON.stringify(judgeRules()));
+  const fake = await spawnFakeLlmProcess([
+    '--capacity',
+    String(capacity),
+    '--latency',
+    String(latency),
+    '--rules',
+    rulesFile,
+  ]);
+  const tdb = await createThrowawayDatabase('bench_kgds_verify');
+  const ds = await createDataSource({ url: tdb.url, runMigrations: true, poolSize: 32 });
+  try {
+    // Imported before anything is timed (a run imports an unchanged file as a no-op).
+    await importDataset(ds, { kind: 'kgds', path: KGDS, name: 'kgds' });
+    // 1) One ABS-AOS system, all 100 samples, verified in this process (embedded bus).
+    const before = (await fake.stats()).completedChats;
+    const meter = cpuMeter(sharedRoles(fake));
+    const embedded = await timedRun(
+      ds,
+      createInProcessBus(),
+      fake.baseURL,
+      capacity,
+      kgdsSpec('kgds-abs', [abs]),
+      true,
+    );
+    const calls = (await fake.stats()).completedChats - before;
+    const idealMs = (calls * latency) / capacity;
+    const metrics: Record<string, number | string> = {
+      'abs: verify tasks': embedded.verifyTasks,
+      'abs: judge calls': calls,
+      'abs: wall s': embedded.wallMs / 1000,
+      'abs: ideal s (calls x latency / capacity)': idealMs / 1000,
+      'abs: wall/ideal': embedded.wallMs / idealMs,
+      'abs: verify window s (first task created to last finished)': embedded.verifyMs / 1000,
+      'abs: verify window/ideal': embedded.verifyMs / idealMs,
+      'abs: max active at server': (await fake.stats()).maxActive,
+      'abs: CPU s by process': meter(),
+    };
+    // 2) Four EBS-AOS lead systems (one judge call per task at a time), 1, 2 and 4 verifier processes.
+    let one = 0;
+    for (const n of String(values.processes)
+      .split(',')
+      .map(Number)
+      .filter((x) => x > 0)) {
+      const r = await withVerifiers(n, { url: tdb.url, ds }, fake, capacity, Number(values['per-process']));
+      const perS = r.verifyTasks / (r.verifyMs / 1000);
+      if (n === 1) one = perS;
+      metrics[`${n} verifier(s): verify tasks/s`] = perS;
+      metrics[`${n} verifier(s): verify s`] = r.verifyMs / 1000;
+      if (one) metrics[`${n} verifier(s): x one process`] = perS / one;
+      metrics[`${n} verifier(s): CPU s by process`] = r.cpu;
+    }
+    return {
+      name: 'kgds-verify',
+      description: `KGDS verification against the fake server in its own process (latency ${latency} ms, capacity ${capacity}): (1) every sample of one ABS-AOS system (gold) judged embedded, wall vs the ideal, target <= 1.25x; (2) 400 EBS-AOS verify tasks by 1, 2 and 4 verifier processes over NATS + PostgreSQL with ${values['per-process']} tasks each at a time, targets >= 1.8x and >= 3.2x of one`,
+      metrics,
+    };
+  } finally {
+    await ds.destroy();
+    await tdb.drop();
+    await fake.close();
+  }
+}
