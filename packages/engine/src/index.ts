@@ -12,6 +12,7 @@ export * from './planner/run-documents.js';
 export * from './planner/run-outcome.js';
 export * from './planner/run-planner.js';
 export * from './planner/run-progress.js';
+export * from './planner/source-summaries.js';
 export * from './ports.js';
 export * from './queries/run-queries.js';
 export * from './report/render-run-report.js';

@@ -2,6 +2,7 @@ import {
   bootstrapStatistic,
   type CorrelationMethod,
   correlation,
+  type SummaryLevelAgreement,
   summaryLevelAgreement,
   summaryLevelCorrelation,
 } from '@precis/metrics';
@@ -24,18 +25,11 @@ import {
 
 export type CorrelationLevel = 'summary' | 'system';
 
-export interface DimensionCorrelation {
-  // null when undefined (no usable product, or constant vectors at system level).
-  spearman: number | null;
-  kendall: number | null;
-  pearson: number | null;
-  // Summary level: products whose vectors were usable (not constant); system level: products
-  // contributing to the system means.
-  products: number;
-  // Summary level: products skipped because a vector was constant; system level: 0.
-  skipped: number;
-  // Summaries with both a metric and a human score.
-  summaries: number;
+// Coefficients null when undefined (no usable product, or constant vectors at system level).
+// products: summary level, those whose vectors were usable; system level, those contributing to
+// the system means. skipped: summary level, products with a constant vector; system level, 0.
+// summaries: those with both a metric and a human score.
+export interface DimensionCorrelation extends SummaryLevelAgreement {
   // System level only: number of systems correlated.
   systems?: number;
   // With bootstrap: 95% percentile intervals, products resampled with replacement.

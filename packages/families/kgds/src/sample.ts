@@ -1,4 +1,5 @@
 import { ChunkEntity, DocumentEntity } from '@precis/db';
+import { boundedMemo } from '@precis/engine';
 import type { DataSource } from 'typeorm';
 
 export interface KgdsFact {
@@ -31,19 +32,7 @@ const KEY_FACT = 1;
 const NON_SUPPORTING_FACT = 0;
 
 // Samples never change once imported: memoized per document (bounded).
-const cache = new Map<string, Promise<KgdsSample>>();
-const MAX_ENTRIES = 512;
-
-export function loadKgdsSample(db: DataSource, documentId: string): Promise<KgdsSample> {
-  let hit = cache.get(documentId);
-  if (!hit) {
-    hit = load(db, documentId);
-    hit.catch(() => cache.delete(documentId));
-    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-    cache.set(documentId, hit);
-  }
-  return hit;
-}
+export const loadKgdsSample = boundedMemo<KgdsSample>(512, load);
 
 function factsOf(groups: FactGroupJson[] | undefined, type: number, key: boolean): KgdsFact[] {
   return (groups ?? []).flatMap((g) =>

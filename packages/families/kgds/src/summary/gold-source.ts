@@ -1,5 +1,5 @@
-import { SummaryEntity } from '@precis/db';
-import { type SettledSummary, type SystemSource, summaryId } from '@precis/engine';
+import type { SummaryEntity } from '@precis/db';
+import { insertSourceSummaries, type SettledSummary, type SystemSource, summaryId } from '@precis/engine';
 import type { KgdsPattern } from '@precis/prompts';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { type GoldSystemSpec, goldSystemSpec } from '../kgds-spec.js';
@@ -58,14 +58,7 @@ export const goldSource: SystemSource = {
         settled.push({ id, system: s.name, documentId: doc.id, text });
       }
     }
-    for (let k = 0; k < rows.length; k += 200)
-      await ctx.db
-        .createQueryBuilder()
-        .insert()
-        .into(SummaryEntity)
-        .values(rows.slice(k, k + 200))
-        .orIgnore()
-        .execute();
+    await insertSourceSummaries(ctx.db, rows);
     return { expected: rows.length, tasks: tasksFor(settled), error: null };
   },
 };

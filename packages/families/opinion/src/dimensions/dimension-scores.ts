@@ -9,7 +9,12 @@ import {
   type RowWork,
   upsertMetricValues,
 } from '@precis/engine';
-import { type CorrelationMethod, correlation, summaryLevelAgreement } from '@precis/metrics';
+import {
+  type CorrelationMethod,
+  correlation,
+  type SummaryLevelAgreement,
+  summaryLevelAgreement,
+} from '@precis/metrics';
 import { In } from 'typeorm';
 import { gevalStepsTaskId } from '../ids.js';
 import { datasetSummaries } from '../summary/reviews.js';
@@ -50,14 +55,8 @@ export interface JudgedDocument {
   order: number;
 }
 
-export interface DimensionHumanCorrelation {
-  // Summary level (per product across its summaries, averaged over products; constant skipped).
-  spearman: number | null;
-  kendall: number | null;
-  pearson: number | null;
-  products: number;
-  skipped: number;
-  summaries: number;
+// Summary level (per product across its summaries, averaged over products; constant skipped).
+export interface DimensionHumanCorrelation extends SummaryLevelAgreement {
   // System level: per-system means correlated across systems.
   system: { spearman: number | null; kendall: number | null; pearson: number | null; systems: number };
 }

@@ -1,6 +1,7 @@
 import { SummaryEntity } from '@precis/db';
 import {
   type BenchmarkSpec,
+  insertSourceSummaries,
   type NewTask,
   type RunContext,
   type RunDocument,
@@ -75,15 +76,7 @@ async function planDatasetSystems(
     }
   }
   plan.tasks = tasksFor(settled);
-  for (let k = 0; k < rows.length; k += 200) {
-    await ctx.db
-      .createQueryBuilder()
-      .insert()
-      .into(SummaryEntity)
-      .values(rows.slice(k, k + 200))
-      .orIgnore()
-      .execute();
-  }
+  await insertSourceSummaries(ctx.db, rows);
   return plan;
 }
 

@@ -1,22 +1,11 @@
 import { ChunkEntity, DocumentEntity } from '@precis/db';
+import { boundedMemo } from '@precis/engine';
 import type { DataSource } from 'typeorm';
-
-// A product's reviews never change once imported: memoized per document (bounded).
-const cache = new Map<string, Promise<string[]>>();
-const MAX_ENTRIES = 1024;
 
 // The reviews of an opinion dataset document (chunks kind 'review', scheme 'source', in order);
 // a document without review chunks is its own single "review".
-export function documentReviews(db: DataSource, documentId: string): Promise<string[]> {
-  let hit = cache.get(documentId);
-  if (!hit) {
-    hit = load(db, documentId);
-    hit.catch(() => cache.delete(documentId));
-    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-    cache.set(documentId, hit);
-  }
-  return hit;
-}
+// A product's reviews never change once imported: memoized per document (bounded).
+export const documentReviews = boundedMemo<string[]>(1024, load);
 
 async function load(db: DataSource, documentId: string): Promise<string[]> {
   const chunks = await db.getRepository(ChunkEntity).find({
