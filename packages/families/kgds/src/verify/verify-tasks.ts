@@ -2,6 +2,7 @@ import {
   ConfigurationError,
   finishTaskWithJudgments,
   type JudgmentRow,
+  runTemplate,
   type TaskKind,
   type TaskOutcome,
 } from '@precis/engine';
@@ -52,8 +53,10 @@ async function verifyFacts(
       count: part.length,
       facts: numbered(part.map((f) => f.text)),
     });
+    // Sized with the template the judge will get (a spec may override it).
+    const template = runTemplate(KGDS_FACTS_TEMPLATE, call.overrides);
     const parts = [...byParagraph.values()].flatMap((facts) =>
-      splitToFit(facts, (part) => promptText(KGDS_FACTS_TEMPLATE, vars(part)), window),
+      splitToFit(facts, (part) => promptText(template, vars(part)), window),
     );
     const answers = await Promise.all(
       parts.map((part) =>
