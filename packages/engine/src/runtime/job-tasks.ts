@@ -54,12 +54,12 @@ function storedPayload(task: Task): Record<string, unknown> {
 }
 
 // Records the task from its envelope unless the producer already did (keyed by task id).
-export function recordFromEnvelope(ctx: RunContext, task: Task, kind = task.kind): Promise<void> {
+export function recordFromEnvelope(ctx: RunContext, task: Task): Promise<void> {
   return recordTask(ctx.db, {
     id: task.taskId,
     runId: task.runId || null,
     stage: task.stage,
-    kind,
+    kind: task.kind,
     payload: storedPayload(task),
   });
 }
