@@ -58,6 +58,20 @@ describe('KGDS runs', () => {
       expected += (await loadKgdsSample(h.db, s.document_id)).facts.length;
     expect(facts).toBe(expected);
     expect(rows.find((x) => x.system === 'lead-3')!.samples).toBe(10);
+    // One table per pattern, each with its own background metric and ranking.
+    expect(rows.map((x) => [x.system, x.rank])).toEqual([
+      ['gold', 1],
+      ['lead-3', 2],
+      ['lead-abs', 1],
+    ]);
+    const md = renderRunReport(r.report, 'md');
+    expect(md).toContain(
+      '## KGDS EBS-AOS (kgds.0)\n\n| rank | system | summarizer | OP_GM | BSP P | BSP R | BSP F1 |',
+    );
+    expect(md).toContain(
+      '## KGDS ABS-AOS (kgds.0)\n\n| rank | system | summarizer | OP_GM | KBSAF P | KBSAF R | KBSAF F1 |',
+    );
+    expect(md).toContain('| 1 | gold | gold | 100.0 | 100.0 | 100.0 | 100.0 | 100.0–100.0 |');
     // The trace of one sample: each summary, then each of its verdicts.
     const [doc] = await h.db.query(
       `SELECT document_id FROM summaries WHERE run_id = $1 AND system = 'gold' LIMIT 1`,

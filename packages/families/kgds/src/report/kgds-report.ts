@@ -16,17 +16,30 @@ import { kgdsTrace } from './kgds-trace.js';
 
 type Ranked = KgdsRow & { rank: number | null };
 
-// Complete rows by OP_GM (ties by system name); rows without numbers unranked, last.
+// Complete rows by OP_GM (ties by system name), ranked within their metric and pattern (the
+// OP_GM of EBS-AOS and of ABS-AOS are not comparable); rows without numbers unranked, last.
 export function rankKgdsRows(rows: readonly KgdsRow[]): Ranked[] {
-  const ranked = rows
-    .filter((r) => r.kgds !== null)
-    .sort((a, b) => b.kgds!.opGm - a.kgds!.opGm || a.system.localeCompare(b.system))
-    .map((r, i) => ({ rank: i + 1, ...r }));
-  const rest = rows
-    .filter((r) => r.kgds === null)
-    .sort((a, b) => a.system.localeCompare(b.system))
-    .map((r) => ({ rank: null, ...r }));
-  return [...ranked, ...rest];
+  const out: Ranked[] = [];
+  for (const group of groups(rows)) {
+    const ranked = group
+      .filter((r) => r.kgds !== null)
+      .sort((a, b) => b.kgds!.opGm - a.kgds!.opGm || a.system.localeCompare(b.system))
+      .map((r, i) => ({ rank: i + 1, ...r }));
+    const rest = group
+      .filter((r) => r.kgds === null)
+      .sort((a, b) => a.system.localeCompare(b.system))
+      .map((r) => ({ rank: null, ...r }));
+    out.push(...ranked, ...rest);
+  }
+  return out;
+}
+
+// Rows by (metric, pattern), in the order they first appear.
+function groups(rows: readonly KgdsRow[]): KgdsRow[][] {
+  const byKey = new Map<string, KgdsRow[]>();
+  for (const r of rows)
+    byKey.set(`${r.metric} ${r.pattern}`, [...(byKey.get(`${r.metric} ${r.pattern}`) ?? []), r]);
+  return [...byKey.values()];
 }
 
 const num = (header: string, value: (n: KgdsNumbers) => number | null | undefined): ReportColumn<Ranked> => ({
@@ -44,25 +57,17 @@ const ciColumn = (header: string, key: string): ReportColumn<Ranked> => ({
   ],
 });
 
-const COLUMNS: ReportColumn<Ranked>[] = [
+const HEAD: ReportColumn<Ranked>[] = [
   rankColumn(),
   { header: 'system', show: (r) => r.system },
   { header: 'summarizer', show: (r) => r.summarizer },
-  { header: 'pattern', show: (r) => r.pattern },
   num('OP_GM', (n) => n.opGm),
-  num('BSP P', (n) => n.bsp?.precision),
-  num('BSP R', (n) => n.bsp?.recall),
-  num('BSP F1', (n) => n.bsp?.f1),
-  ciColumn('BSP F1 95% CI', 'bspF1'),
-  num('paragraph ratio', (n) => n.paragraphRatio),
-  num('KBSAF P', (n) => n.kbsaf?.precision),
-  num('KBSAF R', (n) => n.kbsaf?.recall),
-  num('KBSAF F1', (n) => n.kbsaf?.f1),
-  ciColumn('KBSAF F1 95% CI', 'kbsafF1'),
+];
+
+const TAIL: ReportColumn<Ranked>[] = [
   num('CAO R', (n) => n.caoRecall),
   ciColumn('CAO R 95% CI', 'caoRecall'),
   ...OPINION_ERROR_TYPES.map((t) => num(`${t} %`, (n) => n.errorTypes[t])),
-  num('gold win %', (n) => n.feedbackGoldWinRate),
   {
     header: 'samples',
     show: (r) => String(r.samples),
@@ -73,14 +78,40 @@ const COLUMNS: ReportColumn<Ranked>[] = [
   { header: 'status', show: (r) => r.status },
 ];
 
-function notes(rows: readonly KgdsRow[], metric: string): string[] {
-  const zero = rows.flatMap((r) =>
-    r.zeroDivision.map((z) => `${r.system}/${z.document} (${z.ratios.join(', ')})`),
-  );
+// Each pattern's table shows its own background metric.
+const COLUMNS: Record<KgdsRow['pattern'], ReportColumn<Ranked>[]> = {
+  'ebs-aos': [
+    ...HEAD,
+    num('BSP P', (n) => n.bsp?.precision),
+    num('BSP R', (n) => n.bsp?.recall),
+    num('BSP F1', (n) => n.bsp?.f1),
+    ciColumn('BSP F1 95% CI', 'bspF1'),
+    num('paragraph ratio', (n) => n.paragraphRatio),
+    num('gold win %', (n) => n.feedbackGoldWinRate),
+    ...TAIL,
+  ],
+  'abs-aos': [
+    ...HEAD,
+    num('KBSAF P', (n) => n.kbsaf?.precision),
+    num('KBSAF R', (n) => n.kbsaf?.recall),
+    num('KBSAF F1', (n) => n.kbsaf?.f1),
+    ciColumn('KBSAF F1 95% CI', 'kbsafF1'),
+    ...TAIL,
+  ],
+};
+
+function notes(rows: readonly KgdsRow[], metric: string, pattern: KgdsRow['pattern']): string[] {
+  // Grouped by system and ratio: "lead-3 bsp.f1 in 2 samples (documents 0, 7)".
+  const zero = new Map<string, string[]>();
+  for (const r of rows)
+    for (const z of r.zeroDivision)
+      for (const ratio of z.ratios)
+        zero.set(`${r.system} ${ratio}`, [...(zero.get(`${r.system} ${ratio}`) ?? []), z.document]);
+  const background = pattern === 'ebs-aos' ? 'BSP F1' : 'KBSAF F1';
   return [
-    `${metric}: percent, macro-averaged over samples; OP_GM = sqrt(background F1 x CAO recall) from those means (BSP for EBS-AOS, KBSAF for ABS-AOS); error types are shares of the classified missed opinions; gold win % = feedback judgments preferring the gold EBS; CIs from a bootstrap of the sample mean. Verified by: ${[...new Set(rows.map((r) => r.judge))].join(', ')}.`,
-    zero.length
-      ? `Samples with a 0/0 ratio, counted as 0: ${zero.join('; ')}.`
+    `${metric}, ${pattern.toUpperCase()}: percent, macro-averaged over samples; OP_GM = sqrt(${background} x CAO recall) from those means; error types are shares of the classified missed opinions;${pattern === 'ebs-aos' ? ' gold win % = feedback judgments preferring the gold EBS (a model judge only; n/a when none differed);' : ''} CIs from a bootstrap of the sample mean. Verified by: ${[...new Set(rows.map((r) => r.judge))].join(', ')}.`,
+    zero.size
+      ? `Samples with a 0/0 ratio, counted as 0: ${[...zero].map(([what, docs]) => `${what} in ${docs.length} (documents ${docs.join(', ')})`).join('; ')}.`
       : 'No sample had a 0/0 ratio.',
   ];
 }
@@ -90,14 +121,13 @@ export interface KgdsReport {
 }
 
 export function kgdsBlocks(report: KgdsReport): ReportBlock[] {
-  const metrics = [...new Set(report.rows.map((r) => r.metric))];
-  return metrics.map((metric) => {
-    const rows = report.rows.filter((r) => r.metric === metric);
+  return groups(report.rows).map((rows) => {
+    const { metric, pattern } = rows[0]!;
     return {
-      key: metric,
-      heading: `KGDS (${metric})`,
-      table: reportTable(COLUMNS, rankKgdsRows(rows)),
-      notes: notes(rows, metric),
+      key: `${metric}.${pattern}`,
+      heading: `KGDS ${pattern.toUpperCase()} (${metric})`,
+      table: reportTable(COLUMNS[pattern], rankKgdsRows(rows)),
+      notes: notes(rows, metric, pattern),
     };
   });
 }
