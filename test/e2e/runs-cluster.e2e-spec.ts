@@ -129,7 +129,12 @@ describe('a book benchmark across the services matches the embedded run', () => 
     const missing = { ...bookSpec(), datasets: [{ name: 'nope', kind: 'text', path: '/no/such/file.md' }] };
     await expect(runs.createRun(missing as never)).rejects.toThrow(/no\/such\/file\.md/);
 
-    const { run } = await runs.createRun({ ...bookSpec(), name: 'to-cancel', seed: 99 }, { fresh: true });
+    // Uncached, so its model calls keep it running long enough to be cancelled (with the first
+    // run's cache it can finish between the poll that sees it running and the cancel).
+    const { run } = await runs.createRun(
+      { ...bookSpec(), name: 'to-cancel', seed: 99, cache: false },
+      { fresh: true },
+    );
     // Cancel once the planner has started the run: a cancel racing the run's first planning pass
     // is overwritten by its pending -> running update (a known gap in @precis/engine' advanceRun).
     await waitFor(
