@@ -285,7 +285,7 @@ export async function run(args: string[]) {
     }
     return {
       name: 'kgds-verify',
-      description: `KGDS verification against the fake server in its own process (latency ${latency} ms, capacity ${capacity}): (1) every sample of one ABS-AOS system (gold) judged embedded, wall vs the ideal, target <= 1.25x; (2) 400 EBS-AOS verify tasks by 1, 2 and 4 verifier processes over NATS + PostgreSQL with ${values['per-process']} tasks each at a time, targets >= 1.8x and >= 3.2x of one`,
+      description: `KGDS verification against the fake server in its own process (latency ${latency} ms, capacity ${capacity}): (1) every sample of one ABS-AOS system (gold) judged embedded, wall vs the ideal, target <= 1.25x; (2) the 800 verify tasks (opinions, feedback) of four EBS-AOS lead systems by 1, 2 and 4 verifier processes over NATS + PostgreSQL with ${values['per-process']} tasks each at a time, targets >= 1.8x and >= 3.2x of one`,
       metrics,
     };
   } finally {

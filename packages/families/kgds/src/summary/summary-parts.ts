@@ -1,8 +1,10 @@
 import { type BenchmarkSpec, ConfigurationError, type RunContext, summarizeTaskId } from '@precis/engine';
 import type { KgdsPattern, KgdsSummaryAnswer } from '@precis/prompts';
+import type { DataSource } from 'typeorm';
 import type { GoldSystemSpec } from '../kgds-spec.js';
 import { loadKgdsSample } from '../sample.js';
 import { goldParts } from './gold-source.js';
+import { KGDS_STEP_KEY } from './kgds-strategy.js';
 
 export type KgdsParts = KgdsSummaryAnswer & { pattern: KgdsPattern };
 
@@ -10,11 +12,20 @@ export interface KgdsSummaryRef {
   id: string;
   system: string;
   documentId: string;
-  finalStep: string;
+}
+
+async function stepParts(db: DataSource, taskId: string): Promise<KgdsParts> {
+  const rows: { result: KgdsParts | null }[] = await db.query('SELECT result FROM tasks WHERE id = $1', [
+    taskId,
+  ]);
+  const parts = rows[0]?.result;
+  if (!parts?.pattern || typeof parts.aos !== 'string')
+    throw new ConfigurationError(`task ${taskId} holds no KGDS summary parts (EBS/ABS and AOS)`);
+  return parts;
 }
 
 // The parts of a KGDS summary the verifiers read: a gold system's from the sample, a generated
-// system's from its summarize task's result.
+// system's from its (one) summarize task's result.
 export async function summaryParts(
   ctx: RunContext,
   runId: string,
@@ -27,13 +38,5 @@ export async function summaryParts(
       await loadKgdsSample(ctx.db, s.documentId),
       (system as unknown as GoldSystemSpec).pattern,
     );
-  const rows: { result: KgdsParts | null }[] = await ctx.db.query('SELECT result FROM tasks WHERE id = $1', [
-    summarizeTaskId(runId, s.system, s.documentId, s.finalStep),
-  ]);
-  const parts = rows[0]?.result;
-  if (!parts?.pattern || typeof parts.aos !== 'string')
-    throw new ConfigurationError(
-      `summary ${s.id} is not a KGDS summary (its step ${s.finalStep} holds no EBS/ABS and AOS)`,
-    );
-  return parts;
+  return stepParts(ctx.db, summarizeTaskId(runId, s.system, s.documentId, KGDS_STEP_KEY));
 }

@@ -1,4 +1,3 @@
-import { SummaryEntity } from '@precis/db';
 import {
   type BenchmarkSpec,
   ConfigurationError,
@@ -44,11 +43,13 @@ export async function verifyContext(
   const metric = spec.metrics[payload.metricIndex];
   if (!metric || !isKgdsMetric(metric))
     throw new ConfigurationError(`task ${task.id}: metrics[${payload.metricIndex}] is not a kgds metric`);
-  const summary = await ctx.db.getRepository(SummaryEntity).findOneBy({ id: payload.summaryId });
-  if (!summary) throw new ConfigurationError(`task ${task.id}: no summary ${payload.summaryId}`);
   const [sample, parts] = await Promise.all([
     loadKgdsSample(ctx.db, payload.documentId),
-    summaryParts(ctx, task.runId, spec, summary),
+    summaryParts(ctx, task.runId, spec, {
+      id: payload.summaryId,
+      system: payload.system,
+      documentId: payload.documentId,
+    }),
   ]);
   const model = judgeModel(metric);
   const base = { ctx, task, payload, spec, metric, sample, parts };
