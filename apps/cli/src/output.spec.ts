@@ -12,7 +12,7 @@ const dataset: DatasetView = {
   metadata: {},
   createdAt: '2026-01-02T03:04:05.678Z',
   updatedAt: '2026-01-02T03:04:05.678Z',
-  stored: { documents: 100, chunks: { paragraph: 1437, utterance: 412 } },
+  stored: { documents: 100, chunks: { paragraph: 1437, utterance: 412 }, corpusDocuments: 0 },
 };
 
 describe('output', () => {

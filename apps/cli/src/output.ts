@@ -50,6 +50,8 @@ export function datasetDetails(d: DatasetView): string {
     lines.push('stored rows:', `  ${'documents'.padEnd(22)} ${d.stored.documents}`);
     for (const [kind, n] of Object.entries(d.stored.chunks))
       lines.push(`  ${`${kind} chunks`.padEnd(22)} ${n}`);
+    if (d.stored.corpusDocuments > 0)
+      lines.push(`  ${'corpus documents'.padEnd(22)} ${d.stored.corpusDocuments}`);
   }
   return lines.join('\n');
 }

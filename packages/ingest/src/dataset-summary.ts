@@ -1,4 +1,4 @@
-import { ChunkEntity, DatasetEntity, DocumentEntity } from '@precis/db';
+import { ChunkEntity, CorpusDocumentEntity, DatasetEntity, DocumentEntity } from '@precis/db';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DatasetNotFoundError } from './errors.js';
 import type { DatasetKindName } from './types.js';
@@ -30,6 +30,8 @@ const COUNT_ORDER: Record<DatasetKindName, string[]> = {
   'summeval-op': ['documents', 'products', 'reviews', 'summaries'],
   text: ['documents', 'paragraphs', 'words', 'characters'],
   jsonl: ['documents', 'paragraphs', 'references'],
+  persphere: ['queries', 'claims', 'perspectives', 'documents'],
+  retrieval: ['queries', 'relevant', 'documents'],
 };
 
 export function orderCounts(kind: string, counts: Record<string, number>): Record<string, number> {
@@ -68,7 +70,7 @@ export async function listDatasets(
 
 export interface DatasetDetails extends DatasetSummary {
   // What is actually stored: documents and source chunks per chunk kind.
-  stored: { documents: number; chunks: Record<string, number> };
+  stored: { documents: number; chunks: Record<string, number>; corpusDocuments: number };
 }
 
 export async function getDatasetSummary(
@@ -93,5 +95,8 @@ export async function getDatasetSummary(
   const chunks: Record<string, number> = {};
   // pg returns bigint aggregates as strings, PGlite as numbers.
   for (const r of perKind) chunks[r.kind] = Number(r.n);
-  return { ...toDatasetSummary(row), stored: { documents, chunks } };
+  const corpusDocuments = await manager
+    .getRepository(CorpusDocumentEntity)
+    .count({ where: { datasetId: row.id } });
+  return { ...toDatasetSummary(row), stored: { documents, chunks, corpusDocuments } };
 }

@@ -1,13 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { ChunkEntity, DatasetEntity, DocumentEntity } from '@precis/db';
+import {
+  ChunkEntity,
+  CorpusDocumentEntity,
+  DatasetEntity,
+  DocumentEntity,
+  RetrievalIndexEntity,
+} from '@precis/db';
 import { type FileAccessPolicy, readConfinedFile } from '@precis/files';
 import { countTokens, DEFAULT_ENCODING } from '@precis/text';
 import type { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
 import { type DatasetSummary, toDatasetSummary } from './dataset-summary.js';
 import { DatasetConflictError, DatasetValidationError } from './errors.js';
 import { parseDatasetText } from './parse-dataset-file.js';
-import { decodeDatasetBytes, LOCAL_FILE_POLICY } from './read-file.js';
-import type { DatasetKindName, JsonObject, ParsedDataset, ParsedDocument } from './types.js';
+import { decodeDatasetBytes, LOCAL_FILE_POLICY, sha256Hex } from './read-file.js';
+import type {
+  DatasetKindName,
+  JsonObject,
+  ParsedCorpusDocument,
+  ParsedDataset,
+  ParsedDocument,
+} from './types.js';
 
 export interface ImportProgress {
   phase: 'parse' | 'insert' | 'done';
@@ -21,6 +33,8 @@ export interface ImportProgress {
 export interface ImportDatasetOptions {
   kind: DatasetKindName;
   path: string;
+  // The documents file of a two-file kind (persphere, retrieval).
+  documentsPath?: string;
   name: string;
   replace?: boolean;
   // Where and how the file may be read (a server's INGEST_ROOT and limits); default: local checks.
@@ -59,6 +73,9 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
   // The path as named (made absolute), not the link target: what the user recognises.
   const { bytes, fullPath: sourcePath } = await readConfinedFile(opts.path, opts.access ?? LOCAL_FILE_POLICY);
   const decoded = decodeDatasetBytes(opts.path, bytes);
+  const corpusFile = await readCorpusFile(opts);
+  // A two-file dataset is the same when both files are.
+  if (corpusFile) decoded.sha256 = sha256Hex(Buffer.from(`${decoded.sha256}:${corpusFile.sha256}`));
 
   const existing = await ds.getRepository(DatasetEntity).findOne({ where: { name: opts.name } });
   const unchanged = existing && checkExisting(existing, opts, decoded.sha256);
@@ -76,7 +93,7 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
   };
   const report = () => opts.onProgress?.({ ...progress });
   report();
-  const parsed = parseOrExplain(opts, decoded.text, (n) => {
+  const parsed = parseOrExplain(opts, decoded.text, corpusFile, (n) => {
     progress.recordsParsed = n;
     if (n % 10 === 0) report();
   });
@@ -101,7 +118,12 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
         sourceSha256: decoded.sha256,
         counts: parsed.counts,
         // Source chunks carry token counts in this encoding.
-        metadata: { ...parsed.metadata, bytes: bytes.length, tokenEncoding: DEFAULT_ENCODING },
+        metadata: {
+          ...parsed.metadata,
+          bytes: bytes.length,
+          tokenEncoding: DEFAULT_ENCODING,
+          ...(corpusFile ? { documentsPath: corpusFile.fullPath, documentsBytes: corpusFile.bytes } : {}),
+        },
       });
       await insertDocuments(
         em,
@@ -115,6 +137,9 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
           report();
         },
       );
+      await insertCorpus(em, datasetId, parsed.corpus ?? [], opts.batchSize ?? 500);
+      progress.rowsInserted += parsed.corpus?.length ?? 0;
+      report();
       const row = await em.getRepository(DatasetEntity).findOneOrFail({ where: { id: datasetId } });
       return { row, status: current ? ('replaced' as const) : ('imported' as const) };
     })
@@ -154,10 +179,12 @@ async function writeDatasetRow(
 function parseOrExplain(
   opts: ImportDatasetOptions,
   text: string,
+  corpusFile: CorpusFile | null,
   onRecord: (n: number) => void,
 ): ParsedDataset {
   try {
-    return parseDatasetText(opts.kind, opts.path, text, onRecord);
+    const documents = corpusFile ? { file: opts.documentsPath!, text: corpusFile.text } : undefined;
+    return parseDatasetText(opts.kind, opts.path, text, onRecord, documents);
   } catch (err) {
     if (err instanceof DatasetValidationError) throw err;
     throw new DatasetValidationError({
@@ -194,7 +221,53 @@ function checkExisting(existing: DatasetEntity, opts: ImportDatasetOptions, sha2
   throw new DatasetConflictError(opts.name, existing.sourceSha256, sha256, detail);
 }
 
+interface CorpusFile {
+  text: string;
+  sha256: string;
+  fullPath: string;
+  bytes: number;
+}
+
+async function readCorpusFile(opts: ImportDatasetOptions): Promise<CorpusFile | null> {
+  if (opts.documentsPath === undefined) return null;
+  const read = await readConfinedFile(opts.documentsPath, opts.access ?? LOCAL_FILE_POLICY);
+  const decoded = decodeDatasetBytes(opts.documentsPath, read.bytes);
+  return { text: decoded.text, sha256: decoded.sha256, fullPath: read.fullPath, bytes: read.bytes.length };
+}
+
+async function insertCorpus(
+  em: EntityManager,
+  datasetId: string,
+  corpus: ParsedCorpusDocument[],
+  batchSize: number,
+): Promise<void> {
+  const rows = corpus.map((d, ordinal) => ({
+    datasetId,
+    externalId: d.externalId,
+    ordinal,
+    title: d.title,
+    text: d.text,
+  }));
+  for (const batch of batches(rows, batchSize, (r) => r.text.length)) {
+    await em
+      .createQueryBuilder()
+      .insert()
+      .into(CorpusDocumentEntity)
+      .values(batch)
+      .updateEntity(false)
+      .execute();
+  }
+}
+
 async function clearDataset(em: EntityManager, dataset: DatasetEntity): Promise<string> {
+  // Indexes of the old content are dropped with it (they would no longer match anyway).
+  for (const entity of [CorpusDocumentEntity, RetrievalIndexEntity])
+    await em
+      .createQueryBuilder()
+      .delete()
+      .from(entity)
+      .where('dataset_id = :id', { id: dataset.id })
+      .execute();
   const documents = em.getRepository(DocumentEntity).metadata.tableName;
   await em
     .createQueryBuilder()

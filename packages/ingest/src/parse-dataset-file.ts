@@ -1,10 +1,19 @@
+import { DatasetValidationError } from './errors.js';
 import { checkNoNulInFile } from './limits.js';
 import { parseJsonlDataset } from './parsers/jsonl.parser.js';
 import { parseKgdsDataset } from './parsers/kgds.parser.js';
+import { parsePersphereDataset } from './parsers/persphere.parser.js';
+import { parseRetrievalDataset } from './parsers/retrieval.parser.js';
 import { parseSummevalOpDataset } from './parsers/summeval-op.parser.js';
 import { parseTextDataset } from './parsers/text.parser.js';
 import { decodeDatasetBytes, readDatasetBytes } from './read-file.js';
-import type { DatasetKindName, ParsedDataset } from './types.js';
+import { CORPUS_KINDS, type DatasetKindName, type ParsedDataset } from './types.js';
+
+// The second file of a two-file kind (persphere, retrieval): the documents to retrieve from.
+export interface CorpusFileText {
+  file: string;
+  text: string;
+}
 
 export interface ParsedDatasetFile extends ParsedDataset {
   sha256: string;
@@ -17,9 +26,16 @@ export function parseDatasetText(
   file: string,
   text: string,
   onRecord?: (recordsParsed: number) => void,
+  documents?: CorpusFileText,
 ): ParsedDataset {
   checkNoNulInFile(file, text);
+  checkDocumentsFile(kind, file, documents);
+  if (documents) checkNoNulInFile(documents.file, documents.text);
   switch (kind) {
+    case 'persphere':
+      return parsePersphereDataset(file, text, documents!.file, documents!.text, onRecord);
+    case 'retrieval':
+      return parseRetrievalDataset(file, text, documents!.file, documents!.text, onRecord);
     case 'kgds':
       return parseKgdsDataset(file, text, onRecord);
     case 'summeval-op':
@@ -32,6 +48,26 @@ export function parseDatasetText(
       return parsed;
     }
   }
+}
+
+function checkDocumentsFile(
+  kind: DatasetKindName,
+  file: string,
+  documents: CorpusFileText | undefined,
+): void {
+  const needs = CORPUS_KINDS.includes(kind);
+  if (needs && !documents)
+    throw new DatasetValidationError({
+      file,
+      problem: `a ${kind} dataset is two files and the documents file is missing`,
+      hint: `name it with --documents <documents.jsonl> (the queries file comes first)`,
+    });
+  if (!needs && documents)
+    throw new DatasetValidationError({
+      file: documents.file,
+      problem: `--documents is only for ${CORPUS_KINDS.join(' and ')} datasets, not ${kind}`,
+      hint: 'drop --documents, or import the files as a persphere or retrieval dataset',
+    });
 }
 
 // Reads, decodes (strict UTF-8) and validates a dataset file; throws DatasetValidationError.

@@ -1,4 +1,6 @@
-export const DATASET_KINDS = ['kgds', 'summeval-op', 'text', 'jsonl'] as const;
+export const DATASET_KINDS = ['kgds', 'summeval-op', 'text', 'jsonl', 'persphere', 'retrieval'] as const;
+// Kinds made of two files: queries (the run's documents) and a corpus (`--documents`).
+export const CORPUS_KINDS: readonly DatasetKindName[] = ['persphere', 'retrieval'];
 export type DatasetKindName = (typeof DATASET_KINDS)[number];
 
 export function isDatasetKind(value: string): value is DatasetKindName {
@@ -30,6 +32,8 @@ export interface ParsedDataset {
   kind: DatasetKindName;
   file: string;
   documents: ParsedDocument[];
+  // The retrieval corpus of a two-file kind (persphere, retrieval).
+  corpus?: ParsedCorpusDocument[];
   // Kind-specific counts shown by `precis datasets show`.
   counts: Record<string, number>;
   metadata: JsonObject;
@@ -37,4 +41,11 @@ export interface ParsedDataset {
 
 export interface ParseProgress {
   recordsParsed: number;
+}
+
+// A document of a retrieval corpus (stored in corpus_documents, ranked by retrievers).
+export interface ParsedCorpusDocument {
+  externalId: string;
+  title: string | null;
+  text: string;
 }

@@ -6,6 +6,7 @@ import { importProgress } from '../progress.js';
 
 interface IngestOptions {
   dataset: string;
+  documents?: string;
   replace?: boolean;
   json?: boolean;
 }
@@ -20,8 +21,12 @@ export function ingestCommand(ctx: CliContext): Command {
   return new Command('ingest')
     .description('import a dataset file (validated; all-or-nothing; re-importing the same file is a no-op)')
     .addArgument(new Argument('<kind>', 'importer to use').choices(DATASET_KINDS))
-    .argument('<path>', 'dataset file: KGDS.json, summeval-op.jsonl, a .txt/.md book, or {id,text} JSONL')
+    .argument(
+      '<path>',
+      'dataset file: KGDS.json, summeval-op.jsonl, a .txt/.md book, {id,text} JSONL, or the queries JSONL of persphere/retrieval',
+    )
     .requiredOption('--dataset <name>', 'name to import the dataset under')
+    .option('--documents <path>', 'persphere and retrieval: the documents JSONL the queries retrieve from')
     .option('--replace', 'replace an existing dataset of that name imported from a different file')
     .option('--json', 'print the result as JSON')
     .action(async (kind: DatasetKindName, path: string, opts: IngestOptions, command: Command) => {
@@ -32,6 +37,7 @@ export function ingestCommand(ctx: CliContext): Command {
           result = await runtime.ingestion.importDataset({
             kind,
             path,
+            ...(opts.documents === undefined ? {} : { documentsPath: opts.documents }),
             name: opts.dataset,
             replace: Boolean(opts.replace),
             onProgress: (p) => progress.update(p),

@@ -12,12 +12,14 @@ export interface DatasetView {
   createdAt: string | null;
   updatedAt: string | null;
   // Rows actually stored (local runtimes only).
-  stored?: { documents: number; chunks: Record<string, number> };
+  stored?: { documents: number; chunks: Record<string, number>; corpusDocuments: number };
 }
 
 export interface ImportRequest {
   kind: DatasetKindName;
   path: string;
+  // The documents file of a persphere or retrieval dataset.
+  documentsPath?: string;
   name: string;
   replace: boolean;
   onProgress?: (progress: ImportProgress) => void;

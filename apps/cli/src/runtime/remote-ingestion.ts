@@ -32,6 +32,7 @@ export class RemoteIngestion implements IngestionPort {
           path: resolve(request.path),
           datasetName: request.name,
           replace: request.replace,
+          ...(request.documentsPath === undefined ? {} : { documentsPath: resolve(request.documentsPath) }),
         },
         md,
         opts,

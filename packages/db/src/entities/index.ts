@@ -1,11 +1,13 @@
 import { ApiKeyEntity } from './api-key.entity.js';
 import { ChunkEntity } from './chunk.entity.js';
+import { CorpusDocumentEntity } from './corpus-document.entity.js';
 import { DatasetEntity } from './dataset.entity.js';
 import { DocumentEntity } from './document.entity.js';
 import { JudgmentEntity } from './judgment.entity.js';
 import { LlmCallEntity } from './llm-call.entity.js';
 import { LlmRateWindowEntity, LlmSlotEntity } from './llm-lease.entity.js';
 import { MetricValueEntity } from './metric-value.entity.js';
+import { RetrievalIndexEntity } from './retrieval-index.entity.js';
 import { RunEntity } from './run.entity.js';
 import { RunCostEntity } from './run-cost.entity.js';
 import { RunCounterEntity } from './run-counter.entity.js';
@@ -20,6 +22,7 @@ export type { TaskStatus } from './task.entity.js';
 export {
   ApiKeyEntity,
   ChunkEntity,
+  CorpusDocumentEntity,
   DatasetEntity,
   DocumentEntity,
   JudgmentEntity,
@@ -27,6 +30,7 @@ export {
   LlmRateWindowEntity,
   LlmSlotEntity,
   MetricValueEntity,
+  RetrievalIndexEntity,
   RunCostEntity,
   RunCounterEntity,
   RunEntity,
@@ -51,4 +55,6 @@ export const ENTITIES = [
   RunCounterEntity,
   RunUnitFailureEntity,
   ApiKeyEntity,
+  CorpusDocumentEntity,
+  RetrievalIndexEntity,
 ];

@@ -49,7 +49,14 @@ export async function createRun(
   const problems: string[] = [];
   for (const [i, d] of spec.datasets.entries()) {
     if (d.path !== undefined && d.kind !== undefined) {
-      await importDataset(ctx.db, { kind: d.kind, path: d.path, name: d.name, access: opts.fileAccess });
+      const corpus = d.corpus === undefined ? {} : { documentsPath: d.corpus };
+      await importDataset(ctx.db, {
+        kind: d.kind,
+        path: d.path,
+        ...corpus,
+        name: d.name,
+        access: opts.fileAccess,
+      });
     } else if (!(await ctx.db.getRepository(DatasetEntity).existsBy({ name: d.name }))) {
       problems.push(
         `datasets[${i}].name: no dataset "${d.name}" has been imported; import it with \`precis ingest\` or give its kind and path`,

@@ -31,17 +31,27 @@ const datasetSpec = z
   .object({
     // The Precis dataset name; when `path` is given it is imported first (a no-op if unchanged).
     name,
-    kind: z.enum(['kgds', 'summeval-op', 'text', 'jsonl']).optional(),
+    kind: z.enum(['kgds', 'summeval-op', 'text', 'jsonl', 'persphere', 'retrieval']).optional(),
     path: z.string().min(1).optional(),
+    // persphere and retrieval: the documents JSONL the queries (`path`) retrieve from.
+    corpus: z.string().min(1).optional(),
     // Only these document external ids, or only the first `limit` documents.
     documents: z.array(z.string().min(1)).min(1).optional(),
     limit: int().positive().optional(),
   })
   .strict()
   .refine((d) => d.path === undefined || d.kind !== undefined, {
-    message: 'a dataset with a path needs its kind (kgds, summeval-op, text or jsonl)',
+    message: 'a dataset with a path needs its kind (kgds, summeval-op, text, jsonl, persphere or retrieval)',
     path: ['kind'],
-  });
+  })
+  .refine(
+    (d) => d.path === undefined || (d.corpus !== undefined) === ['persphere', 'retrieval'].includes(d.kind!),
+    {
+      message:
+        'persphere and retrieval datasets need `corpus` (the documents JSONL) beside `path`; other kinds take none',
+      path: ['corpus'],
+    },
+  );
 
 export const strategyParamsSpec = z
   .object({

@@ -99,7 +99,11 @@ export function loadSpecFile(families: FamilyRegistry, file: string): LoadedSpec
       ...spec,
       templateOverrides,
       models: spec.models === undefined ? undefined : rel(spec.models),
-      datasets: spec.datasets.map((d) => (d.path === undefined ? d : { ...d, path: rel(d.path) })),
+      datasets: spec.datasets.map((d) => ({
+        ...d,
+        ...(d.path === undefined ? {} : { path: rel(d.path) }),
+        ...(d.corpus === undefined ? {} : { corpus: rel(d.corpus) }),
+      })),
     },
   };
 }

@@ -79,7 +79,11 @@ export function describeImportSuite(
       const summary = await getDatasetSummary(ds, 'kgds');
       expect(summary.kind).toBe('kgds');
       expect(summary.counts).toEqual(KGDS_COUNTS);
-      expect(summary.stored).toEqual({ documents: 100, chunks: { paragraph: 1437, utterance: 412 } });
+      expect(summary.stored).toEqual({
+        documents: 100,
+        chunks: { paragraph: 1437, utterance: 412 },
+        corpusDocuments: 0,
+      });
 
       const [first] = await ds.query<{ source_index: number; text: string }[]>(
         `SELECT c.source_index, c.text FROM chunks c JOIN documents d ON d.id = c.document_id
@@ -134,7 +138,11 @@ export function describeImportSuite(
       expect(result.counts.paragraphs).toBeGreaterThan(1000);
       expect(result.counts.words).toBeGreaterThan(115_000);
       const summary = await getDatasetSummary(ds, 'pride');
-      expect(summary.stored).toEqual({ documents: 1, chunks: { paragraph: result.counts.paragraphs } });
+      expect(summary.stored).toEqual({
+        documents: 1,
+        chunks: { paragraph: result.counts.paragraphs },
+        corpusDocuments: 0,
+      });
       const names = (await listDatasets(ds)).map((d) => d.name);
       expect(names).toEqual(['kgds', 'pride', 'summeval-op']);
     });
@@ -262,10 +270,51 @@ export function describeImportSuite(
       expect(replaced.dataset.id).toBe(first.dataset.id);
       const summary = await getDatasetSummary(ds, 'corpus');
       expect(summary.counts).toEqual({ documents: 1, references: 0, paragraphs: 1 });
-      expect(summary.stored).toEqual({ documents: 1, chunks: { paragraph: 1 } });
+      expect(summary.stored).toEqual({ documents: 1, chunks: { paragraph: 1 }, corpusDocuments: 0 });
       const after = await tableCounts(ds);
       expect(after.documents).toBe(before.documents! - 1);
       expect(after.chunks).toBe(before.chunks! - 2);
+    });
+
+    it('imports a two-file retrieval dataset and swaps its corpus (and indexes) on replace', async () => {
+      const queries = join(tmp, 'rq.jsonl');
+      const docs1 = join(tmp, 'rd1.jsonl');
+      const docs2 = join(tmp, 'rd2.jsonl');
+      await writeFile(queries, '{"id":"q","text":"storm?","relevant":["a"]}\n');
+      await writeFile(docs1, '{"id":"a","text":"A storm."}\n{"id":"b","text":"Calm."}\n');
+      await writeFile(docs2, '{"id":"a","text":"A storm again."}\n');
+      const first = await importDataset(ds, {
+        kind: 'retrieval',
+        path: queries,
+        documentsPath: docs1,
+        name: 'ret',
+      });
+      expect(first.counts).toEqual({ queries: 1, relevant: 1, documents: 2 });
+      await ds.query(
+        `INSERT INTO retrieval_indexes (dataset_id, key, dataset_sha256, data, documents, build_ms) VALUES ($1, 'bm25', $2, $3, 2, 1)`,
+        [first.dataset.id, first.dataset.sourceSha256, Buffer.from([1])],
+      );
+      // Same queries file, another documents file: a different dataset.
+      await expect(
+        importDataset(ds, { kind: 'retrieval', path: queries, documentsPath: docs2, name: 'ret' }),
+      ).rejects.toThrow(/dataset "ret" already exists with a different file/);
+      const replaced = await importDataset(ds, {
+        kind: 'retrieval',
+        path: queries,
+        documentsPath: docs2,
+        name: 'ret',
+        replace: true,
+      });
+      expect(replaced.counts).toEqual({ queries: 1, relevant: 1, documents: 1 });
+      expect((await getDatasetSummary(ds, 'ret')).stored).toEqual({
+        documents: 1,
+        chunks: {},
+        corpusDocuments: 1,
+      });
+      const indexes = await ds.query('SELECT COUNT(*) AS n FROM retrieval_indexes WHERE dataset_id = $1', [
+        first.dataset.id,
+      ]);
+      expect(Number(indexes[0].n)).toBe(0);
     });
   });
 }

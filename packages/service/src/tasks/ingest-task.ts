@@ -5,10 +5,12 @@ import { PermanentTaskError } from '@precis/engine';
 export const INGEST_TASK_KIND = 'import-dataset';
 
 export interface IngestTaskPayload {
-  // kgds | summeval-op | text | jsonl (checked by the importer).
+  // kgds | summeval-op | text | jsonl | persphere | retrieval (checked by the importer).
   kind: string;
   // File path as seen by the ingestion service.
   path: string;
+  // The documents file of a two-file kind, as seen by the ingestion service.
+  documentsPath?: string;
   datasetName: string;
   replace: boolean;
 }
@@ -41,9 +43,12 @@ export function parseIngestTaskPayload(taskId: string, raw: unknown): IngestTask
   }
   if (p.replace !== undefined && typeof p.replace !== 'boolean')
     throw field(taskId, 'replace', 'must be a boolean');
+  if (p.documentsPath !== undefined && (typeof p.documentsPath !== 'string' || p.documentsPath.trim() === ''))
+    throw field(taskId, 'documentsPath', 'must be a non-empty string when given');
   return {
     kind: p.kind as string,
     path: p.path as string,
+    ...(typeof p.documentsPath === 'string' ? { documentsPath: p.documentsPath } : {}),
     datasetName: p.datasetName as string,
     replace: p.replace === true,
   };

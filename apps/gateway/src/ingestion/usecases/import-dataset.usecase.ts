@@ -123,7 +123,8 @@ export class ImportDatasetUseCase {
     } catch (err) {
       throw new GrpcInvalidArgumentException(`dataset_name: ${(err as Error).message}`);
     }
-    return { kind, path, datasetName, replace: request.replace === true };
+    const documents = request.documentsPath ? { documentsPath: checkedPath(request.documentsPath) } : {};
+    return { kind, path, ...documents, datasetName, replace: request.replace === true };
   }
 
   private async answer(

@@ -65,6 +65,7 @@ export class ImportDatasetUseCase implements JobHandler {
       const result = await importDataset(this.dataSource, {
         kind: p.kind,
         path,
+        ...(p.documentsPath === undefined ? {} : { documentsPath: p.documentsPath }),
         name: p.datasetName,
         replace: p.replace,
         access: serverFilePolicy(this.config),

@@ -69,13 +69,18 @@ export function importStatusToJSON(object: ImportStatus): string {
 }
 
 export interface ImportDatasetRequest {
-  /** kgds | summeval-op | text | jsonl */
+  /** kgds | summeval-op | text | jsonl | persphere | retrieval */
   kind: string;
   /** Path of the file, as seen by the ingestion service. */
   path: string;
   datasetName: string;
   /** Allow replacing an existing dataset of that name imported from a different file. */
   replace: boolean;
+  /**
+   * The documents file of a two-file kind (persphere, retrieval), as seen by the ingestion
+   * service; unset for the other kinds.
+   */
+  documentsPath?: string | undefined;
 }
 
 export interface ImportDatasetResponse {
@@ -107,7 +112,7 @@ export interface GetDatasetResponse {
 }
 
 function createBaseImportDatasetRequest(): ImportDatasetRequest {
-  return { kind: "", path: "", datasetName: "", replace: false };
+  return { kind: "", path: "", datasetName: "", replace: false, documentsPath: undefined };
 }
 
 export const ImportDatasetRequest: MessageFns<ImportDatasetRequest> = {
@@ -123,6 +128,9 @@ export const ImportDatasetRequest: MessageFns<ImportDatasetRequest> = {
     }
     if (message.replace !== false) {
       writer.uint32(32).bool(message.replace);
+    }
+    if (message.documentsPath !== undefined) {
+      writer.uint32(42).string(message.documentsPath);
     }
     return writer;
   },
@@ -172,6 +180,14 @@ export const ImportDatasetRequest: MessageFns<ImportDatasetRequest> = {
             message.replace = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.documentsPath = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -194,6 +210,11 @@ export const ImportDatasetRequest: MessageFns<ImportDatasetRequest> = {
         ? globalThis.String(object.dataset_name)
         : "",
       replace: isSet(object.replace) ? globalThis.Boolean(object.replace) : false,
+      documentsPath: isSet(object.documentsPath)
+        ? globalThis.String(object.documentsPath)
+        : isSet(object.documents_path)
+        ? globalThis.String(object.documents_path)
+        : undefined,
     };
   },
 
@@ -211,6 +232,9 @@ export const ImportDatasetRequest: MessageFns<ImportDatasetRequest> = {
     if (message.replace !== false) {
       obj.replace = message.replace;
     }
+    if (message.documentsPath !== undefined) {
+      obj.documentsPath = message.documentsPath;
+    }
     return obj;
   },
 
@@ -223,6 +247,7 @@ export const ImportDatasetRequest: MessageFns<ImportDatasetRequest> = {
     message.path = object.path ?? "";
     message.datasetName = object.datasetName ?? "";
     message.replace = object.replace ?? false;
+    message.documentsPath = object.documentsPath ?? undefined;
     return message;
   },
 };
