@@ -5,6 +5,7 @@ import { keysCommand } from './commands/keys.command.js';
 import { registerMetaCommands } from './commands/meta/index.js';
 import { reportCommand } from './commands/report.command.js';
 import { rescoreCommand } from './commands/rescore.command.js';
+import { retrievalCommand } from './commands/retrieval.command.js';
 import { runCommand } from './commands/run.command.js';
 import { runsCommand } from './commands/runs.command.js';
 import { type CliContext, withDataSource } from './context.js';
@@ -33,6 +34,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(runsCommand(ctx));
   program.addCommand(reportCommand(ctx));
   program.addCommand(rescoreCommand(ctx));
+  program.addCommand(retrievalCommand(ctx));
   program.addCommand(keysCommand(ctx));
   registerMetaCommands(program, {
     stdout: ctx.stdout,

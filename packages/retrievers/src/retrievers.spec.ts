@@ -27,7 +27,7 @@ describe('English analyzer', () => {
 });
 
 describe('BM25 (k1 0.9, b 0.4, Lucene idf)', () => {
-  const bm25 = new Bm25Index(corpus);
+  const bm25 = Bm25Index.build(corpus);
 
   // N = 3, avgdl = 11/3. "dog": df 2, idf = ln(1 + 1.5/2.5) = ln 1.6.
   // d2: tf 1, dl 3: ln1.6 * 1.9 / (1 + 0.9 * (0.6 + 0.4 * 3 / (11/3))) = 0.486773
@@ -60,7 +60,7 @@ describe('BM25 (k1 0.9, b 0.4, Lucene idf)', () => {
 
 describe('TF-IDF cosine (smoothed idf, l2 norm)', () => {
   it('scores as computed by hand', () => {
-    const tfidf = new TfidfIndex(corpus);
+    const tfidf = TfidfIndex.build(corpus);
     // idf: cat ln(4/4)+1 = 1, dog ln(4/3)+1, others ln(2)+1.
     const r = tfidf.search('dog cat', 3);
     expect(r.hits.map((h) => h.id)).toEqual(['d3', 'd2', 'd1']);
