@@ -4,5 +4,6 @@ export * from './booookscore/confusion-types.js';
 export * from './errors.js';
 export * from './kgds/index.js';
 export * from './opinion/index.js';
+export * from './persphere/index.js';
 export * from './summarize/book.templates.js';
 export * from './template.js';

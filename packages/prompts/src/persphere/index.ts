@@ -1,0 +1,2 @@
+export * from './persphere.parsers.js';
+export * from './persphere.templates.js';
