@@ -146,6 +146,8 @@ export async function startCluster(opts: {
   prefix: string;
   modelsFile: string;
   verifiers: number;
+  // Retrieval service processes (PerSphere's retrieve stage); none by default.
+  retrievals?: number;
   concurrency?: number;
   // Extra environment per process id ('summarization', 'verifier-1', ...), e.g. its own PRECIS_MODELS.
   env?: Record<string, Record<string, string>>;
@@ -197,6 +199,7 @@ export async function startCluster(opts: {
     start('summarization', 'summarization'),
     start('scoring', 'scoring'),
     ...Array.from({ length: opts.verifiers }, (_, i) => start(`verifier-${i + 1}`, 'verifier')),
+    ...Array.from({ length: opts.retrievals ?? 0 }, (_, i) => start(`retrieval-${i + 1}`, 'retrieval')),
   ]);
   return {
     gateway,

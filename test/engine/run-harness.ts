@@ -94,7 +94,7 @@ export async function startRunHarness(
       chat: new LlmClient({ registry, env: {}, store: createTypeOrmLlmStore(db) }),
     });
     const workers = await Promise.all(
-      (['summarize', 'verify', 'score'] as const).map((s) =>
+      (['retrieve', 'summarize', 'verify', 'score'] as const).map((s) =>
         startStageWorker(ctx, bus, s, { concurrency: 8, maxDeliver: 2, backoffMs: [5] }),
       ),
     );

@@ -6,6 +6,10 @@ export const summaryId = (runId: string, system: string, documentId: string) =>
 export const summarizeTaskId = (runId: string, system: string, documentId: string, stepKey: string) =>
   `${runId}:summarize:${system}:${documentId}:${stepKey}`;
 
+// A strategy step run by the retrieval service (top-k documents of a unit's query).
+export const retrieveTaskId = (runId: string, system: string, documentId: string, stepKey: string) =>
+  `${runId}:retrieve:${system}:${documentId}:${stepKey}`;
+
 export const verifyTaskId = (
   runId: string,
   system: string,
@@ -19,10 +23,13 @@ export const scoreTaskId = (runId: string) => `${runId}:score`;
 // A summarize task's unit (system, document): `<system>:<document id>`, as stored in tasks.unit.
 export const unitKey = (system: string, documentId: string) => `${system}:${documentId}`;
 
-// The unit of a summarize task id (system names and document ids hold no ':'), else null.
+// The unit of a strategy step's task id (summarize or retrieve; system names and document ids
+// hold no ':'), else null.
 export function unitOfTaskId(taskId: string): string | null {
   const parts = taskId.split(':');
-  return parts[1] === 'summarize' && parts.length >= 5 ? `${parts[2]}:${parts[3]}` : null;
+  return (parts[1] === 'summarize' || parts[1] === 'retrieve') && parts.length >= 5
+    ? `${parts[2]}:${parts[3]}`
+    : null;
 }
 
 // Every task id above starts with its run's id.

@@ -1,5 +1,6 @@
 export * from './family/benchmark-family.js';
 export * from './family/family-registry.js';
+export * from './handlers/ask-parsed.js';
 export * from './handlers/handle-task.js';
 export * from './handlers/score-run.handler.js';
 export * from './handlers/templates.js';

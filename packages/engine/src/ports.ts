@@ -1,6 +1,6 @@
 import type { ChatRequest as LlmChatRequest } from '@precis/llm';
 
-export type RunStage = 'summarize' | 'verify' | 'score';
+export type RunStage = 'retrieve' | 'summarize' | 'verify' | 'score';
 
 // Puts a task on its stage's durable work queue; the bus deduplicates by task id.
 export interface TaskDispatcher {
@@ -41,6 +41,14 @@ export type ChatRequest = Pick<
 > &
   Required<Pick<LlmChatRequest, 'runId' | 'taskId' | 'templateVersion' | 'cache'>>;
 
+export type EmbedRequest = {
+  model: string;
+  input: string[];
+  runId?: string;
+  taskId?: string;
+  cache?: boolean;
+};
+
 export interface ChatReply {
   text: string;
   // Present when asked for and returned by the endpoint.
@@ -50,6 +58,8 @@ export interface ChatReply {
 // The model access runs need: implemented over @precis/llm's client.
 export interface ChatModel {
   chat(request: ChatRequest): Promise<ChatReply>;
+  // Embeddings (dense retrieval), through the same limits, cache and ledger as chat calls.
+  embed?(request: EmbedRequest): Promise<{ vectors: number[][] }>;
   // `count` independent samples of one prompt, each its own call and cache entry (template
   // version suffixed "#sample-<k>"); a re-run hits the cache sample by sample.
   chatSamples(request: ChatRequest, count: number): Promise<ChatReply[]>;

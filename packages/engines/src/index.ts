@@ -24,6 +24,17 @@ export {
   lexicalOpinionError,
   termRecall,
 } from './lexical-verifier.js';
+export {
+  firstSentence,
+  LEXICAL_PERSPECTIVES,
+  leadPerspectiveSummary,
+  lexicallyEntails,
+  lexicalRating,
+  lexicalReference,
+  lexicalStance,
+  mergePerspectiveSummaries,
+  type PerspectiveSummary,
+} from './perspectives.js';
 export type {
   ArtifactRemover,
   ChunkSummarizer,

@@ -122,7 +122,7 @@ export function describeRemoteProgress(run: Run): string {
     if (field === 'total' || field === 'done' || field === 'failed') s[field] = Number(n);
     stages.set(stage, s);
   }
-  const order = ['summarize', 'verify', 'score'];
+  const order = ['retrieve', 'summarize', 'verify', 'score'];
   const parts = [...stages.entries()]
     .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
     .map(([stage, s]) => `${stage} ${s.done}/${s.total}${s.failed ? ` (${s.failed} failed)` : ''}`);

@@ -3,7 +3,7 @@ import { MultiBar, Presets, type SingleBar } from 'cli-progress';
 import type { DataSource } from 'typeorm';
 import { formatEta, StageEta } from './stage-eta.js';
 
-const STAGES = ['summarize', 'verify', 'score'] as const;
+const STAGES = ['retrieve', 'summarize', 'verify', 'score'] as const;
 
 export interface RunProgressView {
   refresh(): Promise<void>;

@@ -1,6 +1,6 @@
 import type { Stage } from '@precis/contracts';
 
-// The stage queue(s) this service owns. No task kind exists there yet (index builds and top-k
-// queries): every task received is recorded as failed with an 'unknown task kind' error and
-// dead-lettered, so a producer ahead of this service is visible instead of silently dropped.
+// The stage queue(s) this service owns: the retrieve-stage task kinds of the loaded families
+// (PerSphere's top-k retrieval). Indexes are built once per (dataset, retriever, parameters),
+// stored in the database and shared by every replica; a replica keeps recent ones in memory.
 export const RETRIEVAL_STAGES: Stage[] = ['retrieve'];

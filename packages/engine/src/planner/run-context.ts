@@ -12,6 +12,6 @@ export interface RunContext {
   // Absent when no model registry is configured: runs that need a model then fail with a clear error.
   chat?: ChatModel;
   // Registry lookups for systems and judges that name a model.
-  modelInfo?: (model: string) => { contextWindow: number } | undefined;
+  modelInfo?: (model: string) => { contextWindow: number; modelId: string } | undefined;
   logger: RunLogger;
 }

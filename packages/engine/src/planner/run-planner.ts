@@ -292,7 +292,7 @@ export class RunPlanner {
       result: SummaryTaskResult | null;
     }[] = await this.ctx.db.query(
       `SELECT id, unit, status, error, CASE WHEN status = 'done' THEN result END AS result FROM tasks
-         WHERE run_id = $1 AND ${units ? 'unit = ANY($2::text[])' : `stage = 'summarize'`} AND unit IS NOT NULL
+         WHERE run_id = $1 AND ${units ? 'unit = ANY($2::text[])' : `stage IN ('retrieve', 'summarize')`} AND unit IS NOT NULL
          ORDER BY id`,
       units ? [this.run.id, units] : [this.run.id],
     );

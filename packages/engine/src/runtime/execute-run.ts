@@ -26,7 +26,7 @@ export async function executeRun(
   const coordinator = new RunCoordinator(ctx, bus);
   try {
     // One at a time, so a failure part-way stops exactly the workers that started.
-    for (const stage of ['summarize', 'verify', 'score'] as const) {
+    for (const stage of ['retrieve', 'summarize', 'verify', 'score'] as const) {
       workers.push(
         await startStageWorker(ctx, bus, stage, { concurrency: stage === 'score' ? 1 : opts.concurrency }),
       );

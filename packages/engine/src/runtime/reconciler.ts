@@ -3,7 +3,7 @@ import type { RunContext } from '../planner/run-context.js';
 import type { RunStage } from '../ports.js';
 import { taskMessage } from './bus-adapters.js';
 
-const STAGES: RunStage[] = ['summarize', 'verify', 'score'];
+const STAGES: RunStage[] = ['retrieve', 'summarize', 'verify', 'score'];
 
 // Re-sends tasks that are open in the database but no longer on the bus (a message deleted or
 // lost from its stream). A stage's queue holds every unacked message (waiting or in flight), and

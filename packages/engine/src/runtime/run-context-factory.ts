@@ -6,7 +6,7 @@ import { type ChatModel, type RunLogger, silentLogger } from '../ports.js';
 import { busDispatcher, busEventSink } from './bus-adapters.js';
 
 export interface ModelLookup {
-  models: ReadonlyMap<string, { contextWindow: number }>;
+  models: ReadonlyMap<string, { contextWindow: number; modelId: string }>;
 }
 
 export function createRunContext(opts: {

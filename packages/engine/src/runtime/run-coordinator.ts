@@ -17,7 +17,7 @@ interface Watch {
   onProgress?: (p: RunProgress) => void;
 }
 
-const RUN_STAGES: RunStage[] = ['summarize', 'verify', 'score'];
+const RUN_STAGES: RunStage[] = ['retrieve', 'summarize', 'verify', 'score'];
 // Every this many ticks, tasks the bus dead-lettered without a handler failure (a worker killed
 // on every delivery) are recorded as dead, so their run can still finish and report them.
 const DEAD_LETTER_EVERY_TICKS = 5;

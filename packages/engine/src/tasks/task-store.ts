@@ -17,7 +17,7 @@ export interface NewTask {
 }
 
 function taskUnit(t: NewTask): string | null {
-  if (t.stage !== 'summarize') return null;
+  if (t.stage !== 'summarize' && t.stage !== 'retrieve') return null;
   const p = t.payload as { system?: string; documentId?: string };
   return p.system !== undefined && p.documentId !== undefined ? unitKey(p.system, p.documentId) : null;
 }

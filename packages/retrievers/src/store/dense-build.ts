@@ -2,7 +2,8 @@ import { DenseIndex } from '../dense.js';
 
 // Embeddings through the model registry (the LLM client: batched, cached and ledgered calls).
 export interface Embedder {
-  embed(model: string, texts: string[]): Promise<number[][]>;
+  // `attach`: the run and task a query's call is charged to (index builds are shared: none).
+  embed(model: string, texts: string[], attach?: { runId: string; taskId: string }): Promise<number[][]>;
   // What the name stands for at the endpoint (its model id): a changed one rebuilds the index.
   modelId(model: string): string;
 }

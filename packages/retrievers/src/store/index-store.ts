@@ -18,7 +18,8 @@ export interface Corpus {
 
 export interface Searcher {
   readonly key: string;
-  search(query: string, k: number): Promise<Ranking>;
+  // `attach`: the run and task whose ledger a query embedding is charged to.
+  search(query: string, k: number, attach?: { runId: string; taskId: string }): Promise<Ranking>;
 }
 
 type LexicalIndex = Bm25Index | TfidfIndex | LsaIndex;
@@ -74,8 +75,10 @@ export class IndexStore {
       const parts = await Promise.all(spec.parts.map((p) => this.searcher(corpus, p)));
       return {
         key,
-        search: async (query, k) => {
-          const rankings = await Promise.all(parts.map((p) => p.search(query, Math.max(k, spec.depth))));
+        search: async (query, k, attach) => {
+          const rankings = await Promise.all(
+            parts.map((p) => p.search(query, Math.max(k, spec.depth), attach)),
+          );
           return reciprocalRankFusion(rankings, k, spec.k);
         },
       };
@@ -85,7 +88,8 @@ export class IndexStore {
       const embedder = this.requireEmbedder(spec);
       return {
         key,
-        search: async (query, k) => index.search((await embedder.embed(index.model, [query]))[0]!, k),
+        search: async (query, k, attach) =>
+          index.search((await embedder.embed(index.model, [query], attach))[0]!, k),
       };
     }
     return { key, search: async (query, k) => index.search(query, k) };

@@ -3,9 +3,9 @@ import type { Embedder } from './dense-build.js';
 
 // Embeddings through the shared model client: every call is limited, retried, cached and
 // written to the ledger (with the run and task when one asked for it).
-export function llmEmbedder(client: LlmClient, attach: { runId?: string; taskId?: string } = {}): Embedder {
+export function llmEmbedder(client: LlmClient): Embedder {
   return {
-    embed: async (model, texts) => (await client.embed({ model, input: texts, ...attach })).vectors,
+    embed: async (model, texts, attach) => (await client.embed({ model, input: texts, ...attach })).vectors,
     modelId: (model) => client.registry.get(model).modelId,
   };
 }

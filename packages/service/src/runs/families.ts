@@ -2,6 +2,7 @@ import { FamilyRegistry } from '@precis/engine';
 import { booksFamily } from '@precis/family-books';
 import { kgdsFamily } from '@precis/family-kgds';
 import { opinionFamily } from '@precis/family-opinion';
+import { persphereFamily } from '@precis/family-persphere';
 
 // The benchmark families a service runs: `{ provide: FAMILIES, useValue: registry }` replaces the
 // built-in ones (e.g. a test's own family).
@@ -9,8 +10,8 @@ export const FAMILIES = Symbol.for('precis.service.families');
 
 let builtIn: FamilyRegistry | undefined;
 
-// The families shipped with Precis: books (BooookScore), opinion (SummEval-OP judges) and KGDS.
+// The families shipped with Precis: books (BooookScore), opinion (SummEval-OP judges), KGDS and PerSphere.
 export function builtInFamilies(): FamilyRegistry {
-  builtIn ??= new FamilyRegistry([booksFamily, opinionFamily, kgdsFamily]);
+  builtIn ??= new FamilyRegistry([booksFamily, opinionFamily, kgdsFamily, persphereFamily]);
   return builtIn;
 }

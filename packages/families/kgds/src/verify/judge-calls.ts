@@ -1,55 +1,16 @@
-import { type RunContext, runTemplate, type TemplateOverrides } from '@precis/engine';
-import { OutputParseError, type PromptTemplate, renderTemplate } from '@precis/prompts';
+import { askParsed, type JudgeCall } from '@precis/engine';
+import { type PromptTemplate, renderTemplate } from '@precis/prompts';
 import { countTokens } from '@precis/text';
 import { KgdsOutputError } from '../summary/summarize-kgds.js';
 
-export interface JudgeCall {
-  ctx: RunContext;
-  task: { id: string; runId: string };
-  model: string;
-  temperature: number;
-  attempts: number;
-  cache: boolean;
-  overrides?: TemplateOverrides;
-}
+export type { JudgeCall };
 
-// One judge prompt, re-asked (bounded) until its reply parses; unparseable to the end is a
-// failure of the task, never a default verdict.
-export async function askJudge<T>(
+export const askJudge = <T>(
   call: JudgeCall,
   base: PromptTemplate,
   vars: Record<string, string | number>,
   parse: (text: string, templateId: string) => T,
-): Promise<{ value: T; templateVersion: string }> {
-  const { ctx, task } = call;
-  if (!ctx.chat)
-    throw new KgdsOutputError(
-      `the KGDS judge needs model ${call.model}, but no model registry is configured`,
-    );
-  const template = runTemplate(base, call.overrides);
-  let last = '';
-  for (let attempt = 0; attempt < call.attempts; attempt++) {
-    const reply = await ctx.chat.chat({
-      model: call.model,
-      messages: renderTemplate(template, vars),
-      temperature: call.temperature,
-      runId: task.runId,
-      taskId: task.id,
-      templateVersion: attempt === 0 ? template.version : `${template.version}#reask-${attempt}`,
-      cache: call.cache,
-    });
-    try {
-      return { value: parse(reply.text, template.id), templateVersion: `${template.id}@${template.version}` };
-    } catch (err) {
-      if (!(err instanceof OutputParseError)) throw err;
-      last = err.message;
-      ctx.logger.warn('unparseable KGDS judge reply', { taskId: task.id, attempt, error: err.message });
-    }
-  }
-  throw new KgdsOutputError(
-    `judge ${call.model} gave no parseable answer in ${call.attempts} attempt(s); last: ${last}`,
-  );
-}
+) => askParsed({ ...call, benchmark: 'KGDS', fail: (m) => new KgdsOutputError(m) }, base, vars, parse);
 
 // Splits a numbered list so each prompt fits the judge's context window (with room for the
 // answer); a list is split, never truncated. A single item that does not fit is an error.

@@ -1,0 +1,4 @@
+export { persphereFamily } from './persphere-family.js';
+export { type PersphereRow, persphereRow } from './score/persphere-row.js';
+export { orderDocuments } from './summary/document-order.js';
+export { splitAmong } from './summary/persphere-strategy.js';

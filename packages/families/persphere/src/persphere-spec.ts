@@ -1,0 +1,132 @@
+import {
+  type AnyMetricSpec,
+  type BenchmarkSpec,
+  int,
+  isGeneratedSystem,
+  name,
+  type SystemSpec,
+} from '@precis/engine';
+import { parseRetriever, type RetrieverSpec, RetrieverSpecError } from '@precis/retrievers';
+import { z } from 'zod';
+
+export const PERSPHERE_STRATEGIES = ['vanilla', 'hiersphere'] as const;
+export type PersphereStrategy = (typeof PERSPHERE_STRATEGIES)[number];
+export const DOCUMENT_ORDERS = ['ranked', 'reversed', 'random'] as const;
+// `retriever: golden` hands the summarizer the query's gold evidence documents.
+export const GOLDEN = 'golden';
+
+// What the PerSphere strategies add to `systems[].params` (METHODS.md §3.1, §3.4, §3.5).
+export const persphereParams = {
+  retriever: z.string().min(1).optional(),
+  k: int().positive().optional(),
+  order: z.enum(DOCUMENT_ORDERS).optional(),
+  agents: int().positive().optional(),
+  k1: z.number().min(0).optional(),
+  b: z.number().min(0).max(1).optional(),
+  dimensions: int().positive().optional(),
+};
+
+export interface PersphereSettings {
+  strategy: PersphereStrategy;
+  // null: the golden documents.
+  retriever: RetrieverSpec | null;
+  retrieverName: string;
+  k: number;
+  order: (typeof DOCUMENT_ORDERS)[number];
+  agents: number;
+}
+
+export function persphereSettings(system: SystemSpec): PersphereSettings {
+  const p = system.params as {
+    retriever?: string;
+    k?: number;
+    order?: PersphereSettings['order'];
+    agents?: number;
+    k1?: number;
+    b?: number;
+    dimensions?: number;
+  };
+  const retrieverName = p.retriever ?? 'bm25';
+  const params = { k1: p.k1, b: p.b, dimensions: p.dimensions };
+  const defined = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+  return {
+    strategy: system.strategy as PersphereStrategy,
+    retriever: retrieverName === GOLDEN ? null : parseRetriever(retrieverName, defined),
+    retrieverName,
+    k: p.k ?? 10,
+    order: p.order ?? 'ranked',
+    agents: p.agents ?? 4,
+  };
+}
+
+export const persphereMetricSpec = z
+  .object({
+    name: z.literal('persphere'),
+    judge: z.union([
+      z.object({ model: z.string().min(1), temperature: z.number().min(0).max(2).default(0) }).strict(),
+      z.object({ engine: z.literal('lexical') }).strict(),
+    ]),
+    // Only these systems (default: every PerSphere system); another persphere metric judges the rest.
+    systems: z.array(name).min(1).optional(),
+    // Attempts per judge call before its task is recorded as failed.
+    maxAttempts: int().min(1).max(10).default(3),
+  })
+  .strict();
+
+export type PersphereMetricSpec = z.output<typeof persphereMetricSpec>;
+
+export const isPersphereMetric = (m: AnyMetricSpec): m is PersphereMetricSpec => m.name === 'persphere';
+
+export const judgeModel = (m: PersphereMetricSpec): string | undefined =>
+  'model' in m.judge ? m.judge.model : undefined;
+
+export function persphereMetrics(spec: BenchmarkSpec): { index: number; metric: PersphereMetricSpec }[] {
+  return spec.metrics.flatMap((m, index) => (isPersphereMetric(m) ? [{ index, metric: m }] : []));
+}
+
+export const metricCovers = (m: PersphereMetricSpec, system: string) =>
+  !m.systems || m.systems.includes(system);
+
+export const isPersphereSystem = (spec: BenchmarkSpec, system: string): boolean => {
+  const s = spec.systems.find((x) => x.name === system);
+  return !!s && isGeneratedSystem(s) && (PERSPHERE_STRATEGIES as readonly string[]).includes(s.strategy);
+};
+
+type Problem = { path: (string | number)[]; message: string };
+
+// Retriever names parse, offline systems use `lead`, each system has at most one metric.
+export function checkPersphereSpec(spec: BenchmarkSpec): Problem[] {
+  const problems: Problem[] = [];
+  spec.systems.forEach((s, i) => {
+    if (!isGeneratedSystem(s) || !isPersphereSystem(spec, s.name)) return;
+    if (s.engine !== undefined && s.engine !== 'lead')
+      problems.push({
+        path: ['systems', i, 'engine'],
+        message: `PerSphere offline systems use engine "lead" (got "${s.engine}")`,
+      });
+    try {
+      persphereSettings(s);
+    } catch (err) {
+      if (!(err instanceof RetrieverSpecError)) throw err;
+      problems.push({ path: ['systems', i, 'params', 'retriever'], message: `${err.message}, or ${GOLDEN}` });
+    }
+  });
+  const covered = new Map<string, number>();
+  for (const { index, metric } of persphereMetrics(spec)) {
+    for (const n of metric.systems ?? [])
+      if (!spec.systems.some((s) => s.name === n))
+        problems.push({ path: ['metrics', index, 'systems'], message: `no system named "${n}" in the spec` });
+    for (const s of spec.systems.filter(
+      (x) => isPersphereSystem(spec, x.name) && metricCovers(metric, x.name),
+    )) {
+      const first = covered.get(s.name);
+      if (first !== undefined)
+        problems.push({
+          path: ['metrics', index, 'systems'],
+          message: `system "${s.name}" is already judged by metrics[${first}]; give each persphere metric its own systems`,
+        });
+      else covered.set(s.name, index);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,117 @@
+import type { RunEntity } from '@precis/db';
+import {
+  failedColumn,
+  fixed,
+  type ReportBlock,
+  type ReportColumn,
+  type ReportSection,
+  rankColumn,
+  reportTable,
+  scoreTaskId,
+} from '@precis/engine';
+import type { DataSource } from 'typeorm';
+import type { PersphereNumbers, PersphereRow } from '../score/persphere-row.js';
+
+type Ranked = PersphereRow & { rank: number | null };
+
+// Complete rows by Overall@k (ties by system name) within their metric; the rest unranked, last.
+export function rankPersphereRows(rows: readonly PersphereRow[]): Ranked[] {
+  const out: Ranked[] = [];
+  for (const metric of [...new Set(rows.map((r) => r.metric))]) {
+    const group = rows.filter((r) => r.metric === metric);
+    out.push(
+      ...group
+        .filter((r) => r.persphere !== null)
+        .sort((a, b) => b.persphere!.overall - a.persphere!.overall || a.system.localeCompare(b.system))
+        .map((r, i) => ({ rank: i + 1, ...r })),
+      ...group
+        .filter((r) => r.persphere === null)
+        .sort((a, b) => a.system.localeCompare(b.system))
+        .map((r) => ({ rank: null, ...r })),
+    );
+  }
+  return out;
+}
+
+const num = (
+  header: string,
+  digits: number,
+  value: (n: PersphereNumbers) => number | null,
+): ReportColumn<Ranked> => ({
+  header,
+  show: (r) => fixed(r.persphere ? value(r.persphere) : null, digits),
+  csv: [{ header, value: (r) => (r.persphere ? value(r.persphere) : null) }],
+});
+
+const ciColumn = (header: string, key: string, digits: number): ReportColumn<Ranked> => ({
+  header,
+  show: (r) => (r.ci95[key] ? `${fixed(r.ci95[key][0], digits)}–${fixed(r.ci95[key][1], digits)}` : 'n/a'),
+  csv: [
+    { header: `${header} low`, value: (r) => r.ci95[key]?.[0] ?? null },
+    { header: `${header} high`, value: (r) => r.ci95[key]?.[1] ?? null },
+  ],
+});
+
+const COLUMNS: ReportColumn<Ranked>[] = [
+  rankColumn(),
+  { header: 'system', show: (r) => r.system },
+  { header: 'summarizer', show: (r) => r.summarizer },
+  { header: 'strategy', show: (r) => r.strategy },
+  { header: 'retriever', show: (r) => (r.persphere ? r.persphere.retriever : '') },
+  num('k', 0, (n) => n.k),
+  num('Overall@k', 2, (n) => n.overall),
+  ciColumn('Overall 95% CI', 'overall', 2),
+  num('Recall@k %', 1, (n) => n.recall),
+  num('Cover@k %', 1, (n) => n.cover),
+  num('Rp@k %', 1, (n) => n.rp),
+  num('stance F1 %', 1, (n) => n.stanceF1),
+  num('reference F1 %', 1, (n) => n.referenceF1),
+  {
+    header: 'samples',
+    show: (r) => String(r.samples),
+    csv: [{ header: 'samples', value: (r) => r.samples }],
+  },
+  failedColumn(),
+  { header: 'judge', show: (r) => r.judge },
+  { header: 'status', show: (r) => r.status },
+];
+
+function notes(rows: readonly PersphereRow[], metric: string): string[] {
+  const warned = rows.filter((r) => r.retrievalWarnings > 0);
+  return [
+    `${metric}: Overall@k = mean 1–10 rating against the golden summary; Recall@k, Cover@k and Rp@k in percent, means over queries (Rp@k: covered perspectives whose extracted perspective entails the gold one); CIs from a bootstrap of the query mean. Overall@k and Rp@k judged by: ${[...new Set(rows.map((r) => r.judge))].join(', ')}; stance and reference macro-F1 (pooled over queries) answered by each system's own summarizer.`,
+    warned.length
+      ? `Rankings with a retrieval warning (no query terms after analysis, or k capped): ${warned.map((r) => `${r.system} ${r.retrievalWarnings}`).join(', ')}.`
+      : 'No ranking had a retrieval warning.',
+  ];
+}
+
+export interface PersphereReport {
+  rows: PersphereRow[];
+}
+
+export function persphereBlocks(report: PersphereReport): ReportBlock[] {
+  return [...new Set(report.rows.map((r) => r.metric))].map((metric) => {
+    const rows = report.rows.filter((r) => r.metric === metric);
+    return {
+      key: metric,
+      heading: `PerSphere (${metric})`,
+      table: reportTable(COLUMNS, rankPersphereRows(rows)),
+      notes: notes(rows, metric),
+    };
+  });
+}
+
+export async function loadPersphereReport(db: DataSource, run: RunEntity): Promise<PersphereReport> {
+  const rows = (await db.query('SELECT result FROM tasks WHERE id = $1', [scoreTaskId(run.id)])) as {
+    result: { persphere?: PersphereRow[] } | null;
+  }[];
+  return { rows: rows[0]?.result?.persphere ?? [] };
+}
+
+export const persphereReport: ReportSection<PersphereReport> = {
+  load: loadPersphereReport,
+  hasResults: (r) => r.rows.length > 0,
+  blocks: persphereBlocks,
+  json: (r) => ({ persphere: rankPersphereRows(r.rows) }),
+};

@@ -1,0 +1,135 @@
+import { DocumentEntity } from '@precis/db';
+import {
+  isGeneratedSystem,
+  metricValueId,
+  type RowWork,
+  type RunContext,
+  retrieveTaskId,
+  type ScoringInput,
+  upsertMetricValues,
+} from '@precis/engine';
+import { In } from 'typeorm';
+import {
+  isPersphereSystem,
+  metricCovers,
+  type PersphereMetricSpec,
+  persphereMetrics,
+  persphereSettings,
+} from '../persphere-spec.js';
+import type { GoldClaim } from '../query.js';
+import { RETRIEVE_STEP, type RetrieveResult } from '../retrieve/retrieve-task.js';
+import { PERSPHERE_PARTS, persphereTaskId } from '../verify/persphere-metric.js';
+import { OFFLINE } from '../verify/verify-context.js';
+import { type PersphereRow, persphereRow, type SampleInput } from './persphere-row.js';
+
+type TaskRow = { id: string; status: string; result: Record<string, unknown> | null };
+
+const judgeLabel = (m: PersphereMetricSpec) => ('model' in m.judge ? `model:${m.judge.model}` : OFFLINE);
+
+// One sample's inputs from its tasks, or null when one of them did not finish (counted as failed).
+function sampleOf(
+  order: number,
+  claims: GoldClaim[],
+  tasks: (TaskRow | undefined)[],
+  retrieved: string[],
+): SampleInput | null {
+  if (tasks.some((t) => t?.status !== 'done')) return null;
+  const [overall, rp, stance, reference] = tasks.map((t) => t!.result!) as Record<string, unknown>[];
+  const perspectiveEvidence = claims.flatMap((c) => c.perspectives.map((p) => p.evidence));
+  return {
+    order,
+    relevant: [...new Set(perspectiveEvidence.flat())],
+    perspectiveEvidence,
+    retrieved,
+    rating: overall!.rating as number,
+    rpEntailed: (rp!.verdicts as { entailed: boolean }[]).map((v) => v.entailed),
+    stance: stance!.labels as SampleInput['stance'],
+    reference: reference!.labels as SampleInput['reference'],
+  };
+}
+
+function systemRow(
+  input: ScoringInput,
+  tasks: Map<string, TaskRow>,
+  claims: Map<string, GoldClaim[]>,
+  m: { index: number; metric: PersphereMetricSpec },
+  system: string,
+): PersphereRow {
+  const spec = input.spec.systems.find((s) => s.name === system)!;
+  const settings = isGeneratedSystem(spec) ? persphereSettings(spec) : null;
+  const summaries = input.summaries.filter((s) => s.system === system);
+  const work: RowWork = {
+    summaries: { expected: input.runDocuments, failed: input.runDocuments - summaries.length },
+    judgments: { expected: summaries.length * PERSPHERE_PARTS.length, failed: 0 },
+  };
+  const samples: SampleInput[] = [];
+  let warnings = 0;
+  for (const s of summaries) {
+    const retrieve = tasks.get(retrieveTaskId(input.runId, system, s.documentId, RETRIEVE_STEP))?.result as
+      | RetrieveResult
+      | undefined;
+    if (retrieve?.warnings.length) warnings++;
+    const parts = PERSPHERE_PARTS.map((p) => tasks.get(persphereTaskId(input.runId, s, m.index, p)));
+    work.judgments.failed += parts.filter((t) => t?.status !== 'done').length;
+    const sample = sampleOf(
+      s.order,
+      claims.get(s.documentId) ?? [],
+      parts,
+      retrieve?.hits.map((h) => h.id) ?? [],
+    );
+    if (sample) samples.push(sample);
+  }
+  return persphereRow(
+    {
+      system,
+      summarizer: spec.model !== undefined ? `model:${spec.model}` : `engine:${spec.engine}`,
+      strategy: spec.strategy,
+      metric: `persphere.${m.index}`,
+      judge: judgeLabel(m.metric),
+      retriever: settings?.retrieverName ?? 'golden',
+      k: settings && settings.retriever !== null ? settings.k : null,
+    },
+    samples,
+    work,
+    warnings,
+    { resamples: input.spec.bootstrap.resamples, seed: input.spec.seed },
+  );
+}
+
+// The PerSphere leaderboards: one row per system each persphere metric judges.
+export async function scorePersphere(ctx: RunContext, input: ScoringInput): Promise<Record<string, unknown>> {
+  const metrics = persphereMetrics(input.spec);
+  if (metrics.length === 0) return {};
+  const rows: TaskRow[] = await ctx.db.query(
+    `SELECT id, status, result FROM tasks WHERE run_id = $1 AND kind LIKE 'persphere-%' AND kind <> 'persphere-summary'`,
+    [input.runId],
+  );
+  const tasks = new Map(rows.map((r) => [r.id, r]));
+  const docIds = [...new Set(input.summaries.map((s) => s.documentId))];
+  const docs = docIds.length
+    ? await ctx.db
+        .getRepository(DocumentEntity)
+        .find({ where: { id: In(docIds) }, select: { id: true, data: true } })
+    : [];
+  const claims = new Map(docs.map((d) => [d.id, (d.data as { claims: GoldClaim[] }).claims]));
+  const board: PersphereRow[] = [];
+  for (const m of metrics)
+    for (const s of input.spec.systems.filter(
+      (x) => isPersphereSystem(input.spec, x.name) && metricCovers(m.metric, x.name),
+    ))
+      board.push(systemRow(input, tasks, claims, m, s.name));
+  await upsertMetricValues(
+    ctx.db,
+    board.map((r) => ({
+      id: metricValueId(input.runId, r.system, null, r.metric),
+      runId: input.runId,
+      system: r.system,
+      documentId: null,
+      metric: r.metric,
+      value: r.persphere?.overall ?? null,
+      details: r as unknown as Record<string, unknown>,
+      producedBy: r.judge,
+    })),
+  );
+  return { persphere: board };
+}

@@ -1,0 +1,55 @@
+import type { BenchmarkSpec, Metric, NewTask, SettledSummary } from '@precis/engine';
+import { isPersphereSystem, metricCovers, persphereMetricSpec, persphereMetrics } from '../persphere-spec.js';
+
+// Overall@k (rating), Rp@k (extraction + entailment), stance and reference determination.
+export const PERSPHERE_PARTS = ['overall', 'rp', 'stance', 'reference'] as const;
+export type PerspherePart = (typeof PERSPHERE_PARTS)[number];
+
+export interface PersphereVerifyPayload {
+  type: 'persphere-verify';
+  system: string;
+  documentId: string;
+  summaryId: string;
+  metricIndex: number;
+}
+
+export const persphereTaskId = (
+  runId: string,
+  s: { system: string; documentId: string },
+  metricIndex: number,
+  part: PerspherePart,
+) => `${runId}:verify:${s.system}:${s.documentId}:persphere.${metricIndex}:${part}`;
+
+export function persphereTasksFor(
+  runId: string,
+  spec: BenchmarkSpec,
+  summaries: readonly SettledSummary[],
+): NewTask[] {
+  const metrics = persphereMetrics(spec);
+  return summaries.flatMap((s) => {
+    const found = metrics.find((m) => metricCovers(m.metric, s.system));
+    if (!found || !isPersphereSystem(spec, s.system)) return [];
+    const payload: PersphereVerifyPayload = {
+      type: 'persphere-verify',
+      system: s.system,
+      documentId: s.documentId,
+      summaryId: s.id,
+      metricIndex: found.index,
+    };
+    return PERSPHERE_PARTS.map((part) => ({
+      id: persphereTaskId(runId, s, found.index, part),
+      runId,
+      stage: 'verify' as const,
+      kind: `persphere-${part}`,
+      payload: { ...payload },
+    }));
+  });
+}
+
+export const persphereMetric: Metric = {
+  name: 'persphere',
+  schema: persphereMetricSpec,
+  async open(_ctx, runId, spec) {
+    return { tasksFor: (summaries) => persphereTasksFor(runId, spec, summaries) };
+  },
+};

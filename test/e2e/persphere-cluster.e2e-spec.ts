@@ -1,0 +1,155 @@
+// PerSphere across the services as separate processes (gateway, two retrieval processes sharing
+// the retrieve queue, summarization, a verifier, scoring) on NATS + PostgreSQL, against a fake
+// server in this process: the same top-k and the same report as the embedded runtime.
+// Needs the build: `npx turbo run build` (services run from dist).
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createInProcessBus } from '@precis/bus';
+import { createDataSource, createThrowawayDatabase, RunEntity } from '@precis/db';
+import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
+import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
+import type { DataSource } from 'typeorm';
+import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
+import { persphereRules } from '../engine/persphere-fake.js';
+import {
+  builtInFamilies,
+  createRun,
+  createRunContext,
+  executeRun,
+  loadFullRunReport,
+  sectionsJson,
+  validateSpec,
+} from '../support/precis.js';
+import { deleteBusStreams, finishedTasks, startCluster, tempDir, writeJson } from './runs-support.js';
+
+const DATASETS = realpathSync(resolve(import.meta.dirname, '../../../shared/datasets'));
+const QUERIES = resolve(DATASETS, 'persphere/theperspective.queries.jsonl');
+const DOCUMENTS = resolve(DATASETS, 'persphere/theperspective.documents.jsonl');
+
+const registry = (baseURL: string) => ({
+  models: {
+    sphere: { baseURL, model: 'sphere', contextWindow: 16000, maxConcurrency: 8 },
+    judge: { baseURL, model: 'judge', contextWindow: 16000, maxConcurrency: 16 },
+  },
+});
+
+const spec = () =>
+  validateSpec(builtInFamilies, {
+    name: 'persphere-cluster',
+    seed: 5,
+    datasets: [{ name: 'tp', kind: 'persphere', path: QUERIES, corpus: DOCUMENTS, limit: 12 }],
+    systems: [
+      { name: 'bm25', strategy: 'vanilla', model: 'sphere', params: { retriever: 'bm25', k: 10 } },
+      {
+        name: 'rrf-hier',
+        strategy: 'hiersphere',
+        model: 'sphere',
+        params: { retriever: 'rrf:bm25+tfidf', k: 8, agents: 2 },
+      },
+      {
+        name: 'lsa-lead',
+        strategy: 'vanilla',
+        engine: 'lead',
+        params: { retriever: 'lsa', k: 10, dimensions: 32 },
+      },
+    ],
+    metrics: [{ name: 'persphere', judge: { model: 'judge' } }],
+  });
+
+// Every unit's top-k (by system and query external id) and the report's rows.
+async function outcome(db: DataSource, runId: string) {
+  const hits: { system: string; query: string; result: { hits: { id: string; score: number }[] } }[] =
+    await db.query(
+      `SELECT t.payload->>'system' AS system, d.external_id AS query, t.result FROM tasks t
+       JOIN documents d ON d.id::text = t.payload->>'documentId'
+      WHERE t.run_id = $1 AND t.stage = 'retrieve' ORDER BY 1, 2`,
+      [runId],
+    );
+  const run = await db.getRepository(RunEntity).findOneByOrFail({ id: runId });
+  const report = await loadFullRunReport(builtInFamilies, db, run);
+  return {
+    topK: hits.map((h) => [h.system, h.query, h.result.hits.map((x) => x.id)]),
+    rows: sectionsJson(report).persphere,
+  };
+}
+
+async function embedded(fake: FakeLlmServer) {
+  const tdb = await createThrowawayDatabase(`e2e_persphere_embedded_${randomBytes(3).toString('hex')}`);
+  const db = await createDataSource({ url: tdb.url });
+  const bus = createInProcessBus();
+  try {
+    const reg = loadModelRegistry(registry(fake.baseURL));
+    const chat = new LlmClient({ registry: reg, env: {}, store: createTypeOrmLlmStore(db) });
+    const ctx = createRunContext({ families: builtInFamilies, db, bus, chat, registry: reg });
+    const { run } = await createRun(ctx, { spec: spec(), file: 'spec', text: '' }, { fresh: true });
+    const done = await executeRun(ctx, bus, run.id, { concurrency: 8 });
+    if (done.interrupted) throw new Error('embedded PerSphere run was interrupted');
+    expect(done.progress.status).toBe('completed');
+    return await outcome(db, run.id);
+  } finally {
+    await bus.close();
+    await db.destroy();
+    await tdb.drop();
+  }
+}
+
+describe('PerSphere across the services', () => {
+  const tmp = tempDir('precis-persphere-cluster-');
+  let fake: FakeLlmServer;
+
+  beforeAll(async () => {
+    fake = await startFakeLlmServer({ latencyMs: 5, capacity: 256, rules: persphereRules });
+  });
+
+  afterAll(async () => {
+    await fake?.close();
+    tmp.remove();
+  });
+
+  it('gives the embedded top-k and report with two retrieval processes sharing the queue', async () => {
+    const expected = await embedded(fake);
+    expect(expected.topK).toHaveLength(36);
+    const prefix = `e2e_persphere_${randomBytes(4).toString('hex')}`;
+    const tdb = await createThrowawayDatabase('e2e_persphere_cluster');
+    const db = await createDataSource({ url: tdb.url, runMigrations: true });
+    const modelsFile = writeJson(join(tmp.dir, `models-${prefix}.json`), registry(fake.baseURL));
+    const c = await startCluster({
+      databaseUrl: tdb.url,
+      prefix,
+      modelsFile,
+      verifiers: 1,
+      retrievals: 2,
+      concurrency: 2,
+      env: { gateway: { INGEST_ROOT: DATASETS } },
+    });
+    const runs = new RemoteRuns(c.grpcAddress, c.access);
+    try {
+      const { run } = await runs.createRun(spec());
+      const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
+      expect(remoteRunStatus(final)).toBe('completed');
+      expect(await outcome(db, run.id)).toEqual(expected);
+      // Both retrieval processes took retrieve tasks. An index build holds its process's event loop
+      // for seconds, so a task may be redelivered to the other one meanwhile: handled twice, stored once.
+      const perProcess = await Promise.all(
+        ['retrieval-1', 'retrieval-2'].map((id) => finishedTasks(c.procs.get(id)!, 'retrieve')),
+      );
+      expect(perProcess.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(36);
+      expect(Math.min(...perProcess)).toBeGreaterThan(0);
+      const [done] = await db.query(
+        `SELECT COUNT(*) AS n FROM tasks WHERE stage = 'retrieve' AND status = 'done'`,
+      );
+      expect(Number(done.n)).toBe(36);
+      // Each index was built once and stored for every process.
+      const [built] = await db.query('SELECT COUNT(*) AS n FROM retrieval_indexes');
+      expect(Number(built.n)).toBe(3);
+    } finally {
+      runs.close();
+      await c.stopAll();
+      await db.destroy();
+      await tdb.drop();
+      await deleteBusStreams(prefix);
+    }
+  }, 240_000);
+});
