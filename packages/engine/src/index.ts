@@ -32,6 +32,7 @@ export * from './scoring/metric-values.js';
 export * from './scoring/row-status.js';
 export * from './spec/benchmark-spec.schema.js';
 export * from './spec/load-spec.js';
+export * from './spec/scoped-metrics.js';
 export * from './tasks/job-records.js';
 export * from './tasks/summary-texts.js';
 export * from './tasks/task-errors.js';

@@ -68,3 +68,18 @@ export const failedColumn = <R extends { work: RowWork }>(): ReportColumn<R> => 
     { header: 'failed judgments', value: (r) => r.work.judgments.failed },
   ],
 });
+
+// A 95% interval the row keeps at ci95[key], shown 'low–high' ('n/a' when absent); CSV holds
+// the two ends as numbers.
+export const ciColumn = <R extends { ci95: Record<string, [number, number]> }>(
+  header: string,
+  key: string,
+  digits = 1,
+): ReportColumn<R> => ({
+  header,
+  show: (r) => (r.ci95[key] ? `${fixed(r.ci95[key][0], digits)}–${fixed(r.ci95[key][1], digits)}` : 'n/a'),
+  csv: [
+    { header: `${header} low`, value: (r) => r.ci95[key]?.[0] ?? null },
+    { header: `${header} high`, value: (r) => r.ci95[key]?.[1] ?? null },
+  ],
+});

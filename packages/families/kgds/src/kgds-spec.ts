@@ -1,10 +1,14 @@
 import {
   type AnyMetricSpec,
   type BenchmarkSpec,
+  checkMetricScopes,
   int,
   isGeneratedSystem,
+  judgeModelOf,
+  metricsNamed,
   name,
   type SystemSpec,
+  scopedJudgeFields,
 } from '@precis/engine';
 import type { KgdsPattern } from '@precis/prompts';
 import { z } from 'zod';
@@ -54,16 +58,9 @@ export type GoldSystemSpec = z.output<typeof goldSystemSpec>;
 export const kgdsMetricSpec = z
   .object({
     name: z.literal('kgds'),
-    judge: z.union([
-      z.object({ model: z.string().min(1), temperature: z.number().min(0).max(2).default(0) }).strict(),
-      z.object({ engine: z.literal('lexical') }).strict(),
-    ]),
-    // Only these systems (default: all); another kgds metric can judge the rest.
-    systems: z.array(name).min(1).optional(),
+    ...scopedJudgeFields('lexical'),
     // Gold vs the model's EBS, when they differ (needs a model judge).
     feedback: z.boolean().default(true),
-    // Attempts per judge call before its task is recorded as failed.
-    maxAttempts: int().min(1).max(10).default(3),
   })
   .strict();
 
@@ -71,15 +68,10 @@ export type KgdsMetricSpec = z.output<typeof kgdsMetricSpec>;
 
 export const isKgdsMetric = (m: AnyMetricSpec): m is KgdsMetricSpec => m.name === 'kgds';
 
-export const judgeModel = (m: KgdsMetricSpec): string | undefined =>
-  'model' in m.judge ? m.judge.model : undefined;
+export const judgeModel = (m: KgdsMetricSpec) => judgeModelOf(m);
 
-// The kgds metrics of a spec with their index, and which one judges a system.
-export function kgdsMetrics(spec: BenchmarkSpec): { index: number; metric: KgdsMetricSpec }[] {
-  return spec.metrics.flatMap((m, index) => (isKgdsMetric(m) ? [{ index, metric: m }] : []));
-}
-
-export const metricCovers = (m: KgdsMetricSpec, system: string) => !m.systems || m.systems.includes(system);
+// The kgds metrics of a spec with their index.
+export const kgdsMetrics = (spec: BenchmarkSpec) => metricsNamed<KgdsMetricSpec>(spec, 'kgds');
 
 // The KGDS pattern of a system of the spec (a strategy or the gold source), if it has one.
 export function systemPattern(spec: BenchmarkSpec, system: string): KgdsPattern | undefined {
@@ -104,25 +96,6 @@ export function checkKgdsSpec(spec: BenchmarkSpec): Problem[] {
         message: `KGDS offline systems use engine "lead" (got "${s.engine}")`,
       });
   });
-  const covered = new Map<string, number>();
-  for (const { index, metric } of kgdsMetrics(spec)) {
-    for (const name of metric.systems ?? []) {
-      if (!spec.systems.some((s) => s.name === name))
-        problems.push({
-          path: ['metrics', index, 'systems'],
-          message: `no system named "${name}" in the spec`,
-        });
-    }
-    for (const s of spec.systems) {
-      if (!metricCovers(metric, s.name)) continue;
-      const first = covered.get(s.name);
-      if (first !== undefined)
-        problems.push({
-          path: ['metrics', index, 'systems'],
-          message: `system "${s.name}" is already judged by metrics[${first}]; give each kgds metric its own systems`,
-        });
-      else covered.set(s.name, index);
-    }
-  }
+  problems.push(...checkMetricScopes(spec, 'kgds', () => true));
   return problems;
 }

@@ -1,10 +1,12 @@
 import {
-  type AnyMetricSpec,
   type BenchmarkSpec,
+  checkMetricScopes,
   int,
   isGeneratedSystem,
-  name,
+  judgeModelOf,
+  metricsNamed,
   type SystemSpec,
+  scopedJudgeFields,
 } from '@precis/engine';
 import { parseRetriever, type RetrieverSpec, RetrieverSpecError } from '@precis/retrievers';
 import { z } from 'zod';
@@ -60,32 +62,14 @@ export function persphereSettings(system: SystemSpec): PersphereSettings {
 }
 
 export const persphereMetricSpec = z
-  .object({
-    name: z.literal('persphere'),
-    judge: z.union([
-      z.object({ model: z.string().min(1), temperature: z.number().min(0).max(2).default(0) }).strict(),
-      z.object({ engine: z.literal('lexical') }).strict(),
-    ]),
-    // Only these systems (default: every PerSphere system); another persphere metric judges the rest.
-    systems: z.array(name).min(1).optional(),
-    // Attempts per judge call before its task is recorded as failed.
-    maxAttempts: int().min(1).max(10).default(3),
-  })
+  .object({ name: z.literal('persphere'), ...scopedJudgeFields('lexical') })
   .strict();
 
 export type PersphereMetricSpec = z.output<typeof persphereMetricSpec>;
 
-export const isPersphereMetric = (m: AnyMetricSpec): m is PersphereMetricSpec => m.name === 'persphere';
+export const judgeModel = (m: PersphereMetricSpec) => judgeModelOf(m);
 
-export const judgeModel = (m: PersphereMetricSpec): string | undefined =>
-  'model' in m.judge ? m.judge.model : undefined;
-
-export function persphereMetrics(spec: BenchmarkSpec): { index: number; metric: PersphereMetricSpec }[] {
-  return spec.metrics.flatMap((m, index) => (isPersphereMetric(m) ? [{ index, metric: m }] : []));
-}
-
-export const metricCovers = (m: PersphereMetricSpec, system: string) =>
-  !m.systems || m.systems.includes(system);
+export const persphereMetrics = (spec: BenchmarkSpec) => metricsNamed<PersphereMetricSpec>(spec, 'persphere');
 
 export const isPersphereSystem = (spec: BenchmarkSpec, system: string): boolean => {
   const s = spec.systems.find((x) => x.name === system);
@@ -111,22 +95,6 @@ export function checkPersphereSpec(spec: BenchmarkSpec): Problem[] {
       problems.push({ path: ['systems', i, 'params', 'retriever'], message: `${err.message}, or ${GOLDEN}` });
     }
   });
-  const covered = new Map<string, number>();
-  for (const { index, metric } of persphereMetrics(spec)) {
-    for (const n of metric.systems ?? [])
-      if (!spec.systems.some((s) => s.name === n))
-        problems.push({ path: ['metrics', index, 'systems'], message: `no system named "${n}" in the spec` });
-    for (const s of spec.systems.filter(
-      (x) => isPersphereSystem(spec, x.name) && metricCovers(metric, x.name),
-    )) {
-      const first = covered.get(s.name);
-      if (first !== undefined)
-        problems.push({
-          path: ['metrics', index, 'systems'],
-          message: `system "${s.name}" is already judged by metrics[${first}]; give each persphere metric its own systems`,
-        });
-      else covered.set(s.name, index);
-    }
-  }
+  problems.push(...checkMetricScopes(spec, 'persphere', (system) => isPersphereSystem(spec, system)));
   return problems;
 }

@@ -10,24 +10,36 @@ export interface CorpusFormat {
   optional: string[];
 }
 
-// The documents file of a retrieval dataset: one `{id, <textField>}` per line, ids unique.
-export function parseCorpusFile(file: string, text: string, format: CorpusFormat): ParsedCorpusDocument[] {
-  const known = new Set(['id', format.textField, ...format.optional]);
-  const docs: ParsedCorpusDocument[] = [];
+// JSONL records with only the given fields and a unique id (`what` names them in errors).
+export function* uniqueRecords(
+  file: string,
+  text: string,
+  fields: readonly string[],
+  what: 'document' | 'query',
+): Generator<{ line: number; ctx: RecordContext; record: Record<string, unknown>; id: string }> {
   const seen = new Map<string, number>();
   for (const { line, ctx, value } of jsonlRecords(file, text)) {
     const record = expectObject(ctx, value, undefined);
-    const unknown = Object.keys(record).find((k) => !known.has(k));
-    if (unknown) ctx.fail(unknown, 'unknown field', `allowed fields are ${[...known].join(', ')}`);
+    const unknown = Object.keys(record).find((k) => !fields.includes(k));
+    if (unknown) ctx.fail(unknown, 'unknown field', `allowed fields are ${fields.join(', ')}`);
     const id = recordId(ctx, requireField(ctx, record, 'id', ''), 'id');
     const first = seen.get(id);
     if (first !== undefined)
       ctx.fail(
         'id',
-        `duplicate document id ${JSON.stringify(id)} (first used on line ${first})`,
-        'give every document a unique id',
+        `duplicate ${what} id ${JSON.stringify(id)} (first used on line ${first})`,
+        `give every ${what} a unique id`,
       );
     seen.set(id, line);
+    yield { line, ctx, record, id };
+  }
+}
+
+// The documents file of a retrieval dataset: one `{id, <textField>}` per line, ids unique.
+export function parseCorpusFile(file: string, text: string, format: CorpusFormat): ParsedCorpusDocument[] {
+  const docs: ParsedCorpusDocument[] = [];
+  const fields = ['id', format.textField, ...format.optional];
+  for (const { ctx, record, id } of uniqueRecords(file, text, fields, 'document')) {
     const body = expectString(ctx, requireField(ctx, record, format.textField, ''), format.textField, {
       nonEmpty: true,
     });

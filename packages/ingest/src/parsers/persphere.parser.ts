@@ -1,8 +1,7 @@
-import { jsonlRecords } from '../jsonl-lines.js';
 import { boundedTitle } from '../limits.js';
 import type { JsonObject, ParsedDataset, ParsedDocument } from '../types.js';
-import { expectArray, expectObject, expectString, type RecordContext, requireField } from '../validate.js';
-import { corpusDataset, parseCorpusFile, recordId } from './corpus.parser.js';
+import { expectArray, expectString, type RecordContext, requireField } from '../validate.js';
+import { corpusDataset, parseCorpusFile, recordId, uniqueRecords } from './corpus.parser.js';
 
 const QUERY_FIELDS = ['id', 'title', 't1', 't2', 'response1', 'response2', 'favor_ids', 'against_ids'];
 // Claim i's statement, perspectives and evidence ids (one per perspective) in the source.
@@ -28,21 +27,8 @@ export function parsePersphereDataset(
   const corpus = parseCorpusFile(documentsFile, documentsText, { textField: 'content', optional: ['title'] });
   const corpusIds = new Set(corpus.map((d) => d.externalId));
   const documents: ParsedDocument[] = [];
-  const seen = new Map<string, number>();
   let perspectives = 0;
-  for (const { line, ctx, value } of jsonlRecords(file, text)) {
-    const record = expectObject(ctx, value, undefined);
-    const unknown = Object.keys(record).find((k) => !QUERY_FIELDS.includes(k));
-    if (unknown) ctx.fail(unknown, 'unknown field', `allowed fields are ${QUERY_FIELDS.join(', ')}`);
-    const id = recordId(ctx, requireField(ctx, record, 'id', ''), 'id');
-    const first = seen.get(id);
-    if (first !== undefined)
-      ctx.fail(
-        'id',
-        `duplicate query id ${JSON.stringify(id)} (first used on line ${first})`,
-        'give every query a unique id',
-      );
-    seen.set(id, line);
+  for (const { line, ctx, record, id } of uniqueRecords(file, text, QUERY_FIELDS, 'query')) {
     const query = expectString(ctx, requireField(ctx, record, 'title', ''), 'title', { nonEmpty: true });
     const claims = CLAIM_FIELDS.map((f) => parseClaim(ctx, record, f, corpusIds, documentsFile));
     perspectives += claims.reduce((n, c) => n + c.perspectives.length, 0);

@@ -1,8 +1,7 @@
-import { jsonlRecords } from '../jsonl-lines.js';
 import { boundedTitle } from '../limits.js';
 import type { JsonObject, ParsedDataset, ParsedDocument } from '../types.js';
 import { asJsonObject, expectArray, expectObject, expectString, requireField } from '../validate.js';
-import { corpusDataset, parseCorpusFile, recordId } from './corpus.parser.js';
+import { corpusDataset, parseCorpusFile, recordId, uniqueRecords } from './corpus.parser.js';
 
 const QUERY_FIELDS = ['id', 'text', 'relevant', 'metadata'];
 
@@ -18,21 +17,8 @@ export function parseRetrievalDataset(
   const corpus = parseCorpusFile(documentsFile, documentsText, { textField: 'text', optional: ['title'] });
   const corpusIds = new Set(corpus.map((d) => d.externalId));
   const documents: ParsedDocument[] = [];
-  const seen = new Map<string, number>();
   let relevantTotal = 0;
-  for (const { line, ctx, value } of jsonlRecords(file, text)) {
-    const record = expectObject(ctx, value, undefined);
-    const unknown = Object.keys(record).find((k) => !QUERY_FIELDS.includes(k));
-    if (unknown) ctx.fail(unknown, 'unknown field', `allowed fields are ${QUERY_FIELDS.join(', ')}`);
-    const id = recordId(ctx, requireField(ctx, record, 'id', ''), 'id');
-    const first = seen.get(id);
-    if (first !== undefined)
-      ctx.fail(
-        'id',
-        `duplicate query id ${JSON.stringify(id)} (first used on line ${first})`,
-        'give every query a unique id',
-      );
-    seen.set(id, line);
+  for (const { line, ctx, record, id } of uniqueRecords(file, text, QUERY_FIELDS, 'query')) {
     const query = expectString(ctx, requireField(ctx, record, 'text', ''), 'text', { nonEmpty: true });
     const relevant = expectArray(ctx, requireField(ctx, record, 'relevant', ''), 'relevant').map((raw, i) => {
       const docId = recordId(ctx, raw, `relevant[${i}]`);

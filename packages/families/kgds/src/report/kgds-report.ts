@@ -1,5 +1,6 @@
 import type { RunEntity } from '@precis/db';
 import {
+  ciColumn,
   failedColumn,
   fixed,
   type ReportBlock,
@@ -48,15 +49,6 @@ const num = (header: string, value: (n: KgdsNumbers) => number | null | undefine
   csv: [{ header, value: (r) => (r.kgds ? (value(r.kgds) ?? null) : null) }],
 });
 
-const ciColumn = (header: string, key: string): ReportColumn<Ranked> => ({
-  header,
-  show: (r) => (r.ci95[key] ? `${fixed(r.ci95[key][0], 1)}–${fixed(r.ci95[key][1], 1)}` : 'n/a'),
-  csv: [
-    { header: `${header} low`, value: (r) => r.ci95[key]?.[0] ?? null },
-    { header: `${header} high`, value: (r) => r.ci95[key]?.[1] ?? null },
-  ],
-});
-
 const HEAD: ReportColumn<Ranked>[] = [
   rankColumn(),
   { header: 'system', show: (r) => r.system },
@@ -66,7 +58,7 @@ const HEAD: ReportColumn<Ranked>[] = [
 
 const TAIL: ReportColumn<Ranked>[] = [
   num('CAO R', (n) => n.caoRecall),
-  ciColumn('CAO R 95% CI', 'caoRecall'),
+  ciColumn<Ranked>('CAO R 95% CI', 'caoRecall'),
   ...OPINION_ERROR_TYPES.map((t) => num(`${t} %`, (n) => n.errorTypes[t])),
   {
     header: 'samples',
@@ -85,7 +77,7 @@ const COLUMNS: Record<KgdsRow['pattern'], ReportColumn<Ranked>[]> = {
     num('BSP P', (n) => n.bsp?.precision),
     num('BSP R', (n) => n.bsp?.recall),
     num('BSP F1', (n) => n.bsp?.f1),
-    ciColumn('BSP F1 95% CI', 'bspF1'),
+    ciColumn<Ranked>('BSP F1 95% CI', 'bspF1'),
     num('paragraph ratio', (n) => n.paragraphRatio),
     num('gold win %', (n) => n.feedbackGoldWinRate),
     ...TAIL,
@@ -95,7 +87,7 @@ const COLUMNS: Record<KgdsRow['pattern'], ReportColumn<Ranked>[]> = {
     num('KBSAF P', (n) => n.kbsaf?.precision),
     num('KBSAF R', (n) => n.kbsaf?.recall),
     num('KBSAF F1', (n) => n.kbsaf?.f1),
-    ciColumn('KBSAF F1 95% CI', 'kbsafF1'),
+    ciColumn<Ranked>('KBSAF F1 95% CI', 'kbsafF1'),
     ...TAIL,
   ],
 };

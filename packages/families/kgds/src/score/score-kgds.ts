@@ -2,15 +2,15 @@ import { DocumentEntity } from '@precis/db';
 import {
   type BenchmarkSpec,
   isGeneratedSystem,
-  metricValueId,
+  metricCovers,
   type RowWork,
   type RunContext,
   type ScoringInput,
-  upsertMetricValues,
+  upsertBoardRows,
 } from '@precis/engine';
 import { LEXICAL_VERIFIER } from '@precis/engines';
 import { In } from 'typeorm';
-import { judgeModel, type KgdsMetricSpec, kgdsMetrics, metricCovers, systemPattern } from '../kgds-spec.js';
+import { judgeModel, type KgdsMetricSpec, kgdsMetrics, systemPattern } from '../kgds-spec.js';
 import { loadKgdsSample } from '../sample.js';
 import { summaryParts } from '../summary/summary-parts.js';
 import { type KgdsPart, kgdsTaskId } from '../verify/kgds-metric.js';
@@ -103,18 +103,6 @@ export async function scoreKgds(ctx: RunContext, input: ScoringInput): Promise<R
     );
     for (const s of systems) board.push(await systemRow(ctx, input, tasks, docs, m, s.name));
   }
-  await upsertMetricValues(
-    ctx.db,
-    board.map((r) => ({
-      id: metricValueId(input.runId, r.system, null, r.metric),
-      runId: input.runId,
-      system: r.system,
-      documentId: null,
-      metric: r.metric,
-      value: r.kgds?.opGm ?? null,
-      details: r as unknown as Record<string, unknown>,
-      producedBy: r.judge,
-    })),
-  );
+  await upsertBoardRows(ctx.db, input.runId, board, (r) => r.kgds?.opGm ?? null);
   return { kgds: board };
 }

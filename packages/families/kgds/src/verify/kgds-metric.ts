@@ -1,5 +1,11 @@
-import type { BenchmarkSpec, Metric, NewTask, SettledSummary } from '@precis/engine';
-import { judgeModel, kgdsMetricSpec, kgdsMetrics, metricCovers, systemPattern } from '../kgds-spec.js';
+import {
+  type BenchmarkSpec,
+  type Metric,
+  metricCovers,
+  type NewTask,
+  type SettledSummary,
+} from '@precis/engine';
+import { judgeModel, kgdsMetricSpec, kgdsMetrics, systemPattern } from '../kgds-spec.js';
 import type { KgdsVerifyPayload } from './verify-context.js';
 
 export type KgdsPart = 'facts' | 'opinions' | 'feedback';

@@ -1,5 +1,6 @@
 import type { RunEntity } from '@precis/db';
 import {
+  ciColumn,
   failedColumn,
   fixed,
   type ReportBlock,
@@ -43,15 +44,6 @@ const num = (
   csv: [{ header, value: (r) => (r.persphere ? value(r.persphere) : null) }],
 });
 
-const ciColumn = (header: string, key: string, digits: number): ReportColumn<Ranked> => ({
-  header,
-  show: (r) => (r.ci95[key] ? `${fixed(r.ci95[key][0], digits)}–${fixed(r.ci95[key][1], digits)}` : 'n/a'),
-  csv: [
-    { header: `${header} low`, value: (r) => r.ci95[key]?.[0] ?? null },
-    { header: `${header} high`, value: (r) => r.ci95[key]?.[1] ?? null },
-  ],
-});
-
 const COLUMNS: ReportColumn<Ranked>[] = [
   rankColumn(),
   { header: 'system', show: (r) => r.system },
@@ -60,7 +52,7 @@ const COLUMNS: ReportColumn<Ranked>[] = [
   { header: 'retriever', show: (r) => (r.persphere ? r.persphere.retriever : '') },
   num('k', 0, (n) => n.k),
   num('Overall@k', 2, (n) => n.overall),
-  ciColumn('Overall 95% CI', 'overall', 2),
+  ciColumn<Ranked>('Overall 95% CI', 'overall', 2),
   num('Recall@k %', 1, (n) => n.recall),
   num('Cover@k %', 1, (n) => n.cover),
   num('Rp@k %', 1, (n) => n.rp),

@@ -1,17 +1,16 @@
 import { DocumentEntity } from '@precis/db';
 import {
   isGeneratedSystem,
-  metricValueId,
+  metricCovers,
   type RowWork,
   type RunContext,
   retrieveTaskId,
   type ScoringInput,
-  upsertMetricValues,
+  upsertBoardRows,
 } from '@precis/engine';
 import { In } from 'typeorm';
 import {
   isPersphereSystem,
-  metricCovers,
   type PersphereMetricSpec,
   persphereMetrics,
   persphereSettings,
@@ -118,18 +117,6 @@ export async function scorePersphere(ctx: RunContext, input: ScoringInput): Prom
       (x) => isPersphereSystem(input.spec, x.name) && metricCovers(m.metric, x.name),
     ))
       board.push(systemRow(input, tasks, claims, m, s.name));
-  await upsertMetricValues(
-    ctx.db,
-    board.map((r) => ({
-      id: metricValueId(input.runId, r.system, null, r.metric),
-      runId: input.runId,
-      system: r.system,
-      documentId: null,
-      metric: r.metric,
-      value: r.persphere?.overall ?? null,
-      details: r as unknown as Record<string, unknown>,
-      producedBy: r.judge,
-    })),
-  );
+  await upsertBoardRows(ctx.db, input.runId, board, (r) => r.persphere?.overall ?? null);
   return { persphere: board };
 }

@@ -1,5 +1,11 @@
-import type { BenchmarkSpec, Metric, NewTask, SettledSummary } from '@precis/engine';
-import { isPersphereSystem, metricCovers, persphereMetricSpec, persphereMetrics } from '../persphere-spec.js';
+import {
+  type BenchmarkSpec,
+  type Metric,
+  metricCovers,
+  type NewTask,
+  type SettledSummary,
+} from '@precis/engine';
+import { isPersphereSystem, persphereMetricSpec, persphereMetrics } from '../persphere-spec.js';
 
 // Overall@k (rating), Rp@k (extraction + entailment), stance and reference determination.
 export const PERSPHERE_PARTS = ['overall', 'rp', 'stance', 'reference'] as const;
