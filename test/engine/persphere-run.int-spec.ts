@@ -29,7 +29,11 @@ describe('PerSphere runs', () => {
   let h: RunHarness;
 
   beforeAll(async () => {
-    h = await startRunHarness('persphere_runs', { rules: persphereRules, models: PERSPHERE_WRITERS });
+    h = await startRunHarness('persphere_runs', {
+      rules: persphereRules,
+      models: PERSPHERE_WRITERS,
+      embeddings: ['embed'],
+    });
   });
 
   afterAll(async () => {
@@ -46,6 +50,12 @@ describe('PerSphere runs', () => {
       systems: [
         { name: 'bm25-lead', strategy: 'vanilla', engine: 'lead', params: { retriever: 'bm25', k: 10 } },
         { name: 'golden-lead', strategy: 'vanilla', engine: 'lead', params: { retriever: 'golden' } },
+        {
+          name: 'dense-lead',
+          strategy: 'vanilla',
+          engine: 'lead',
+          params: { retriever: 'dense:embed', k: 10 },
+        },
       ],
       metrics: [{ name: 'persphere', judge: { engine: 'lexical' } }],
     });
@@ -69,6 +79,16 @@ describe('PerSphere runs', () => {
     expect(golden.judge).toBe('engine:lexical-perspectives@1 (heuristic)');
     expect(golden.persphere!.overall).toBeGreaterThanOrEqual(1);
     expect(golden.persphere!.overall).toBeLessThanOrEqual(10);
+    // Dense retrieval through /v1/embeddings: the corpus once (shared index, no run), each query
+    // embedded and ledgered under its run and retrieve task.
+    expect(rows.find((x) => x.system === 'dense-lead')!.status).toBe('complete');
+    const calls: { run: boolean; n: string }[] = await h.db.query(
+      `SELECT run_id IS NOT NULL AS run, COUNT(*) AS n FROM llm_calls WHERE model = 'embed' GROUP BY 1 ORDER BY 1`,
+    );
+    expect(calls.map((c) => [c.run, Number(c.n)])).toEqual([
+      [false, Math.ceil(4107 / 64)],
+      [true, LIMIT],
+    ]);
   });
 
   it('runs vanilla, HierSphere and golden systems on a model, re-asking a malformed summary', async () => {

@@ -59,7 +59,7 @@ export interface RunHarness {
 // extra: rules answered before the built-in ones, and more model names (same endpoint).
 export async function startRunHarness(
   name: string,
-  extra: { rules?: FakeRule[]; models?: string[] } = {},
+  extra: { rules?: FakeRule[]; models?: string[]; embeddings?: string[] } = {},
 ): Promise<RunHarness> {
   const tdb = await createThrowawayDatabase(name);
   const db = await createDataSource({ url: tdb.url });
@@ -81,7 +81,10 @@ export async function startRunHarness(
     maxRetries: 0,
   });
   const names = ['judge', 'down', ...(extra.models ?? [])];
-  const registry = loadModelRegistry({ models: Object.fromEntries(names.map((m) => [m, model(m)])) });
+  const embedders = (extra.embeddings ?? []).map((m) => [m, { ...model(m), kind: 'embedding' }]);
+  const registry = loadModelRegistry({
+    models: Object.fromEntries([...names.map((m) => [m, model(m)]), ...embedders]),
+  });
 
   async function execute(raw: Record<string, unknown>): Promise<ExecutedRun> {
     const spec = validateSpec(builtInFamilies, raw);
