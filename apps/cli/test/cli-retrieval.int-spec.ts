@@ -93,6 +93,26 @@ describe('precis ingest persphere + retrieval eval (built binary, PostgreSQL)', 
       env(),
     );
     expect(JSON.parse(tfidf.stdout).recall['10'].toFixed(2)).toBe('70.81');
+    // Analyzer settings make another index, named by its key.
+    const raw = await runCli(
+      [
+        'retrieval',
+        'eval',
+        '--dataset',
+        'tp',
+        '--retriever',
+        'bm25',
+        '--k',
+        '10',
+        '--stemmer',
+        'none',
+        '--k1',
+        '1.2',
+        '--json',
+      ],
+      env(),
+    );
+    expect(JSON.parse(raw.stdout).retrieverKey).toBe('bm25(k1=1.2,b=0.4,lower=1,stop=english,stem=none)');
   });
 
   it('names the choices for an unknown retriever', async () => {

@@ -8,7 +8,7 @@ import {
   type RetrievalEvaluation,
   type RetrieverParams,
 } from '@precis/retrievers';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { DataSource } from 'typeorm';
 import { type CliContext, withDataSource } from '../context.js';
 import { formatTable, printJson } from '../output.js';
@@ -22,6 +22,9 @@ interface EvalOptions {
   k1?: number;
   b?: number;
   dimensions?: number;
+  stopwords?: 'english' | 'none';
+  stemmer?: 'porter' | 'none';
+  lowercase?: boolean;
   json?: boolean;
 }
 
@@ -54,6 +57,9 @@ export function retrievalCommand(ctx: CliContext): Command {
     .option('--k1 <n>', 'BM25 k1 (default 0.9)', parseNumber)
     .option('--b <n>', 'BM25 b (default 0.4)', parseNumber)
     .option('--dimensions <n>', 'LSA dimensions (default 100)', parseNumber)
+    .addOption(new Option('--stopwords <set>', 'stop words of the analyzer').choices(['english', 'none']))
+    .addOption(new Option('--stemmer <name>', 'stemmer of the analyzer').choices(['porter', 'none']))
+    .option('--no-lowercase', 'keep letter case in the analyzer')
     .option('--json', 'print the result as JSON')
     .action(async (opts: EvalOptions, command: Command) => {
       await withDataSource(ctx, command, async (db) => {
@@ -70,6 +76,9 @@ async function evaluate(ctx: CliContext, db: DataSource, opts: EvalOptions) {
   if (opts.k1 !== undefined) params.k1 = opts.k1;
   if (opts.b !== undefined) params.b = opts.b;
   if (opts.dimensions !== undefined) params.dimensions = opts.dimensions;
+  if (opts.stopwords !== undefined) params.stopwords = opts.stopwords;
+  if (opts.stemmer !== undefined) params.stemmer = opts.stemmer;
+  if (opts.lowercase === false) params.lowercase = false;
   const spec = parseRetriever(opts.retriever, params);
   const registry = opts.models
     ? loadModelRegistry(opts.models)

@@ -8,7 +8,12 @@ import {
   type SystemSpec,
   scopedJudgeFields,
 } from '@precis/engine';
-import { parseRetriever, type RetrieverSpec, RetrieverSpecError } from '@precis/retrievers';
+import {
+  parseRetriever,
+  type RetrieverParams,
+  type RetrieverSpec,
+  RetrieverSpecError,
+} from '@precis/retrievers';
 import { z } from 'zod';
 
 export const PERSPHERE_STRATEGIES = ['vanilla', 'hiersphere'] as const;
@@ -26,6 +31,10 @@ export const persphereParams = {
   k1: z.number().min(0).optional(),
   b: z.number().min(0).max(1).optional(),
   dimensions: int().positive().optional(),
+  // The lexical retrievers' analyzer (default: lower case, English stop words, Porter stemming).
+  lowercase: z.boolean().optional(),
+  stopwords: z.enum(['english', 'none']).optional(),
+  stemmer: z.enum(['porter', 'none']).optional(),
 };
 
 export interface PersphereSettings {
@@ -39,17 +48,15 @@ export interface PersphereSettings {
 }
 
 export function persphereSettings(system: SystemSpec): PersphereSettings {
-  const p = system.params as {
+  const p = system.params as RetrieverParams & {
     retriever?: string;
     k?: number;
     order?: PersphereSettings['order'];
     agents?: number;
-    k1?: number;
-    b?: number;
-    dimensions?: number;
   };
   const retrieverName = p.retriever ?? 'bm25';
-  const params = { k1: p.k1, b: p.b, dimensions: p.dimensions };
+  const { k1, b, dimensions, lowercase, stopwords, stemmer } = p;
+  const params = { k1, b, dimensions, lowercase, stopwords, stemmer };
   const defined = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
   return {
     strategy: system.strategy as PersphereStrategy,
