@@ -70,12 +70,7 @@ export function validateDatasetName(name: string): void {
 // needs `replace`, and then the old content is swapped out inside the same transaction.
 export async function importDataset(ds: DataSource, opts: ImportDatasetOptions): Promise<ImportResult> {
   validateDatasetName(opts.name);
-  // The path as named (made absolute), not the link target: what the user recognises.
-  const { bytes, fullPath: sourcePath } = await readConfinedFile(opts.path, opts.access ?? LOCAL_FILE_POLICY);
-  const decoded = decodeDatasetBytes(opts.path, bytes);
-  const corpusFile = await readCorpusFile(opts);
-  // A two-file dataset is the same when both files are.
-  if (corpusFile) decoded.sha256 = sha256Hex(Buffer.from(`${decoded.sha256}:${corpusFile.sha256}`));
+  const { bytes, sourcePath, decoded, corpusFile } = await readInputs(opts);
 
   const existing = await ds.getRepository(DatasetEntity).findOne({ where: { name: opts.name } });
   const unchanged = existing && checkExisting(existing, opts, decoded.sha256);
@@ -219,6 +214,16 @@ function checkExisting(existing: DatasetEntity, opts: ImportDatasetOptions, sha2
       : `a different file (sha256 ${existing.sourceSha256.slice(0, 12)}… from ${existing.sourcePath}, ` +
         `now ${sha256.slice(0, 12)}…)`;
   throw new DatasetConflictError(opts.name, existing.sourceSha256, sha256, detail);
+}
+
+async function readInputs(opts: ImportDatasetOptions) {
+  // The path as named (made absolute), not the link target: what the user recognises.
+  const { bytes, fullPath: sourcePath } = await readConfinedFile(opts.path, opts.access ?? LOCAL_FILE_POLICY);
+  const decoded = decodeDatasetBytes(opts.path, bytes);
+  const corpusFile = await readCorpusFile(opts);
+  // A two-file dataset is the same when both files are.
+  if (corpusFile) decoded.sha256 = sha256Hex(Buffer.from(`${decoded.sha256}:${corpusFile.sha256}`));
+  return { bytes, sourcePath, decoded, corpusFile };
 }
 
 interface CorpusFile {
