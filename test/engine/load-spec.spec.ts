@@ -72,7 +72,7 @@ describe('benchmark spec validation', () => {
     delete bad.datasets[0]!.kind;
     const found = problems(bad);
     expect(found).toContain(
-      'datasets[0].kind: a dataset with a path needs its kind (kgds, summeval-op, text, jsonl, persphere or retrieval)',
+      'datasets[0].kind: a dataset with a path needs its kind (kgds, summeval-op, text, jsonl, persphere, retrieval or qmsum)',
     );
     expect(found).toContain(
       'systems[0]: give exactly one of "model" (a registry model) or "engine" (textrank or lead)',

@@ -32,6 +32,7 @@ const COUNT_ORDER: Record<DatasetKindName, string[]> = {
   jsonl: ['documents', 'paragraphs', 'references'],
   persphere: ['queries', 'claims', 'perspectives', 'documents'],
   retrieval: ['queries', 'relevant', 'documents'],
+  qmsum: ['documents', 'utterances', 'references'],
 };
 
 export function orderCounts(kind: string, counts: Record<string, number>): Record<string, number> {

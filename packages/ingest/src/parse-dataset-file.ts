@@ -3,6 +3,7 @@ import { checkNoNulInFile } from './limits.js';
 import { parseJsonlDataset } from './parsers/jsonl.parser.js';
 import { parseKgdsDataset } from './parsers/kgds.parser.js';
 import { parsePersphereDataset } from './parsers/persphere.parser.js';
+import { parseQmsumDataset } from './parsers/qmsum.parser.js';
 import { parseRetrievalDataset } from './parsers/retrieval.parser.js';
 import { parseSummevalOpDataset } from './parsers/summeval-op.parser.js';
 import { parseTextDataset } from './parsers/text.parser.js';
@@ -42,6 +43,8 @@ export function parseDatasetText(
       return parseSummevalOpDataset(file, text, onRecord);
     case 'jsonl':
       return parseJsonlDataset(file, text, onRecord);
+    case 'qmsum':
+      return parseQmsumDataset(file, text, onRecord);
     case 'text': {
       const parsed = parseTextDataset(file, text);
       onRecord?.(1);

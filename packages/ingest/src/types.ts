@@ -1,4 +1,12 @@
-export const DATASET_KINDS = ['kgds', 'summeval-op', 'text', 'jsonl', 'persphere', 'retrieval'] as const;
+export const DATASET_KINDS = [
+  'kgds',
+  'summeval-op',
+  'text',
+  'jsonl',
+  'persphere',
+  'retrieval',
+  'qmsum',
+] as const;
 // Kinds made of two files: queries (the run's documents) and a corpus (`--documents`).
 export const CORPUS_KINDS: readonly DatasetKindName[] = ['persphere', 'retrieval'];
 export type DatasetKindName = (typeof DATASET_KINDS)[number];

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export type DatasetKind = 'kgds' | 'summeval-op' | 'text' | 'jsonl' | 'persphere' | 'retrieval';
+export type DatasetKind = 'kgds' | 'summeval-op' | 'text' | 'jsonl' | 'persphere' | 'retrieval' | 'qmsum';
 
 // One imported corpus. `counts` holds the kind-specific counts reported by `datasets show`.
 @Entity({ name: 'datasets' })

@@ -31,7 +31,7 @@ const datasetSpec = z
   .object({
     // The Precis dataset name; when `path` is given it is imported first (a no-op if unchanged).
     name,
-    kind: z.enum(['kgds', 'summeval-op', 'text', 'jsonl', 'persphere', 'retrieval']).optional(),
+    kind: z.enum(['kgds', 'summeval-op', 'text', 'jsonl', 'persphere', 'retrieval', 'qmsum']).optional(),
     path: z.string().min(1).optional(),
     // persphere and retrieval: the documents JSONL the queries (`path`) retrieve from.
     corpus: z.string().min(1).optional(),
@@ -41,7 +41,7 @@ const datasetSpec = z
   })
   .strict()
   .refine((d) => d.path === undefined || d.kind !== undefined, {
-    message: 'a dataset with a path needs its kind (kgds, summeval-op, text, jsonl, persphere or retrieval)',
+    message: 'a dataset with a path needs its kind (kgds, summeval-op, text, jsonl, persphere, retrieval or qmsum)',
     path: ['kind'],
   })
   .refine(

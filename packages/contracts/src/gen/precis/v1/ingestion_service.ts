@@ -69,7 +69,7 @@ export function importStatusToJSON(object: ImportStatus): string {
 }
 
 export interface ImportDatasetRequest {
-  /** kgds | summeval-op | text | jsonl | persphere | retrieval */
+  /** kgds | summeval-op | text | jsonl | persphere | retrieval | qmsum */
   kind: string;
   /** Path of the file, as seen by the ingestion service. */
   path: string;
