@@ -1,0 +1,52 @@
+import { tf } from './tf.js';
+
+// InfoNCE (METHODS.md §5.6): for query b, -log(exp(q_b·h_pos / tau) / sum over every node of the
+// batch of exp(q_b·h / tau)); nodes of other graphs are the in-batch negatives. Mean over queries.
+// `allowed[b][j]` = 0 leaves node j out of query b's denominator (no in-batch negatives).
+export function infoNceLoss(
+  queries: tf.Tensor2D,
+  nodes: tf.Tensor2D,
+  positives: readonly number[],
+  tau: number,
+  allowed?: tf.Tensor2D,
+): tf.Scalar {
+  return tf.tidy(() => {
+    let s = tf.div(tf.matMul(queries, nodes, false, true), tau) as tf.Tensor2D;
+    if (allowed) s = tf.where(tf.cast(allowed, 'bool'), s, tf.fill(s.shape, -1e9)) as tf.Tensor2D;
+    const pos = tf.sum(tf.mul(s, tf.oneHot(tf.tensor1d(positives as number[], 'int32'), nodes.shape[0])), 1);
+    return tf.mean(tf.sub(tf.logSumExp(s, 1), pos)) as tf.Scalar;
+  });
+}
+
+// Pairwise ranking loss (METHODS.md §5.6): for each query, the sum over its graph's node pairs
+// with i ranked above j of log(1 + s(q, h_j) / s(q, h_i)) = softplus((q·h_j - q·h_i) / tau);
+// pairs are given as flat node indices into `nodes`. Mean over queries.
+export function pairwiseRankingLoss(
+  queries: tf.Tensor2D,
+  nodes: tf.Tensor2D,
+  pairs: readonly { query: number; above: number; below: number }[],
+  tau: number,
+): tf.Scalar {
+  return tf.tidy(() => {
+    const s = tf.div(tf.matMul(queries, nodes, false, true), tau) as tf.Tensor2D;
+    const flat = tf.reshape(s, [-1]);
+    const width = nodes.shape[0];
+    const at = (pick: (p: (typeof pairs)[number]) => number) =>
+      tf.gather(
+        flat,
+        tf.tensor1d(
+          pairs.map((p) => p.query * width + pick(p)),
+          'int32',
+        ),
+      );
+    const sum = tf.sum(
+      tf.softplus(
+        tf.sub(
+          at((p) => p.below),
+          at((p) => p.above),
+        ),
+      ),
+    );
+    return tf.div(sum, queries.shape[0]) as tf.Scalar;
+  });
+}
