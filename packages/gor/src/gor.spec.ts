@@ -68,19 +68,15 @@ describe('GoR losses', () => {
     );
   const queries = random(3, 4);
   const nodes = random(6, 4);
-  const pairs = [
-    { query: 0, above: 1, below: 0 },
-    { query: 0, above: 1, below: 2 },
-    { query: 1, above: 3, below: 4 },
-    { query: 2, above: 5, below: 3 },
-  ];
+  // Distinct labels: every ordered pair of a query's nodes counts.
+  const labels = random(3, 6);
 
   it('match hand-computed values', () => {
     const q = tf.tensor2d([1, 0], [1, 2]);
     const h = tf.tensor2d([1, 0, 0, 1], [2, 2]);
     // -log(e / (e + 1)) = log(1 + e^-1); softplus(0 - 1) is the same number.
     expect(infoNceLoss(q, h, [0], 1).dataSync()[0]).toBeCloseTo(Math.log(1 + Math.exp(-1)), 6);
-    expect(pairwiseRankingLoss(q, h, [{ query: 0, above: 0, below: 1 }], 1).dataSync()[0]).toBeCloseTo(
+    expect(pairwiseRankingLoss(q, h, tf.tensor2d([1, 0], [1, 2]), 1).dataSync()[0]).toBeCloseTo(
       Math.log(1 + Math.exp(-1)),
       6,
     );
@@ -93,8 +89,8 @@ describe('GoR losses', () => {
     const errors = [
       gradientError((h) => infoNceLoss(queries, h as tf.Tensor2D, [1, 3, 5], 0.5), nodes),
       gradientError((q) => infoNceLoss(q as tf.Tensor2D, nodes, [1, 3, 5], 0.5), queries),
-      gradientError((h) => pairwiseRankingLoss(queries, h as tf.Tensor2D, pairs, 0.5), nodes),
-      gradientError((q) => pairwiseRankingLoss(q as tf.Tensor2D, nodes, pairs, 0.5), queries),
+      gradientError((h) => pairwiseRankingLoss(queries, h as tf.Tensor2D, labels, 0.5), nodes),
+      gradientError((q) => pairwiseRankingLoss(q as tf.Tensor2D, nodes, labels, 0.5), queries),
     ];
     for (const e of errors) expect(e).toBeLessThan(1e-3);
   });

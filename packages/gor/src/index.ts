@@ -1,4 +1,6 @@
 export * from './gat.js';
 export * from './losses.js';
 export * from './model.js';
+export * from './synthetic.js';
 export { seededRandom, tf, useCpuBackend } from './tf.js';
+export * from './train.js';

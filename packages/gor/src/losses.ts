@@ -19,34 +19,19 @@ export function infoNceLoss(
 }
 
 // Pairwise ranking loss (METHODS.md §5.6): for each query, the sum over its graph's node pairs
-// with i ranked above j of log(1 + s(q, h_j) / s(q, h_i)) = softplus((q·h_j - q·h_i) / tau);
-// pairs are given as flat node indices into `nodes`. Mean over queries.
+// with i ranked above j (label_i > label_j) of log(1 + s(q, h_j) / s(q, h_i)), that is
+// softplus((q·h_j - q·h_i) / tau). Dense over [queries, nodes, nodes]; mean over queries.
 export function pairwiseRankingLoss(
   queries: tf.Tensor2D,
   nodes: tf.Tensor2D,
-  pairs: readonly { query: number; above: number; below: number }[],
+  labels: tf.Tensor2D,
   tau: number,
 ): tf.Scalar {
   return tf.tidy(() => {
-    const s = tf.div(tf.matMul(queries, nodes, false, true), tau) as tf.Tensor2D;
-    const flat = tf.reshape(s, [-1]);
-    const width = nodes.shape[0];
-    const at = (pick: (p: (typeof pairs)[number]) => number) =>
-      tf.gather(
-        flat,
-        tf.tensor1d(
-          pairs.map((p) => p.query * width + pick(p)),
-          'int32',
-        ),
-      );
-    const sum = tf.sum(
-      tf.softplus(
-        tf.sub(
-          at((p) => p.below),
-          at((p) => p.above),
-        ),
-      ),
-    );
-    return tf.div(sum, queries.shape[0]) as tf.Scalar;
+    const s = tf.div(tf.matMul(queries, nodes, false, true), tau);
+    // d[q][i][j] = s_j - s_i; above[q][i][j] = label_i > label_j.
+    const d = tf.sub(tf.expandDims(s, 1), tf.expandDims(s, 2));
+    const above = tf.cast(tf.greater(tf.expandDims(labels, 2), tf.expandDims(labels, 1)), 'float32');
+    return tf.div(tf.sum(tf.mul(above, tf.softplus(d))), queries.shape[0]) as tf.Scalar;
   });
 }

@@ -67,7 +67,9 @@ export class GorModel {
     const vars = this.variables;
     if (weights.length !== vars.length)
       throw new Error(`expected ${vars.length} weight tensors, got ${weights.length}`);
-    weights.forEach((w, i) => vars[i]!.assign(tf.tensor(w.values, w.shape)));
+    weights.forEach((w, i) => {
+      vars[i]!.assign(tf.tensor(w.values, w.shape));
+    });
   }
 
   dispose(): void {

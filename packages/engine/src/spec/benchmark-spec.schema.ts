@@ -41,7 +41,8 @@ const datasetSpec = z
   })
   .strict()
   .refine((d) => d.path === undefined || d.kind !== undefined, {
-    message: 'a dataset with a path needs its kind (kgds, summeval-op, text, jsonl, persphere, retrieval or qmsum)',
+    message:
+      'a dataset with a path needs its kind (kgds, summeval-op, text, jsonl, persphere, retrieval or qmsum)',
     path: ['kind'],
   })
   .refine(
