@@ -1,5 +1,6 @@
 // The TensorFlow.js bundle registers every op's gradient (autograd); tfjs-node is not used: it
 // downloads libtensorflow at install (STACK.md). The plain CPU backend keeps results exact across runs.
+import { mulberry32 } from '@precis/metrics';
 import * as tf from '@tensorflow/tfjs';
 
 export { tf };
@@ -14,18 +15,9 @@ export function useCpuBackend(): Promise<void> {
   return ready;
 }
 
-// Seeded uniform numbers (mulberry32): weight initialization and shuffles are the same on every
-// run with the same seed, so trained weights and the numbers they give are reproducible.
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Seeded uniform numbers (metrics' mulberry32): weight initialization and shuffles are the same
+// on every run with the same seed, so trained weights and the numbers they give are reproducible.
+export const seededRandom = (seed: number): (() => number) => mulberry32(seed);
 
 // Glorot (Xavier) uniform values for a fan-in x fan-out weight, from the seeded generator.
 export function glorot(shape: number[], fanIn: number, fanOut: number, rnd: () => number): tf.Variable {

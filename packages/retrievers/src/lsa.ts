@@ -1,3 +1,4 @@
+import { mulberry32 } from '@precis/metrics';
 import { EigenvalueDecomposition, Matrix, SingularValueDecomposition } from 'ml-matrix';
 import { type AnalyzerOptions, analyze, DEFAULT_ANALYZER } from './analyzer.js';
 import { type Ranking, topK } from './ranking.js';
@@ -20,7 +21,7 @@ const POWER_ITERATIONS = 2;
 // Gram eigenvalues below this fraction of the largest are rounding noise (a rank-deficient input).
 const RANK_TOLERANCE = 1e-13;
 // Bound once: a global lookup per call is slow in hot loops inside vm contexts (as Jest's).
-const { abs, cos, imul, log, PI, sin, sqrt } = Math;
+const { abs, cos, log, PI, sin, sqrt } = Math;
 
 // A row-major dense matrix.
 type Dense = { rows: number; cols: number; data: Float64Array };
@@ -39,17 +40,6 @@ interface LsaModel {
   basis: Dense;
   embeddings: Dense;
   norms: Float64Array;
-}
-
-// mulberry32: a tiny 32-bit generator, enough for a reproducible random projection.
-function mulberry32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = imul(s ^ (s >>> 15), s | 1);
-    t ^= t + imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // Standard normal entries by Box-Muller; 1 - u keeps the logarithm finite.
