@@ -2,9 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { gatLayer } from './gat.js';
 import { infoNceLoss, pairwiseRankingLoss } from './losses.js';
 import { GorModel, graphMask } from './model.js';
-import { seededRandom, tf, useCpuBackend } from './tf.js';
+import { seededRandom, tf, useBackend } from './tf.js';
 
-await useCpuBackend();
+await useBackend();
 
 const variable = (values: number[], shape: number[]) => tf.variable(tf.tensor(values, shape));
 const close = (a: ArrayLike<number>, b: number[], digits = 5) => {

@@ -2,5 +2,5 @@ export * from './gat.js';
 export * from './losses.js';
 export * from './model.js';
 export * from './synthetic.js';
-export { seededRandom, tf, useCpuBackend } from './tf.js';
+export { seededRandom, tf, useBackend } from './tf.js';
 export * from './train.js';

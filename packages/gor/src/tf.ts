@@ -1,16 +1,19 @@
 // The TensorFlow.js bundle registers every op's gradient (autograd); tfjs-node is not used: it
-// downloads libtensorflow at install (STACK.md). The plain CPU backend keeps results exact across runs.
+// downloads libtensorflow at install (STACK.md).
 import { mulberry32 } from '@precis/metrics';
 import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-wasm';
 
 export { tf };
 
+export type GorBackend = 'wasm' | 'cpu';
 let ready: Promise<void> | undefined;
 
-// Selects the CPU backend once per process (before any op).
-export function useCpuBackend(): Promise<void> {
-  ready ??= tf.setBackend('cpu').then((ok) => {
-    if (!ok) throw new Error('TensorFlow.js: the cpu backend is not available');
+// Selects the backend once per process, before any op. WebAssembly by default: 150 epochs on a
+// 100-node, 64-dimension graph took 13 s there and 47 s on the plain JS cpu backend.
+export function useBackend(name: GorBackend = 'wasm'): Promise<void> {
+  ready ??= tf.setBackend(name).then((ok) => {
+    if (!ok) throw new Error(`TensorFlow.js: the ${name} backend is not available`);
   });
   return ready;
 }

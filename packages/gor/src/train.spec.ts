@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { GorModel } from './model.js';
 import { syntheticGraphs } from './synthetic.js';
-import { useCpuBackend } from './tf.js';
+import { useBackend } from './tf.js';
 import { trainGor } from './train.js';
 
-await useCpuBackend();
+await useBackend();
 
 describe('GoR training', () => {
   const graphs = syntheticGraphs(4, { chunks: 6, dim: 8, queries: 3, retrieved: 2, seed: 1 });
