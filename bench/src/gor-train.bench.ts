@@ -72,7 +72,7 @@ function syntheticHits() {
     epochs: 150,
     learningRate: 0.03,
     tau: 0.5,
-    alpha: 0,
+    alpha: 0.5,
     batchSize: 32,
   });
   const hits = {
@@ -92,7 +92,7 @@ export async function run(args: string[]) {
   const hits = syntheticHits();
   return {
     name: 'gor-train',
-    description: `GoR model on TensorFlow.js (${backend}): ${epochs} epochs on a 100-node graph (64 dims, 30 queries, alpha 0.5), inference per query, synthetic hit@1 (16 held-out graphs x 8 queries; 128 training graphs, 150 epochs, InfoNCE only)`,
+    description: `GoR model on TensorFlow.js (${backend}): ${epochs} epochs on a 100-node graph (64 dims, 30 queries, alpha 0.5), inference per query, synthetic hit@1 (16 held-out graphs x 8 queries; 128 training graphs, 150 epochs, lr 0.03, tau 0.5, alpha 0.5)`,
     metrics: {
       train_wall_s: Math.round(t.report.seconds * 10) / 10,
       train_cpu_s: Math.round(t.cpuSeconds * 10) / 10,

@@ -19,18 +19,17 @@ export interface GraphInput {
   mask: tf.Tensor2D;
 }
 
-// The 2-layer, multi-head GAT of GoR: layer 1 concatenates `heads` heads of dim/heads each (an
-// ELU after), layer 2 averages `heads` heads of dim each, so a node keeps the embedding size and
-// its score for a query is a dot product with the query's embedding.
+// GoR's 2-layer, multi-head GAT: every head keeps the embedding size; a layer's heads are
+// concatenated (ELU) as the next layer's input, and its node output is the mean over heads; the
+// node's embedding is the elementwise max over the layers (jumping knowledge, as the reference
+// code does), so one-hop context reaches the result as well as two-hop context.
 export class GorModel {
   readonly layers: [GatLayerWeights, GatLayerWeights];
 
   constructor(readonly options: GorModelOptions) {
     const { dim, heads } = options;
-    if (dim % heads !== 0)
-      throw new RangeError(`the embedding size ${dim} must be a multiple of heads (${heads})`);
     const rnd = seededRandom(options.seed);
-    this.layers = [initGatLayer(heads, dim, dim / heads, rnd), initGatLayer(heads, dim, dim, rnd)];
+    this.layers = [initGatLayer(heads, dim, dim, rnd), initGatLayer(heads, heads * dim, dim, rnd)];
   }
 
   get variables(): tf.Variable[] {
@@ -44,11 +43,15 @@ export class GorModel {
         dropoutSeed === undefined || this.options.dropout === 0
           ? x
           : (tf.dropout(x, this.options.dropout, undefined, dropoutSeed + k) as tf.Tensor2D);
-      const [n, dim] = g.features.shape;
-      const h1 = gatLayer(drop(g.features, 0), g.mask, this.layers[0]);
-      const concat = tf.reshape(tf.transpose(h1, [1, 0, 2]), [n, dim]) as tf.Tensor2D;
-      const h2 = gatLayer(drop(tf.elu(concat) as tf.Tensor2D, 1), g.mask, this.layers[1]);
-      return tf.mean(h2, 0) as tf.Tensor2D;
+      const n = g.features.shape[0];
+      const heads = this.options.heads;
+      // [heads, n, dim] -> the ELU of the heads side by side, [n, heads * dim].
+      const concat = (h: tf.Tensor3D) =>
+        tf.elu(tf.reshape(tf.transpose(h, [1, 0, 2]), [n, heads * this.options.dim])) as tf.Tensor2D;
+      const h1 = concat(gatLayer(drop(g.features, 0), g.mask, this.layers[0]));
+      const h2 = concat(gatLayer(drop(h1, 1), g.mask, this.layers[1]));
+      const headMean = (h: tf.Tensor2D) => tf.mean(tf.reshape(h, [n, heads, this.options.dim]), 1);
+      return tf.maximum(headMean(h1), headMean(h2)) as tf.Tensor2D;
     });
   }
 
