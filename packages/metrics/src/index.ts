@@ -83,6 +83,7 @@ export {
   verdictsFromAnnotations,
 } from './tasks/booookscore.js';
 export { macroF1 } from './tasks/classification.js';
+export { type GreedyMatchScore, greedyMatchScore } from './tasks/greedy-match.js';
 export {
   type BspInput,
   type BspScore,
