@@ -2,6 +2,7 @@ export * from './booookscore/annotate.parser.js';
 export * from './booookscore/annotate.templates.js';
 export * from './booookscore/confusion-types.js';
 export * from './errors.js';
+export * from './gor/index.js';
 export * from './kgds/index.js';
 export * from './opinion/index.js';
 export * from './persphere/index.js';

@@ -1,0 +1,2 @@
+export * from './gor.parsers.js';
+export * from './gor.templates.js';
