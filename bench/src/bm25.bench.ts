@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { analyze, Bm25Index } from '@precis/retrievers';
-import MiniSearch from 'minisearch';
+import MiniSearch, { type SearchOptions } from 'minisearch';
 // @ts-expect-error the package ships no types
 import bm25Factory from 'wink-bm25-text-search';
 
@@ -79,37 +79,30 @@ function precis(): Engine {
   };
 }
 
-// MiniSearch's own ranking (its length norm counts distinct terms, and it multiplies by matched
-// query terms), for its native throughput; `minisearch` re-ranks to plain BM25.
-function minisearchNative(): Engine {
+// MiniSearch normalizes length by distinct terms and multiplies by matched query terms: `native`
+// keeps its own ranking (its throughput); otherwise its results are re-ranked to plain BM25.
+function minisearch(native: boolean): Engine {
   let ms: MiniSearch<Doc>;
-  return {
-    build: (docs) => {
-      ms = new MiniSearch<Doc>({ fields: ['text'], tokenize, processTerm: (t) => t });
-      ms.addAll(docs);
-    },
-    top10: (q) =>
-      ms
-        .search(q, { bm25: { k: 0.9, b: 0.4, d: 0 }, prefix: false, fuzzy: false, combineWith: 'OR' })
-        .slice(0, 10)
-        .map((r) => String(r.id)),
+  const options: SearchOptions = {
+    bm25: { k: 0.9, b: 0.4, d: 0 },
+    prefix: false,
+    fuzzy: false,
+    combineWith: 'OR',
   };
-}
-
-function minisearch(): Engine {
-  let ms: MiniSearch<Doc>;
   return {
     build: (docs) => {
       ms = new MiniSearch<Doc>({ fields: ['text'], tokenize, processTerm: (t) => t });
       ms.addAll(docs);
     },
-    top10: (q) =>
-      ms
-        .search(q, { bm25: { k: 0.9, b: 0.4, d: 0 }, prefix: false, fuzzy: false, combineWith: 'OR' })
+    top10: (q) => {
+      const found = ms.search(q, options);
+      if (native) return found.slice(0, 10).map((r) => String(r.id));
+      return found
         .map((r) => ({ id: String(r.id), score: r.score / r.queryTerms.length }))
         .sort((a, b) => b.score - a.score)
         .slice(0, 10)
-        .map((r) => r.id),
+        .map((r) => r.id);
+    },
   };
 }
 
@@ -153,8 +146,8 @@ function sameTop10(a: string[][], b: string[][]): number {
 function compare(label: string, docs: Doc[], queries: string[]) {
   const ours = measure('precis', precis, docs, queries);
   const others = [
-    measure('minisearch', minisearch, docs, queries),
-    measure('minisearch_native', minisearchNative, docs, queries),
+    measure('minisearch', () => minisearch(false), docs, queries),
+    measure('minisearch_native', () => minisearch(true), docs, queries),
     measure('wink', wink, docs, queries),
   ];
   const metrics: Record<string, number> = {

@@ -1,7 +1,7 @@
 import { mulberry32 } from '@precis/metrics';
 import { EigenvalueDecomposition, Matrix, SingularValueDecomposition } from 'ml-matrix';
 import { type AnalyzerOptions, analyze, DEFAULT_ANALYZER } from './analyzer.js';
-import { type Ranking, topK } from './ranking.js';
+import { type Ranking, topKDense } from './ranking.js';
 import { countTerms, smoothedIdf, tfidfVector } from './tfidf.js';
 
 export interface LsaOptions {
@@ -293,15 +293,17 @@ export class LsaIndex {
     const q = this.project(terms);
     const qn = norm(q);
     const { cols: r, data } = embeddings;
-    const scores = new Map<number, number>();
+    const scores = new Float64Array(ids.length);
+    const touched: number[] = [];
     for (let doc = 0; doc < ids.length; doc++) {
       if (qn === 0 || norms[doc] === 0) continue;
       let dot = 0;
       for (let j = 0; j < r; j++) dot += q[j]! * data[doc * r + j]!;
-      // As topK would: only positive scores rank; documents at a negative cosine are left out.
-      if (dot > 0) scores.set(doc, dot / (qn * norms[doc]!));
+      scores[doc] = dot / (qn * norms[doc]!);
+      touched.push(doc);
     }
-    return topK(ids, scores, k, terms.length === 0);
+    // Only positive scores rank: documents at a negative cosine are left out.
+    return topKDense(ids, scores, touched, k, terms.length === 0);
   }
 
   serialize(): Uint8Array {

@@ -19,25 +19,9 @@ function rankingWarnings(
 }
 
 // The k best documents, best first; ties by document order (the corpus order), so a ranking is
-// reproducible. k beyond the corpus is capped, and a query with no terms ranks nothing; both
-// are reported.
-export function topK(
-  ids: readonly string[],
-  scores: ReadonlyMap<number, number>,
-  k: number,
-  noTerms: boolean,
-): Ranking {
-  const { limit, warnings } = rankingWarnings(ids.length, k, noTerms);
-  const hits = [...scores]
-    .filter(([, s]) => s > 0)
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .slice(0, limit)
-    .map(([doc, score]) => ({ id: ids[doc]!, score }));
-  return { hits, warnings };
-}
-
-// topK over a dense score array where only `touched` documents may be non-zero: a bounded heap
-// keeps the k best, so a query touching most of a 100k corpus costs O(n log k), not a full sort.
+// reproducible. Only `touched` documents are candidates and only positive scores rank. k beyond
+// the corpus is capped, and a query with no terms ranks nothing; both are reported. A bounded
+// heap keeps the k best, so a query touching most of a 100k corpus costs O(n log k), not a sort.
 export function topKDense(
   ids: readonly string[],
   scores: Float64Array,

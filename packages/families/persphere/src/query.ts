@@ -1,5 +1,6 @@
 import { CorpusDocumentEntity, DatasetEntity, DocumentEntity } from '@precis/db';
 import type { PersphereSummary } from '@precis/prompts';
+import { type Corpus, persphereTargets } from '@precis/retrievers';
 import { type DataSource, In } from 'typeorm';
 
 export interface GoldClaim {
@@ -14,7 +15,7 @@ export interface PersphereQuery {
   externalId: string;
   text: string;
   claims: [GoldClaim, GoldClaim];
-  corpus: { datasetId: string; datasetName: string; sha256: string };
+  corpus: Corpus;
 }
 
 export async function loadQuery(db: DataSource, documentId: string): Promise<PersphereQuery> {
@@ -34,7 +35,12 @@ export async function loadQuery(db: DataSource, documentId: string): Promise<Per
     externalId: doc.externalId,
     text: doc.text,
     claims: claims as [GoldClaim, GoldClaim],
-    corpus: { datasetId: dataset.id, datasetName: dataset.name, sha256: dataset.sourceSha256 },
+    corpus: {
+      datasetId: dataset.id,
+      datasetName: dataset.name,
+      sha256: dataset.sourceSha256,
+      kind: dataset.kind,
+    },
   };
 }
 
@@ -59,9 +65,7 @@ export async function corpusTexts(
 }
 
 // Every gold evidence id of the query, in claim and perspective order, once.
-export const goldEvidence = (q: PersphereQuery): string[] => [
-  ...new Set(q.claims.flatMap((c) => c.perspectives.flatMap((p) => p.evidence))),
-];
+export const goldEvidence = (q: PersphereQuery): string[] => persphereTargets(q.claims).relevant;
 
 // The golden summary the rating judge compares with (each perspective citing its evidence).
 export const goldenSummary = (q: PersphereQuery): PersphereSummary => ({

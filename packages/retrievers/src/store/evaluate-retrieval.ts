@@ -1,8 +1,8 @@
-import { DatasetEntity, DocumentEntity } from '@precis/db';
+import { DocumentEntity } from '@precis/db';
 import { meanCoverAtK, meanRecallAtK } from '@precis/metrics';
 import type { DataSource } from 'typeorm';
 import { type RetrieverSpec, retrieverName } from '../retriever-spec.js';
-import { type IndexStore, RetrievalConfigError } from './index-store.js';
+import { IndexStore, RetrievalConfigError } from './index-store.js';
 import { type QueryTargets, queryTargets } from './query-targets.js';
 
 export interface RetrievalEvaluation {
@@ -32,22 +32,15 @@ export async function evaluateRetrieval(
     onQuery?: (done: number, total: number) => void;
   },
 ): Promise<RetrievalEvaluation> {
-  const dataset = await db.getRepository(DatasetEntity).findOne({ where: { name: opts.dataset } });
-  if (!dataset)
-    throw new RetrievalConfigError(
-      `dataset "${opts.dataset}" not found; list imported datasets with \`precis datasets ls\``,
-    );
+  const dataset = await IndexStore.corpus(db, opts.dataset);
   if (dataset.kind !== 'persphere' && dataset.kind !== 'retrieval')
     throw new RetrievalConfigError(
       `dataset "${opts.dataset}" is of kind ${dataset.kind}; retrieval evaluation needs a persphere or retrieval dataset (queries with their relevant documents)`,
     );
-  const searcher = await store.searcher(
-    { datasetId: dataset.id, datasetName: dataset.name, sha256: dataset.sourceSha256 },
-    opts.retriever,
-  );
+  const searcher = await store.searcher(dataset, opts.retriever);
   const queries = await db.getRepository(DocumentEntity).find({
     select: { externalId: true, text: true, data: true },
-    where: { datasetId: dataset.id },
+    where: { datasetId: dataset.datasetId },
     order: { ordinal: 'ASC' },
   });
   const depth = Math.max(...opts.ks);
@@ -62,7 +55,7 @@ export async function evaluateRetrieval(
   const percent = (f: (k: number) => number) =>
     Object.fromEntries(opts.ks.map((k) => [String(k), 100 * f(k)]));
   return {
-    dataset: dataset.name,
+    dataset: dataset.datasetName,
     retriever: retrieverName(opts.retriever),
     retrieverKey: searcher.key,
     queries: queries.length,

@@ -14,6 +14,7 @@ export interface Corpus {
   datasetName: string;
   // The dataset's content hash: an index built from other content is rebuilt.
   sha256: string;
+  kind: string;
 }
 
 export interface Searcher {
@@ -63,7 +64,7 @@ export class IndexStore {
       throw new RetrievalConfigError(
         `dataset "${datasetName}" not found; list imported datasets with \`precis datasets ls\``,
       );
-    return { datasetId: row.id, datasetName: row.name, sha256: row.sourceSha256 };
+    return { datasetId: row.id, datasetName: row.name, sha256: row.sourceSha256, kind: row.kind };
   }
 
   async searcher(corpus: Corpus, spec: RetrieverSpec): Promise<Searcher> {

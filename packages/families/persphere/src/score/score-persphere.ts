@@ -8,6 +8,7 @@ import {
   type ScoringInput,
   upsertBoardRows,
 } from '@precis/engine';
+import { persphereTargets } from '@precis/retrievers';
 import { In } from 'typeorm';
 import {
   isPersphereSystem,
@@ -34,11 +35,9 @@ function sampleOf(
 ): SampleInput | null {
   if (tasks.some((t) => t?.status !== 'done')) return null;
   const [overall, rp, stance, reference] = tasks.map((t) => t!.result!) as Record<string, unknown>[];
-  const perspectiveEvidence = claims.flatMap((c) => c.perspectives.map((p) => p.evidence));
   return {
     order,
-    relevant: [...new Set(perspectiveEvidence.flat())],
-    perspectiveEvidence,
+    ...persphereTargets(claims),
     retrieved,
     rating: overall!.rating as number,
     rpEntailed: (rp!.verdicts as { entailed: boolean }[]).map((v) => v.entailed),
