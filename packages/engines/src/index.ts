@@ -35,6 +35,7 @@ export {
   mergePerspectiveSummaries,
   type PerspectiveSummary,
 } from './perspectives.js';
+export { EXTRACTIVE_RESPONDER, queryFocusedAnswer } from './query-answer.js';
 export { HEURISTIC_QUERY_SIMULATOR, type SimulatedQuery, simulateQueries } from './query-simulation.js';
 export type {
   ArtifactRemover,

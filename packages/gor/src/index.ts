@@ -1,3 +1,5 @@
+export * from './fit.js';
+export { fitInWorker } from './fit-in-worker.js';
 export * from './gat.js';
 export * from './losses.js';
 export * from './model.js';

@@ -7,6 +7,7 @@ export * from './retriever-spec.js';
 export * from './rrf.js';
 export * from './store/dense-build.js';
 export * from './store/evaluate-retrieval.js';
+export * from './store/in-memory.js';
 export * from './store/index-store.js';
 export * from './store/llm-embedder.js';
 export * from './store/query-targets.js';

@@ -1,5 +1,6 @@
 import { FamilyRegistry } from '@precis/engine';
 import { booksFamily } from '@precis/family-books';
+import { gorFamily } from '@precis/family-gor';
 import { kgdsFamily } from '@precis/family-kgds';
 import { opinionFamily } from '@precis/family-opinion';
 import { persphereFamily } from '@precis/family-persphere';
@@ -8,6 +9,6 @@ let registry: FamilyRegistry | undefined;
 
 // The benchmark families the CLI runs and validates specs against.
 export function cliFamilies(): FamilyRegistry {
-  registry ??= new FamilyRegistry([booksFamily, opinionFamily, kgdsFamily, persphereFamily]);
+  registry ??= new FamilyRegistry([booksFamily, opinionFamily, kgdsFamily, persphereFamily, gorFamily]);
   return registry;
 }

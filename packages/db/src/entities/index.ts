@@ -3,6 +3,7 @@ import { ChunkEntity } from './chunk.entity.js';
 import { CorpusDocumentEntity } from './corpus-document.entity.js';
 import { DatasetEntity } from './dataset.entity.js';
 import { DocumentEntity } from './document.entity.js';
+import { GorModelEntity } from './gor-model.entity.js';
 import { JudgmentEntity } from './judgment.entity.js';
 import { LlmCallEntity } from './llm-call.entity.js';
 import { LlmRateWindowEntity, LlmSlotEntity } from './llm-lease.entity.js';
@@ -25,6 +26,7 @@ export {
   CorpusDocumentEntity,
   DatasetEntity,
   DocumentEntity,
+  GorModelEntity,
   JudgmentEntity,
   LlmCallEntity,
   LlmRateWindowEntity,
@@ -42,6 +44,7 @@ export {
 export const ENTITIES = [
   DatasetEntity,
   DocumentEntity,
+  GorModelEntity,
   ChunkEntity,
   RunEntity,
   RunCostEntity,

@@ -7,6 +7,7 @@ import { RunCostLimit1795443078893 } from './1795443078893-RunCostLimit.js';
 import { ApiKeys1795561958502 } from './1795561958502-ApiKeys.js';
 import { ClusterLimits1795583136960 } from './1795583136960-ClusterLimits.js';
 import { RetrievalCorpus1795624408046 } from './1795624408046-RetrievalCorpus.js';
+import { GorModels1795633982138 } from './1795633982138-GorModels.js';
 
 // Every migration, in order. Listed as classes (not a glob) so the same list works from src/ under
 // Jest and from dist/ in the built services. Add each new generated migration here.
@@ -19,4 +20,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ApiKeys1795561958502,
   ClusterLimits1795583136960,
   RetrievalCorpus1795624408046,
+  GorModels1795633982138,
 ];

@@ -35,3 +35,10 @@ export function parsePairwiseVerdict(output: string, templateId = 'gor.judge.pai
   }
   return verdict;
 }
+
+// A record's response or a summary: any non-empty text (trimmed); an empty reply is re-asked.
+export function parseGorText(output: string, templateId: string): string {
+  const text = output.trim();
+  if (text === '') throw new OutputParseError(templateId, 'the reply is empty', output);
+  return text;
+}

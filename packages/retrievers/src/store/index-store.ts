@@ -7,7 +7,8 @@ import type { Ranking } from '../ranking.js';
 import { type RetrieverSpec, retrieverKey } from '../retriever-spec.js';
 import { reciprocalRankFusion } from '../rrf.js';
 import { TfidfIndex } from '../tfidf.js';
-import { buildDenseIndex, type Embedder } from './dense-build.js';
+import type { Embedder } from './dense-build.js';
+import { buildIndex, type StoredIndex } from './in-memory.js';
 
 export interface Corpus {
   datasetId: string;
@@ -22,9 +23,6 @@ export interface Searcher {
   // `attach`: the run and task whose ledger a query embedding is charged to.
   search(query: string, k: number, attach?: { runId: string; taskId: string }): Promise<Ranking>;
 }
-
-type LexicalIndex = Bm25Index | TfidfIndex | LsaIndex;
-type StoredIndex = LexicalIndex | DenseIndex;
 
 export class RetrievalConfigError extends Error {
   constructor(message: string) {
@@ -148,19 +146,8 @@ export class IndexStore {
     this.opts.onIndex?.({ key, dataset: corpus.datasetName, action, documents, ms, bytes });
   }
 
-  private async build(spec: RetrieverSpec, docs: { id: string; text: string }[]): Promise<StoredIndex> {
-    switch (spec.kind) {
-      case 'bm25':
-        return Bm25Index.build(docs, { k1: spec.k1, b: spec.b, analyzer: spec.analyzer });
-      case 'tfidf':
-        return TfidfIndex.build(docs, spec.analyzer);
-      case 'lsa':
-        return new LsaIndex(docs, { dimensions: spec.dimensions, seed: spec.seed, analyzer: spec.analyzer });
-      case 'dense':
-        return buildDenseIndex(this.requireEmbedder(spec), spec.model, docs);
-      case 'rrf':
-        throw new Error('rank fusion has no index of its own');
-    }
+  private build(spec: RetrieverSpec, docs: { id: string; text: string }[]): Promise<StoredIndex> {
+    return buildIndex(spec, docs, spec.kind === 'dense' ? this.requireEmbedder(spec) : undefined);
   }
 
   private async corpusDocuments(corpus: Corpus): Promise<{ id: string; text: string }[]> {

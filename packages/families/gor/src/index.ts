@@ -1,0 +1,3 @@
+export { gorFamily } from './gor-family.js';
+export * from './gor-spec.js';
+export type { GorRow } from './score/gor-row.js';

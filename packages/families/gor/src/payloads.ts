@@ -1,0 +1,33 @@
+// The GoR steps of a (system, meeting) unit, in order; each is one task (METHODS.md §5).
+export const GOR_STEPS = ['simulate', 'graph', 'train', 'rank', 'summary'] as const;
+export type GorStep = (typeof GOR_STEPS)[number];
+
+export interface SimulatedQueries {
+  // Each question with the chunk it was made from (the self-supervised pair).
+  queries: { question: string; chunk: number }[];
+  simulator: string;
+}
+
+export interface RecordsGraph {
+  // Response i is node (chunks + i); retrieved[i] are the nodes its query was given.
+  responses: string[];
+  retrieved: number[][];
+  embedder: string;
+  responder: string;
+}
+
+// The nodes handed to the summarizer, best first (chunk i is node i, response j node chunks + j).
+export interface RankedNodes {
+  nodes: number[];
+  ranker: string;
+}
+
+export interface GorStepPayload {
+  type: 'gor-step';
+  system: string;
+  documentId: string;
+  step: GorStep;
+  queries?: SimulatedQueries;
+  graph?: RecordsGraph;
+  ranked?: RankedNodes;
+}

@@ -1,0 +1,123 @@
+import type { RunEntity } from '@precis/db';
+import {
+  ciColumn,
+  failedColumn,
+  fixed,
+  type ReportBlock,
+  type ReportColumn,
+  type ReportSection,
+  rankColumn,
+  reportTable,
+  scoreTaskId,
+} from '@precis/engine';
+import { GOR_CRITERIA } from '@precis/prompts';
+import type { DataSource } from 'typeorm';
+import type { GorPairwise, GorRow } from '../score/gor-row.js';
+
+type Ranked = GorRow & { rank: number | null };
+
+// Complete rows by ROUGE-L (ties by system name) within their metric; the rest unranked, last.
+export function rankGorRows(rows: readonly GorRow[]): Ranked[] {
+  const out: Ranked[] = [];
+  for (const metric of [...new Set(rows.map((r) => r.metric))]) {
+    const group = rows.filter((r) => r.metric === metric);
+    const done = group.filter((r) => r.rouge !== null);
+    done.sort((a, b) => b.rouge!.rougeL - a.rouge!.rougeL || a.system.localeCompare(b.system));
+    out.push(...done.map((r, i) => ({ rank: i + 1, ...r })));
+    const rest = group.filter((r) => r.rouge === null).sort((a, b) => a.system.localeCompare(b.system));
+    out.push(...rest.map((r) => ({ rank: null, ...r })));
+  }
+  return out;
+}
+
+const num = <R>(
+  header: string,
+  digits: number,
+  value: (r: R) => number | null | undefined,
+): ReportColumn<R> => ({
+  header,
+  show: (r) => fixed(value(r) ?? null, digits),
+  csv: [{ header, value: (r) => value(r) ?? null }],
+});
+
+const COLUMNS: ReportColumn<Ranked>[] = [
+  rankColumn(),
+  { header: 'system', show: (r) => r.system },
+  { header: 'summarizer', show: (r) => r.summarizer },
+  { header: 'strategy', show: (r) => r.strategy },
+  { header: 'ranker', show: (r) => r.ranker },
+  num('ROUGE-1 %', 2, (r) => r.rouge?.rouge1),
+  num('ROUGE-2 %', 2, (r) => r.rouge?.rouge2),
+  num('ROUGE-L %', 2, (r) => r.rouge?.rougeL),
+  ciColumn<Ranked>('ROUGE-L 95% CI', 'rougeL', 2),
+  num('loss first', 3, (r) => r.training?.lossFirst),
+  num('loss last', 3, (r) => r.training?.lossLast),
+  num('train s', 1, (r) => r.training?.seconds),
+  {
+    header: 'samples',
+    show: (r) => String(r.samples),
+    csv: [{ header: 'samples', value: (r) => r.samples }],
+  },
+  failedColumn(),
+  { header: 'status', show: (r) => r.status },
+];
+
+type PairRow = GorPairwise & { system: string };
+
+const PAIR_COLUMNS: ReportColumn<PairRow>[] = [
+  { header: 'system', show: (r) => r.system },
+  { header: 'baseline', show: (r) => r.baseline },
+  ...GOR_CRITERIA.map((c) => num<PairRow>(`${c} win %`, 1, (r) => r.winRate?.[c])),
+  { header: 'meetings', show: (r) => String(r.pairs), csv: [{ header: 'meetings', value: (r) => r.pairs }] },
+  { header: 'failed', show: (r) => String(r.failed), csv: [{ header: 'failed', value: (r) => r.failed }] },
+  { header: 'judge', show: (r) => r.judge },
+];
+
+function notes(rows: readonly GorRow[], metric: string): string[] {
+  const trained = rows.filter((r) => r.training);
+  return [
+    `${metric}: ROUGE-1/2/L F1 in percent (rouge-score, the best of each meeting's references), means over meetings with a bootstrap CI of the ROUGE-L mean.`,
+    trained.length
+      ? `GoR training per meeting (2-layer 4-head GAT, TensorFlow.js): ${trained.map((r) => `${r.system} ${r.training!.meetings} meetings, ${r.training!.epochs} epochs, ${r.training!.reused} reused, inference ${fixed(r.training!.inferenceMs, 1)} ms/query`).join('; ')}.`
+      : 'No system trained a GoR model.',
+  ];
+}
+
+export interface GorReport {
+  rows: GorRow[];
+}
+
+export function gorBlocks(report: GorReport): ReportBlock[] {
+  const blocks: ReportBlock[] = [...new Set(report.rows.map((r) => r.metric))].map((metric) => {
+    const rows = report.rows.filter((r) => r.metric === metric);
+    return {
+      key: metric,
+      heading: `GoR (${metric})`,
+      table: reportTable(COLUMNS, rankGorRows(rows)),
+      notes: notes(rows, metric),
+    };
+  });
+  const pairs = report.rows.flatMap((r) => r.pairwise.map((p) => ({ system: r.system, ...p })));
+  if (pairs.length)
+    blocks.push({
+      key: 'gor-pairwise',
+      heading: 'GoR pairwise judge (win rate against the baseline, both presentation orders)',
+      table: reportTable(PAIR_COLUMNS, pairs),
+      notes: ['Each meeting is judged in both orders; a win in one order counts half.'],
+    });
+  return blocks;
+}
+
+export async function loadGorReport(db: DataSource, run: RunEntity): Promise<GorReport> {
+  const rows = (await db.query('SELECT result FROM tasks WHERE id = $1', [scoreTaskId(run.id)])) as {
+    result: { gor?: GorRow[] } | null;
+  }[];
+  return { rows: rows[0]?.result?.gor ?? [] };
+}
+
+export const gorReport: ReportSection<GorReport> = {
+  load: loadGorReport,
+  hasResults: (r) => r.rows.length > 0,
+  blocks: gorBlocks,
+  json: (r) => ({ gor: rankGorRows(r.rows) }),
+};

@@ -1,0 +1,158 @@
+import { DocumentEntity } from '@precis/db';
+import {
+  isGeneratedSystem,
+  metricCovers,
+  type RowWork,
+  type RunContext,
+  retrieveTaskId,
+  type ScoringInput,
+  summarizeTaskId,
+  upsertBoardRows,
+} from '@precis/engine';
+import { RougeScorer } from '@precis/metrics';
+import { In } from 'typeorm';
+import {
+  gorSettings,
+  isGorSystem,
+  pairwiseMetrics,
+  type RougeMetricSpec,
+  rougeMetrics,
+} from '../gor-spec.js';
+import { type PairwiseResult, pairwiseTaskIdsOf } from '../metrics/pairwise-task.js';
+import type { TrainResult } from '../steps/train-step.js';
+import {
+  type Criterion,
+  type GorPairwise,
+  type GorRow,
+  type GorSample,
+  type GorTraining,
+  gorRow,
+  winRates,
+} from './gor-row.js';
+
+type TaskRow = { id: string; status: string; result: Record<string, unknown> | null };
+
+export const ROUGE_ENGINE = 'rouge-score (max over references)';
+
+function training(results: TrainResult[]): GorTraining | null {
+  if (results.length === 0) return null;
+  const mean = (f: (r: TrainResult) => number) => results.reduce((a, r) => a + f(r), 0) / results.length;
+  return {
+    meetings: results.length,
+    reused: results.filter((r) => r.reused).length,
+    epochs: results[0]!.training.epochs,
+    lossFirst: mean((r) => r.training.lossFirst),
+    lossLast: mean((r) => r.training.lossLast),
+    seconds: results.reduce((a, r) => a + r.training.seconds, 0),
+    inferenceMs: mean((r) => r.inferenceMs),
+  };
+}
+
+function pairwiseOf(
+  input: ScoringInput,
+  tasks: Map<string, TaskRow>,
+  system: string,
+  docs: string[],
+): GorPairwise[] {
+  return pairwiseMetrics(input.spec)
+    .filter((m) => m.metric.baseline !== system && metricCovers(m.metric, system))
+    .map((m) => {
+      const wins: Record<Criterion, number>[] = [];
+      let failed = 0;
+      for (const doc of docs) {
+        const sides = pairwiseTaskIdsOf(input.runId, system, doc, m.index).map((id) => tasks.get(id));
+        const judged = sides.find((t) => t?.status === 'done' && (t.result as PairwiseResult).judged);
+        if (judged) wins.push((judged.result as PairwiseResult).wins!);
+        else if (sides.some((t) => t && t.status !== 'done')) failed++;
+      }
+      return {
+        baseline: m.metric.baseline,
+        judge: `model:${m.metric.judge.model}`,
+        pairs: wins.length,
+        winRate: winRates(wins),
+        failed,
+      };
+    });
+}
+
+function systemRow(
+  input: ScoringInput,
+  tasks: Map<string, TaskRow>,
+  references: Map<string, string[]>,
+  m: { index: number; metric: RougeMetricSpec },
+  system: string,
+): GorRow {
+  const spec = input.spec.systems.find((s) => s.name === system)!;
+  const settings = isGeneratedSystem(spec) ? gorSettings(spec) : null;
+  const summaries = input.summaries.filter((s) => s.system === system);
+  const scorer = new RougeScorer({ types: ['rouge1', 'rouge2', 'rougeL'], useStemmer: m.metric.stemmer });
+  const samples: GorSample[] = summaries.map((s) => {
+    const best = scorer.scoreMulti(references.get(s.documentId) ?? [''], s.text);
+    return {
+      order: s.order,
+      rouge: {
+        rouge1: 100 * best.rouge1!.fmeasure,
+        rouge2: 100 * best.rouge2!.fmeasure,
+        rougeL: 100 * best.rougeL!.fmeasure,
+      },
+    };
+  });
+  const work: RowWork = {
+    summaries: { expected: input.runDocuments, failed: input.runDocuments - summaries.length },
+    judgments: { expected: 0, failed: 0 },
+  };
+  const step = (doc: string) =>
+    (
+      tasks.get(summarizeTaskId(input.runId, system, doc, 'train')) ??
+      tasks.get(retrieveTaskId(input.runId, system, doc, 'rank'))
+    )?.result as { ranker?: string } | undefined;
+  const trained = summaries.flatMap((s) => {
+    const r = tasks.get(summarizeTaskId(input.runId, system, s.documentId, 'train'))?.result;
+    return r ? [r as unknown as TrainResult] : [];
+  });
+  return gorRow(
+    {
+      system,
+      summarizer: spec.model !== undefined ? `model:${spec.model}` : `engine:${spec.engine}`,
+      strategy: spec.strategy,
+      ranker:
+        settings?.strategy === 'context-window'
+          ? `first ${settings.contextTokens} tokens`
+          : (step(summaries[0]?.documentId ?? '')?.ranker ?? ''),
+      metric: `rouge.${m.index}`,
+      judge: ROUGE_ENGINE,
+      training: training(trained),
+      pairwise: pairwiseOf(input, tasks, system, [...new Set(summaries.map((s) => s.documentId))]),
+    },
+    samples,
+    work,
+    { resamples: input.spec.bootstrap.resamples, seed: input.spec.seed },
+  );
+}
+
+// The GoR leaderboards: one row per system each rouge metric scores, with its training figures
+// and its pairwise win rates against each gor-pairwise baseline.
+export async function scoreGor(ctx: RunContext, input: ScoringInput): Promise<Record<string, unknown>> {
+  const metrics = rougeMetrics(input.spec);
+  if (metrics.length === 0) return {};
+  const rows: TaskRow[] = await ctx.db.query(
+    `SELECT id, status, result FROM tasks WHERE run_id = $1 AND kind IN ('gor-train', 'gor-rank', 'gor-pairwise')`,
+    [input.runId],
+  );
+  const tasks = new Map(rows.map((r) => [r.id, r]));
+  const docIds = [...new Set(input.summaries.map((s) => s.documentId))];
+  const docs = docIds.length
+    ? await ctx.db
+        .getRepository(DocumentEntity)
+        .find({ where: { id: In(docIds) }, select: { id: true, data: true } })
+    : [];
+  const references = new Map(docs.map((d) => [d.id, (d.data as { references?: string[] }).references ?? []]));
+  const board: GorRow[] = [];
+  for (const m of metrics)
+    for (const s of input.spec.systems.filter(
+      (x) => isGorSystem(input.spec, x.name) && metricCovers(m.metric, x.name),
+    ))
+      board.push(systemRow(input, tasks, references, m, s.name));
+  await upsertBoardRows(ctx.db, input.runId, board, (r) => r.rouge?.rougeL ?? null);
+  return { gor: board };
+}
