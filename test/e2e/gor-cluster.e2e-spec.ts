@@ -1,0 +1,136 @@
+// GoR across the services as separate processes (gateway, retrieval, summarization training in a
+// worker thread, a verifier, scoring) on NATS + PostgreSQL, against a fake server in this process:
+// the same rankings, ROUGE, training losses and win rates as the embedded runtime.
+// Needs the build: `npx turbo run build` (services and the training worker run from dist).
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createInProcessBus } from '@precis/bus';
+import { createDataSource, createThrowawayDatabase, RunEntity } from '@precis/db';
+import type { GorRow } from '@precis/family-gor';
+import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
+import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
+import type { DataSource } from 'typeorm';
+import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
+import { gorRules } from '../engine/gor-fake.js';
+import {
+  builtInFamilies,
+  createRun,
+  createRunContext,
+  executeRun,
+  loadFullRunReport,
+  sectionsJson,
+  validateSpec,
+} from '../support/precis.js';
+import { deleteBusStreams, startCluster, tempDir, writeJson } from './runs-support.js';
+
+const DATASETS = realpathSync(resolve(import.meta.dirname, '../../../shared/datasets'));
+
+const registry = (baseURL: string) => ({
+  models: {
+    'gor-writer': { baseURL, model: 'gor-writer', contextWindow: 16000, maxConcurrency: 8 },
+    judge: { baseURL, model: 'judge', contextWindow: 16000, maxConcurrency: 8 },
+  },
+});
+
+const small = { queries: 5, epochs: 15 };
+const spec = () =>
+  validateSpec(builtInFamilies, {
+    name: 'gor-cluster',
+    seed: 11,
+    datasets: [{ name: 'qm', kind: 'qmsum', path: resolve(DATASETS, 'qmsum/test.jsonl'), limit: 2 }],
+    systems: [
+      { name: 'gor', strategy: 'gor', model: 'gor-writer', params: small },
+      { name: 'bm25', strategy: 'rag', model: 'gor-writer', params: { retriever: 'bm25' } },
+      { name: 'thought', strategy: 'thought-retriever', model: 'gor-writer', params: small },
+    ],
+    metrics: [{ name: 'rouge' }, { name: 'gor-pairwise', judge: { model: 'judge' }, baseline: 'bm25' }],
+  });
+
+// Every unit's ranked nodes and the report rows, without the training's wall-clock figures.
+async function outcome(db: DataSource, runId: string) {
+  const ranked: { system: string; meeting: string; text: string }[] = await db.query(
+    `SELECT t.payload->>'system' AS system, d.external_id AS meeting, t.result->>'text' AS text FROM tasks t
+       JOIN documents d ON d.id::text = t.payload->>'documentId'
+      WHERE t.run_id = $1 AND t.kind IN ('gor-train', 'gor-rank') ORDER BY 1, 2`,
+    [runId],
+  );
+  const run = await db.getRepository(RunEntity).findOneByOrFail({ id: runId });
+  const rows = sectionsJson(await loadFullRunReport(builtInFamilies, db, run)).gor as GorRow[];
+  return {
+    ranked: ranked.map((r) => [r.system, r.meeting, JSON.parse(r.text).nodes]),
+    rows: rows.map((r) => ({
+      ...r,
+      training: r.training ? { ...r.training, seconds: 0, inferenceMs: 0 } : null,
+    })),
+  };
+}
+
+async function embedded(fake: FakeLlmServer) {
+  const tdb = await createThrowawayDatabase(`e2e_gor_embedded_${randomBytes(3).toString('hex')}`);
+  const db = await createDataSource({ url: tdb.url });
+  const bus = createInProcessBus();
+  try {
+    const reg = loadModelRegistry(registry(fake.baseURL));
+    const chat = new LlmClient({ registry: reg, env: {}, store: createTypeOrmLlmStore(db) });
+    const ctx = createRunContext({ families: builtInFamilies, db, bus, chat, registry: reg });
+    const { run } = await createRun(ctx, { spec: spec(), file: 'spec', text: '' }, { fresh: true });
+    const done = await executeRun(ctx, bus, run.id, { concurrency: 4 });
+    if (done.interrupted) throw new Error('embedded GoR run was interrupted');
+    expect(done.progress.status).toBe('completed');
+    return await outcome(db, run.id);
+  } finally {
+    await bus.close();
+    await db.destroy();
+    await tdb.drop();
+  }
+}
+
+describe('GoR across the services', () => {
+  const tmp = tempDir('precis-gor-cluster-');
+  let fake: FakeLlmServer;
+
+  beforeAll(async () => {
+    fake = await startFakeLlmServer({ latencyMs: 5, capacity: 64, rules: gorRules });
+  });
+
+  afterAll(async () => {
+    await fake?.close();
+    tmp.remove();
+  });
+
+  it('gives the embedded rankings, ROUGE, losses and win rates', async () => {
+    const expected = await embedded(fake);
+    expect(expected.ranked).toHaveLength(6);
+    expect(expected.rows.find((r) => r.system === 'gor')!.training!.epochs).toBe(15);
+    const prefix = `e2e_gor_${randomBytes(4).toString('hex')}`;
+    const tdb = await createThrowawayDatabase('e2e_gor_cluster');
+    const db = await createDataSource({ url: tdb.url, runMigrations: true });
+    const modelsFile = writeJson(join(tmp.dir, `models-${prefix}.json`), registry(fake.baseURL));
+    const c = await startCluster({
+      databaseUrl: tdb.url,
+      prefix,
+      modelsFile,
+      verifiers: 1,
+      retrievals: 1,
+      concurrency: 2,
+      env: { gateway: { INGEST_ROOT: DATASETS } },
+    });
+    const runs = new RemoteRuns(c.grpcAddress, c.access);
+    try {
+      const { run } = await runs.createRun(spec());
+      const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
+      expect(remoteRunStatus(final)).toBe('completed');
+      expect(await outcome(db, run.id)).toEqual(expected);
+      const [models] = await db.query('SELECT COUNT(*) AS n FROM gor_models');
+      expect(Number(models.n)).toBe(2);
+    } finally {
+      runs.close();
+      await c.stopAll();
+      await db.destroy();
+      await tdb.drop();
+      await deleteBusStreams(prefix);
+    }
+  }, 240_000);
+});
