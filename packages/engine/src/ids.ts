@@ -6,6 +6,12 @@ export const summaryId = (runId: string, system: string, documentId: string) =>
 export const summarizeTaskId = (runId: string, system: string, documentId: string, stepKey: string) =>
   `${runId}:summarize:${system}:${documentId}:${stepKey}`;
 
+// A system-wide step's document slot: the step spans every document of its system.
+export const SYSTEM_SCOPE = '*';
+
+export const systemTaskId = (runId: string, system: string, stepKey: string) =>
+  summarizeTaskId(runId, system, SYSTEM_SCOPE, stepKey);
+
 // A strategy step run by the retrieval service (top-k documents of a unit's query).
 export const retrieveTaskId = (runId: string, system: string, documentId: string, stepKey: string) =>
   `${runId}:retrieve:${system}:${documentId}:${stepKey}`;

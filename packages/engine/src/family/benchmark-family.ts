@@ -45,12 +45,18 @@ export interface StrategyUnit {
   // The document's text (read in batches by the planner when needsText said so).
   text: () => Promise<string>;
   results: ReadonlyMap<string, string>;
+  // Step key -> output text of the system's finished system-wide steps (see `await`).
+  shared: ReadonlyMap<string, string>;
 }
 
-// A strategy's next step for a unit: tasks to run (summarize stage), or the finished summary.
+// A strategy's next step for a unit: tasks to run (summarize stage), the finished summary, or a
+// wait for a system-wide step: `task` (id from systemTaskId, payload documentId SYSTEM_SCOPE) is
+// planned once every document of the system finished its step `after` or failed; its result then
+// reaches every unit in `shared` (e.g. one model trained on all documents' graphs).
 export type StrategyPlan =
   | { kind: 'steps'; tasks: NewTask[] }
-  | { kind: 'summary'; text: string; finalStep: string };
+  | { kind: 'summary'; text: string; finalStep: string }
+  | { kind: 'await'; after: string; task: NewTask };
 
 // A summarization strategy (`systems[].strategy`). Its tasks are summarize-stage tasks whose
 // payload names `system` and `documentId`, with ids from summarizeTaskId (the engine groups a

@@ -9,6 +9,8 @@ export interface UnitState {
   results: Map<string, string>;
   // The first failed (or dead) step, if any: the unit then has no summary.
   failed: { taskId: string; error: string | null } | null;
+  // Results of its system's system-wide steps.
+  shared?: Map<string, string>;
 }
 
 export interface UnitSummary {
@@ -23,6 +25,7 @@ export interface UnitSummary {
 
 export type UnitPlan =
   | { kind: 'steps'; tasks: NewTask[] }
+  | { kind: 'await'; after: string; task: NewTask }
   | { kind: 'summary'; summary: UnitSummary }
   | { kind: 'failed'; taskId: string; error: string | null };
 
@@ -54,8 +57,9 @@ export async function planUnit(u: UnitInput): Promise<UnitPlan> {
     documentId: u.documentId,
     text: u.text,
     results: u.state.results,
+    shared: u.state.shared ?? new Map(),
   });
-  if (plan.kind === 'steps') return plan;
+  if (plan.kind === 'steps' || plan.kind === 'await') return plan;
   return {
     kind: 'summary',
     summary: {

@@ -2,9 +2,8 @@ import { RunEntity, SummaryEntity } from '@precis/db';
 import { In } from 'typeorm';
 import type { MetricPlanning, SettledSummary, Strategy } from '../family/benchmark-family.js';
 import { ConfigurationError } from '../handlers/templates.js';
-import { scoreTaskId, unitKey, unitOfTaskId } from '../ids.js';
+import { SYSTEM_SCOPE, scoreTaskId, unitKey, unitOfTaskId } from '../ids.js';
 import { type BenchmarkSpec, isGeneratedSystem, type SystemSpec } from '../spec/benchmark-spec.schema.js';
-import type { SummaryTaskResult } from '../tasks/task-payloads.js';
 import { insertTasks, type NewTask } from '../tasks/task-store.js';
 import { documentTexts } from './document-texts.js';
 import { planUnit, settled, type UnitPlan, type UnitState } from './plan-unit.js';
@@ -19,7 +18,9 @@ import {
   runCounts,
   setRunStatus,
 } from './run-progress.js';
+import { readySystemTasks } from './system-steps.js';
 import { writeUnitOutcomes } from './unit-outcomes.js';
+import { loadUnitStates, unitState } from './unit-states.js';
 
 // Units planned per round trip: bounds a round's memory and statement sizes.
 const UNIT_PAGE = 500;
@@ -108,7 +109,7 @@ export class RunPlanner {
     // sent twice.
     let dispatched = redispatch ? await this.redispatchOpen() : 0;
     dispatched += await this.insertAndDispatch(datasetPlan.tasks);
-    const states = await this.unitStates(null);
+    const states = await loadUnitStates(this.ctx.db, this.run.id, null);
     const units: Unit[] = [];
     for (const doc of this.docs.values()) for (const s of this.systems.values()) units.push({ ...s, doc });
     for (let i = 0; i < units.length; i += UNIT_PAGE)
@@ -140,12 +141,18 @@ export class RunPlanner {
     const units = [...keys].flatMap((key) => {
       const [system, docId] = key.split(':') as [string, string];
       const s = this.systems.get(system);
+      // A system-wide step finished: every unit of its system goes on.
+      if (s && docId === SYSTEM_SCOPE) return [...this.docs.values()].map((doc) => ({ ...s, doc }));
       const doc = this.docs.get(docId);
       return s && doc ? [{ ...s, doc }] : [];
     });
     for (let i = 0; i < units.length; i += UNIT_PAGE) {
       const page = units.slice(i, i + UNIT_PAGE);
-      const states = await this.unitStates(page.map((u) => unitKey(u.system.name, u.doc.id)));
+      const states = await loadUnitStates(
+        this.ctx.db,
+        this.run.id,
+        page.map((u) => unitKey(u.system.name, u.doc.id)),
+      );
       dispatched += await this.planUnits(page, states);
     }
     if (metrics.size) dispatched += await this.replanMetrics(metrics);
@@ -282,32 +289,6 @@ export class RunPlanner {
     return this.insertAndDispatch(this.judgeTasks(summaries, names));
   }
 
-  // The summarize tasks of the given units (all of the run's when null), grouped by unit.
-  private async unitStates(units: string[] | null): Promise<Map<string, UnitState>> {
-    const rows: {
-      id: string;
-      unit: string;
-      status: string;
-      error: string | null;
-      result: SummaryTaskResult | null;
-    }[] = await this.ctx.db.query(
-      `SELECT id, unit, status, error, CASE WHEN status = 'done' THEN result END AS result FROM tasks
-         WHERE run_id = $1 AND ${units ? 'unit = ANY($2::text[])' : `stage IN ('retrieve', 'summarize')`} AND unit IS NOT NULL
-         ORDER BY id`,
-      units ? [this.run.id, units] : [this.run.id],
-    );
-    const states = new Map<string, UnitState>();
-    for (const r of rows) {
-      const state = states.get(r.unit) ?? { results: new Map<string, string>(), failed: null };
-      states.set(r.unit, state);
-      const step = r.id.slice(r.id.indexOf(`:${r.unit}:`) + r.unit.length + 2);
-      if (r.status === 'done' && r.result) state.results.set(step, r.result.text);
-      else if ((r.status === 'failed' || r.status === 'dead') && !state.failed)
-        state.failed = { taskId: r.id, error: r.error };
-    }
-    return states;
-  }
-
   private async planUnits(units: Unit[], states: Map<string, UnitState>): Promise<number> {
     if (!isOpenRunStatus(this.run.status)) return 0;
     const missing = units
@@ -326,7 +307,7 @@ export class RunPlanner {
           prepared: u.prepared,
           documentId: u.doc.id,
           text: async () => texts.get(u.doc.id) ?? (await this.text(u.doc.id)),
-          state: states.get(key) ?? { results: new Map(), failed: null },
+          state: unitState(states, key),
         });
         plans.push({ key, plan });
       } catch (err) {
@@ -337,7 +318,15 @@ export class RunPlanner {
     await writeUnitOutcomes(this.ctx.db, this.run.id, plans);
     const summaries = plans.flatMap(({ plan }) => (plan.kind === 'summary' ? [settled(plan.summary)] : []));
     const steps = plans.flatMap(({ plan }) => (plan.kind === 'steps' ? plan.tasks : []));
-    return this.insertAndDispatch([...steps, ...this.judgeTasks(summaries)]);
+    const awaiting = plans.flatMap(({ key, plan }) =>
+      plan.kind === 'await'
+        ? [{ system: key.slice(0, key.indexOf(':')), after: plan.after, task: plan.task }]
+        : [],
+    );
+    const system = awaiting.length
+      ? await readySystemTasks(this.ctx.db, this.run.id, [...this.docs.keys()], awaiting)
+      : [];
+    return this.insertAndDispatch([...steps, ...system, ...this.judgeTasks(summaries)]);
   }
 
   private async text(documentId: string): Promise<string> {
