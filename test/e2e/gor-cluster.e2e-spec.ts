@@ -50,16 +50,17 @@ const spec = () =>
 
 // Every unit's ranked nodes and the report rows, without the training's wall-clock figures.
 async function outcome(db: DataSource, runId: string) {
-  const ranked: { system: string; meeting: string; text: string }[] = await db.query(
-    `SELECT t.payload->>'system' AS system, d.external_id AS meeting, t.result->>'text' AS text FROM tasks t
-       JOIN documents d ON d.id::text = t.payload->>'documentId'
-      WHERE t.run_id = $1 AND t.kind IN ('gor-train', 'gor-rank') ORDER BY 1, 2`,
+  // The nodes each unit's summary read (a rank step's or the system's trained model's top K).
+  const ranked: { system: string; meeting: string; nodes: number[] }[] = await db.query(
+    `SELECT t.payload->>'system' AS system, d.external_id AS meeting, t.payload->'ranked'->'nodes' AS nodes
+       FROM tasks t JOIN documents d ON d.id::text = t.payload->>'documentId'
+      WHERE t.run_id = $1 AND t.kind = 'gor-summary' ORDER BY 1, 2`,
     [runId],
   );
   const run = await db.getRepository(RunEntity).findOneByOrFail({ id: runId });
   const rows = sectionsJson(await loadFullRunReport(builtInFamilies, db, run)).gor as GorRow[];
   return {
-    ranked: ranked.map((r) => [r.system, r.meeting, JSON.parse(r.text).nodes]),
+    ranked: ranked.map((r) => [r.system, r.meeting, r.nodes]),
     rows: rows.map((r) => ({
       ...r,
       training: r.training ? { ...r.training, seconds: 0, inferenceMs: 0 } : null,
@@ -124,7 +125,7 @@ describe('GoR across the services', () => {
       expect(remoteRunStatus(final)).toBe('completed');
       expect(await outcome(db, run.id)).toEqual(expected);
       const [models] = await db.query('SELECT COUNT(*) AS n FROM gor_models');
-      expect(Number(models.n)).toBe(2);
+      expect(Number(models.n)).toBe(1);
     } finally {
       runs.close();
       await c.stopAll();

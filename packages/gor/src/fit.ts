@@ -4,7 +4,7 @@ import { type TrainingGraph, type TrainingReport, type TrainOptions, trainGor } 
 
 export type GorWeights = { shape: number[]; values: number[] }[];
 
-// One graph to rank for a query, with a model trained on `graphs` (or given as weights).
+// Every graph's nodes ranked for its query, by a model trained on the graphs (or given weights).
 export interface FitRequest {
   backend: GorBackend;
   // Model seed (weight initialization); heads and dropout as METHODS.md §5.5.
@@ -13,43 +13,52 @@ export interface FitRequest {
   graphs: TrainingGraph[];
   // Trained weights to reuse: no training then.
   weights?: GorWeights;
-  // The graph whose nodes are ranked, and the query (the global one) it is ranked for.
-  rank: { graph: number; query: Float32Array };
+  // One query per graph (e.g. its document's global query) to rank the graph's nodes for.
+  rankFor: Float32Array[];
 }
 
 export interface FitResult {
   weights: GorWeights;
   // Null when the weights were given.
   report: TrainingReport | null;
-  // Node indices best first, with their scores (inner products with the learned embeddings).
-  ranking: { node: number; score: number }[];
+  // Per graph, node indices best first, with their scores (inner products with the learned
+  // embeddings).
+  rankings: { node: number; score: number }[][];
+  // Mean per graph (one query each).
   inferenceMs: number;
 }
 
-// Trains (unless weights are given) and ranks one graph's nodes; runs on whichever thread calls
+function rankGraph(
+  model: GorModel,
+  g: TrainingGraph,
+  query: Float32Array,
+): { node: number; score: number }[] {
+  const dim = query.length;
+  const scores = tf.tidy(() => {
+    const input = { features: tf.tensor2d(g.features, [g.nodes, dim]), mask: graphMask(g.nodes, g.edges) };
+    return tf.matMul(model.embed(input), tf.tensor2d(query, [dim, 1])).dataSync();
+  });
+  return [...scores.keys()]
+    .sort((a, b) => scores[b]! - scores[a]! || a - b)
+    .map((node) => ({ node, score: scores[node]! }));
+}
+
+// Trains (unless weights are given) and ranks each graph's nodes; runs on whichever thread calls
 // it, so services call it through fitInWorker.
 export async function fitAndRank(req: FitRequest): Promise<FitResult> {
   await useBackend(req.backend);
-  const target = req.graphs[req.rank.graph];
-  if (!target) throw new RangeError(`graph ${req.rank.graph} of ${req.graphs.length} to rank`);
-  const dim = req.rank.query.length;
+  if (req.graphs.length === 0 || req.rankFor.length !== req.graphs.length)
+    throw new RangeError(`${req.graphs.length} graphs and ${req.rankFor.length} queries to rank them for`);
+  const dim = req.rankFor[0]!.length;
   const model = new GorModel({ ...DEFAULT_MODEL, ...req.model, dim });
   try {
     let report: TrainingReport | null = null;
     if (req.weights) model.importWeights(req.weights);
     else report = trainGor(model, req.graphs, req.training);
     const started = performance.now();
-    const scores = tf.tidy(() => {
-      const input = {
-        features: tf.tensor2d(target.features, [target.nodes, dim]),
-        mask: graphMask(target.nodes, target.edges),
-      };
-      return tf.matMul(model.embed(input), tf.tensor2d(req.rank.query, [dim, 1])).dataSync();
-    });
-    const ranking = [...scores.keys()]
-      .sort((a, b) => scores[b]! - scores[a]! || a - b)
-      .map((node) => ({ node, score: scores[node]! }));
-    return { weights: model.exportWeights(), report, ranking, inferenceMs: performance.now() - started };
+    const rankings = req.graphs.map((g, i) => rankGraph(model, g, req.rankFor[i]!));
+    const inferenceMs = (performance.now() - started) / req.graphs.length;
+    return { weights: model.exportWeights(), report, rankings, inferenceMs };
   } finally {
     model.dispose();
   }

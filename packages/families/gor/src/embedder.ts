@@ -1,24 +1,52 @@
-import { ConfigurationError, type RunContext } from '@precis/engine';
+import { ConfigurationError, documentTexts, type RunContext, runDocuments } from '@precis/engine';
 import { EMBED_BATCH, LsaIndex } from '@precis/retrievers';
 import { LSA_EMBEDDER } from './gor-spec.js';
+import { meetingChunks } from './meeting.js';
+import type { StepContext } from './steps/step-context.js';
 
-// Node and query features (METHODS.md §5.4) and the word vectors the labels match. The offline
-// embedder is LSA fitted on the meeting's chunks: a text's vector is its TF-IDF vector folded into
-// the latent space, a word's vector is that word's own fold-in (a row of the term basis). An
-// embeddings endpoint embeds texts, and each distinct word on its own (it gives no token vectors).
+// Node and query features (METHODS.md §5.4). The offline embedder is LSA fitted on the chunks of
+// every meeting of the run's dataset (one space, so one model can train on all their graphs): a
+// text's vector is its TF-IDF vector folded into the latent space, and a word's vector (for the
+// labels) that word's own fold-in, a row of the term basis. An embeddings endpoint embeds texts,
+// and each distinct word on its own (it gives no token vectors).
 export interface RecordEmbedder {
   label: string;
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
 
-export function lsaEmbedder(chunks: readonly string[], dimensions: number): RecordEmbedder {
-  const index = new LsaIndex(
-    chunks.map((text, i) => ({ id: String(i), text })),
-    { dimensions },
+// Fitted spaces by run, dataset and settings: a process fits each once for all its tasks.
+const fitted = new Map<string, Promise<LsaIndex>>();
+const KEEP = 4;
+
+async function fitLsa(s: StepContext): Promise<LsaIndex> {
+  const docs = (await runDocuments(s.ctx, s.spec)).filter((d) => d.datasetId === s.meeting.datasetId);
+  const texts = await documentTexts(
+    s.ctx.db,
+    docs.map((d) => d.id),
   );
+  const chunks = docs.flatMap((d) =>
+    meetingChunks(texts.get(d.id) ?? '', s.settings.chunkTokens, s.settings.chunkOverlap),
+  );
+  return new LsaIndex(
+    chunks.map((text, i) => ({ id: String(i), text })),
+    { dimensions: s.settings.dimensions },
+  );
+}
+
+export async function lsaEmbedder(s: StepContext): Promise<RecordEmbedder> {
+  const { chunkTokens, chunkOverlap, dimensions } = s.settings;
+  const key = `${s.ref.runId}:${s.meeting.datasetId}:${chunkTokens}:${chunkOverlap}:${dimensions}`;
+  let index = fitted.get(key);
+  if (!index) {
+    index = fitLsa(s);
+    index.catch(() => fitted.delete(key));
+    fitted.set(key, index);
+    for (const old of fitted.keys()) if (fitted.size > KEEP) fitted.delete(old);
+  }
+  const lsa = await index;
   return {
-    label: `engine:lsa(dimensions=${index.dimensions})`,
-    embed: async (texts) => texts.map((t) => Float32Array.from(index.embed(t))),
+    label: `engine:lsa(dimensions=${lsa.dimensions})`,
+    embed: async (texts) => texts.map((t) => Float32Array.from(lsa.embed(t))),
   };
 }
 
@@ -50,12 +78,8 @@ export function modelEmbedder(
   };
 }
 
-export function recordEmbedder(
-  ctx: RunContext,
-  name: string,
-  chunks: readonly string[],
-  dimensions: number,
-  attach: { runId: string; taskId: string },
-): RecordEmbedder {
-  return name === LSA_EMBEDDER ? lsaEmbedder(chunks, dimensions) : modelEmbedder(ctx, name, attach);
+export function recordEmbedder(s: StepContext): Promise<RecordEmbedder> {
+  return s.settings.embedder === LSA_EMBEDDER
+    ? lsaEmbedder(s)
+    : Promise.resolve(modelEmbedder(s.ctx, s.settings.embedder, s.attach));
 }

@@ -27,6 +27,7 @@ export const gorParams = {
   dimensions: int().positive().optional(),
   retriever: z.string().min(1).optional(),
   training: z.boolean().optional(),
+  inBatchNegatives: z.boolean().optional(),
   alpha: z.number().min(0).optional(),
   tau: z.number().positive().optional(),
   epochs: int().positive().optional(),
@@ -48,7 +49,14 @@ export interface GorSettings {
   retriever: RetrieverSpec;
   retrieverName: string;
   training: boolean;
-  train: { alpha: number; tau: number; epochs: number; batchSize: number; learningRate: number };
+  train: {
+    alpha: number;
+    tau: number;
+    epochs: number;
+    batchSize: number;
+    learningRate: number;
+    inBatchNegatives: boolean;
+  };
   dropout: number;
   chunkTokens: number;
   chunkOverlap: number;
@@ -79,6 +87,7 @@ export function gorSettings(system: SystemSpec): GorSettings {
       epochs: p.epochs ?? 150,
       batchSize: p.batchSize ?? 32,
       learningRate: p.learningRate ?? 1e-3,
+      inBatchNegatives: p.inBatchNegatives ?? true,
     },
     dropout: p.dropout ?? 0,
     chunkTokens: p.chunkTokens ?? 256,

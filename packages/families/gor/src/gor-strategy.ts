@@ -1,6 +1,20 @@
-import { retrieveTaskId, type Strategy, type StrategyUnit, summarizeTaskId } from '@precis/engine';
+import {
+  retrieveTaskId,
+  type Strategy,
+  type StrategyUnit,
+  SYSTEM_SCOPE,
+  summarizeTaskId,
+  systemTaskId,
+} from '@precis/engine';
 import { GOR_STRATEGIES, type GorStrategy, gorParams, gorSettings } from './gor-spec.js';
-import type { GorStep, GorStepPayload, RankedNodes, RecordsGraph, SimulatedQueries } from './payloads.js';
+import type {
+  GorStep,
+  GorStepPayload,
+  RankedNodes,
+  RecordsGraph,
+  SimulatedQueries,
+  TrainedRankings,
+} from './payloads.js';
 
 function stepTask(u: StrategyUnit, step: GorStep, extra: Partial<GorStepPayload> = {}) {
   const payload: GorStepPayload = {
@@ -21,11 +35,29 @@ function stepTask(u: StrategyUnit, step: GorStep, extra: Partial<GorStepPayload>
   return { id, runId: u.runId, stage, kind: `gor-${step}`, payload: { ...payload } };
 }
 
-// The steps each strategy takes, in order.
+// One model per system, trained on the graphs of all its meetings (METHODS.md §5.6: batches of
+// graphs, in-batch negatives from the other graphs).
+function trainTask(u: StrategyUnit) {
+  const payload: GorStepPayload = {
+    type: 'gor-step',
+    system: u.system.name,
+    documentId: SYSTEM_SCOPE,
+    step: 'train',
+  };
+  return {
+    id: systemTaskId(u.runId, u.system.name, 'train'),
+    runId: u.runId,
+    stage: 'summarize' as const,
+    kind: 'gor-train',
+    payload: { ...payload },
+  };
+}
+
+// The per-meeting steps of each strategy, in order (trained GoR also waits for its training).
 function stepsOf(strategy: GorStrategy, training: boolean): GorStep[] {
   switch (strategy) {
     case 'gor':
-      return ['simulate', 'graph', training ? 'train' : 'rank', 'summary'];
+      return training ? ['simulate', 'graph', 'summary'] : ['simulate', 'graph', 'rank', 'summary'];
     case 'thought-retriever':
       return ['simulate', 'graph', 'rank', 'summary'];
     case 'rag':
@@ -35,10 +67,19 @@ function stepsOf(strategy: GorStrategy, training: boolean): GorStep[] {
   }
 }
 
-const parsed = <T>(u: StrategyUnit, step: GorStep): T | undefined => {
-  const text = u.results.get(step);
+const parsed = <T>(results: ReadonlyMap<string, string>, step: string): T | undefined => {
+  const text = results.get(step);
   return text === undefined ? undefined : (JSON.parse(text) as T);
 };
+
+// The nodes this meeting's summary reads: its own rank step's, or the system's trained model's.
+function rankedOf(u: StrategyUnit): RankedNodes | undefined {
+  const own = parsed<RankedNodes>(u.results, 'rank');
+  if (own) return own;
+  const trained = parsed<TrainedRankings>(u.shared, 'train');
+  const nodes = trained?.rankings[u.documentId];
+  return trained && nodes ? { nodes, ranker: trained.ranker } : undefined;
+}
 
 // One step at a time: each takes what the earlier ones gave (queries, graph, ranked nodes).
 function gorStrategy(name: GorStrategy): Strategy {
@@ -47,13 +88,15 @@ function gorStrategy(name: GorStrategy): Strategy {
     datasetKinds: ['qmsum'],
     params: gorParams,
     async plan(u) {
-      const steps = stepsOf(name, gorSettings(u.system).training);
+      const training = gorSettings(u.system).training;
       const summary = u.results.get('summary');
       if (summary !== undefined) return { kind: 'summary', text: summary, finalStep: 'summary' };
-      const next = steps.find((s) => !u.results.has(s))!;
-      const queries = parsed<SimulatedQueries>(u, 'simulate');
-      const graph = parsed<RecordsGraph>(u, 'graph');
-      const ranked = parsed<RankedNodes>(u, 'train') ?? parsed<RankedNodes>(u, 'rank');
+      const next = stepsOf(name, training).find((s) => !u.results.has(s))!;
+      const ranked = rankedOf(u);
+      if (name === 'gor' && training && next === 'summary' && !ranked)
+        return { kind: 'await', after: 'graph', task: trainTask(u) };
+      const queries = parsed<SimulatedQueries>(u.results, 'simulate');
+      const graph = parsed<RecordsGraph>(u.results, 'graph');
       return {
         kind: 'steps',
         tasks: [

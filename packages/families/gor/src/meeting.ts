@@ -9,6 +9,7 @@ export const GLOBAL_QUERY = 'Summarize the whole meeting.';
 // and the first general query (the global query GoR ranks records for).
 export interface Meeting {
   documentId: string;
+  datasetId: string;
   externalId: string;
   text: string;
   references: string[];
@@ -30,6 +31,7 @@ export async function loadMeeting(db: DataSource, documentId: string): Promise<M
   }
   return {
     documentId: doc.id,
+    datasetId: doc.datasetId,
     externalId: doc.externalId,
     text: doc.text,
     references: data.references,

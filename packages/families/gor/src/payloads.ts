@@ -1,4 +1,5 @@
-// The GoR steps of a (system, meeting) unit, in order; each is one task (METHODS.md §5).
+// The GoR steps, in order; each is one task per (system, meeting) unit, except training: one task
+// per system over all its meetings' graphs (METHODS.md §5).
 export const GOR_STEPS = ['simulate', 'graph', 'train', 'rank', 'summary'] as const;
 export type GorStep = (typeof GOR_STEPS)[number];
 
@@ -19,6 +20,12 @@ export interface RecordsGraph {
 // The nodes handed to the summarizer, best first (chunk i is node i, response j node chunks + j).
 export interface RankedNodes {
   nodes: number[];
+  ranker: string;
+}
+
+// The system's trained model's top K per meeting (by document id).
+export interface TrainedRankings {
+  rankings: Record<string, number[]>;
   ranker: string;
 }
 

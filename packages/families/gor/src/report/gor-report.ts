@@ -78,7 +78,7 @@ function notes(rows: readonly GorRow[], metric: string): string[] {
   return [
     `${metric}: ROUGE-1/2/L F1 in percent (rouge-score, the best of each meeting's references), means over meetings with a bootstrap CI of the ROUGE-L mean.`,
     trained.length
-      ? `GoR training per meeting (2-layer 4-head GAT, TensorFlow.js): ${trained.map((r) => `${r.system} ${r.training!.meetings} meetings, ${r.training!.epochs} epochs, ${r.training!.reused} reused, inference ${fixed(r.training!.inferenceMs, 1)} ms/query`).join('; ')}.`
+      ? `GoR training, one model per system on all its meetings' graphs (2-layer 4-head GAT, TensorFlow.js): ${trained.map((r) => `${r.system} ${r.training!.graphs} graphs, ${r.training!.epochs} epochs${r.training!.reused ? ', weights reused from an earlier run' : ''}, inference ${fixed(r.training!.inferenceMs, 1)} ms per meeting`).join('; ')}.`
       : 'No system trained a GoR model.',
   ];
 }

@@ -11,9 +11,11 @@ export interface GorSample {
 }
 
 export interface GorTraining {
-  // Meetings whose model was trained (or reused), the epochs each, and means / sums over them.
-  meetings: number;
-  reused: number;
+  // The system's one model: the meetings' graphs it trained on, whether its weights came from an
+  // earlier run with the same inputs, the mean loss of the first and last epoch, the training's
+  // seconds and the inference time per meeting.
+  graphs: number;
+  reused: boolean;
   epochs: number;
   lossFirst: number;
   lossLast: number;

@@ -6,7 +6,7 @@ import {
   type RunContext,
   retrieveTaskId,
   type ScoringInput,
-  summarizeTaskId,
+  systemTaskId,
   upsertBoardRows,
 } from '@precis/engine';
 import { RougeScorer } from '@precis/metrics';
@@ -34,18 +34,10 @@ type TaskRow = { id: string; status: string; result: Record<string, unknown> | n
 
 export const ROUGE_ENGINE = 'rouge-score (max over references)';
 
-function training(results: TrainResult[]): GorTraining | null {
-  if (results.length === 0) return null;
-  const mean = (f: (r: TrainResult) => number) => results.reduce((a, r) => a + f(r), 0) / results.length;
-  return {
-    meetings: results.length,
-    reused: results.filter((r) => r.reused).length,
-    epochs: results[0]!.training.epochs,
-    lossFirst: mean((r) => r.training.lossFirst),
-    lossLast: mean((r) => r.training.lossLast),
-    seconds: results.reduce((a, r) => a + r.training.seconds, 0),
-    inferenceMs: mean((r) => r.inferenceMs),
-  };
+function training(r: TrainResult | undefined): GorTraining | null {
+  if (!r) return null;
+  const { graphs, reused, inferenceMs } = r;
+  return { graphs, reused, ...r.training, inferenceMs };
 }
 
 function pairwiseOf(
@@ -101,15 +93,9 @@ function systemRow(
     summaries: { expected: input.runDocuments, failed: input.runDocuments - summaries.length },
     judgments: { expected: 0, failed: 0 },
   };
-  const step = (doc: string) =>
-    (
-      tasks.get(summarizeTaskId(input.runId, system, doc, 'train')) ??
-      tasks.get(retrieveTaskId(input.runId, system, doc, 'rank'))
-    )?.result as { ranker?: string } | undefined;
-  const trained = summaries.flatMap((s) => {
-    const r = tasks.get(summarizeTaskId(input.runId, system, s.documentId, 'train'))?.result;
-    return r ? [r as unknown as TrainResult] : [];
-  });
+  const trained = tasks.get(systemTaskId(input.runId, system, 'train'))?.result as TrainResult | undefined;
+  const rank = (doc: string) =>
+    tasks.get(retrieveTaskId(input.runId, system, doc, 'rank'))?.result as { ranker?: string } | undefined;
   return gorRow(
     {
       system,
@@ -118,7 +104,7 @@ function systemRow(
       ranker:
         settings?.strategy === 'context-window'
           ? `first ${settings.contextTokens} tokens`
-          : (step(summaries[0]?.documentId ?? '')?.ranker ?? ''),
+          : (trained?.ranker ?? rank(summaries[0]?.documentId ?? '')?.ranker ?? ''),
       metric: `rouge.${m.index}`,
       judge: ROUGE_ENGINE,
       training: training(trained),

@@ -15,7 +15,7 @@ export const formatMaterials = (texts: readonly string[]): string =>
 export async function graphStep(s: StepContext): Promise<RecordsGraph> {
   const queries = s.payload.queries?.queries;
   if (!queries?.length) throw new GorTaskError(`task ${s.ref.id}: no simulated queries in the payload`);
-  const embedder = recordEmbedder(s.ctx, s.settings.embedder, s.chunks, s.settings.dimensions, s.attach);
+  const embedder = await recordEmbedder(s);
   const graph = new RecordGraph(await embedder.embed(s.chunks));
   const questionVectors = await embedder.embed(queries.map((q) => q.question));
   const texts = [...s.chunks];

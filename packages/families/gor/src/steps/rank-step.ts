@@ -16,7 +16,7 @@ function indexEmbedder(ctx: RunContext): IndexEmbedder | undefined {
 
 // GoR untrained (METHODS.md §5.9): the nodes' raw embeddings against the global query's.
 async function rawEmbeddings(s: StepContext): Promise<RankedNodes> {
-  const embedder = recordEmbedder(s.ctx, s.settings.embedder, s.chunks, s.settings.dimensions, s.attach);
+  const embedder = await recordEmbedder(s);
   const texts = nodeTexts(s);
   const [vectors, [query]] = await Promise.all([
     embedder.embed(texts),

@@ -1,14 +1,14 @@
 import type { TaskKind } from '@precis/engine';
-import type { GorStep } from '../payloads.js';
+import type { GorStep, GorStepPayload } from '../payloads.js';
 import { graphStep } from './graph-step.js';
 import { rankStep } from './rank-step.js';
 import { simulateStep } from './simulate-step.js';
 import { loadStep, producerOf, type StepContext } from './step-context.js';
 import { summaryStep } from './summary-step.js';
-import { trainStep } from './train-step.js';
+import { trainSystem } from './train-step.js';
 
 // Each step's result: `text` is what the strategy's next steps read (JSON for the inner steps).
-const STEPS: Record<GorStep, (s: StepContext) => Promise<Record<string, unknown>>> = {
+const STEPS: Record<Exclude<GorStep, 'train'>, (s: StepContext) => Promise<Record<string, unknown>>> = {
   simulate: async (s) => {
     const r = await simulateStep(s);
     return { text: JSON.stringify({ queries: r.queries, simulator: r.simulator }), ...r };
@@ -17,10 +17,6 @@ const STEPS: Record<GorStep, (s: StepContext) => Promise<Record<string, unknown>
     const r = await graphStep(s);
     return { text: JSON.stringify(r), embedder: r.embedder, responder: r.responder };
   },
-  train: async (s) => {
-    const r = await trainStep(s);
-    return { text: JSON.stringify({ nodes: r.nodes, ranker: r.ranker }), ...r };
-  },
   rank: async (s) => {
     const r = await rankStep(s);
     return { text: JSON.stringify({ nodes: r.nodes, ranker: r.ranker }), ...r };
@@ -28,7 +24,7 @@ const STEPS: Record<GorStep, (s: StepContext) => Promise<Record<string, unknown>
   summary: summaryStep,
 };
 
-function stepKind(step: GorStep): TaskKind {
+function stepKind(step: Exclude<GorStep, 'train'>): TaskKind {
   return {
     kind: `gor-${step}`,
     stage: step === 'rank' ? 'retrieve' : 'summarize',
@@ -40,6 +36,18 @@ function stepKind(step: GorStep): TaskKind {
   };
 }
 
-export const gorStepKinds: TaskKind[] = (['simulate', 'graph', 'train', 'rank', 'summary'] as const).map(
-  stepKind,
-);
+// Training is one task per system (documentId SYSTEM_SCOPE), over every meeting's graph.
+const trainKind: TaskKind = {
+  kind: 'gor-train',
+  stage: 'summarize',
+  async handle(ctx, ref, raw, spec) {
+    const r = await trainSystem(ctx, ref, raw as unknown as GorStepPayload, spec);
+    const text = JSON.stringify({ rankings: r.rankings, ranker: r.ranker });
+    return { result: { generations: 1, cut: false, producer: 'gor:tensorflow.js', ...r, text } };
+  },
+};
+
+export const gorStepKinds: TaskKind[] = [
+  ...(['simulate', 'graph', 'rank', 'summary'] as const).map(stepKind),
+  trainKind,
+];

@@ -1,27 +1,28 @@
+import type { BenchmarkSpec, RunContext } from '@precis/engine';
 import { fitInWorker, type TrainingGraph } from '@precis/gor';
 import { recordEmbedder } from '../embedder.js';
 import { greedyLabels, labelWords } from '../labels.js';
-import type { RankedNodes } from '../payloads.js';
-import { GorTaskError, nodeTexts, type StepContext } from './step-context.js';
+import type { GorStepPayload, RecordsGraph, TrainedRankings } from '../payloads.js';
+import { GorTaskError, loadStep, nodeTexts, type StepContext } from './step-context.js';
 import { loadWeights, saveWeights, trainingKey } from './weights-store.js';
 
-export interface TrainResult extends RankedNodes {
+export interface TrainResult extends TrainedRankings {
   training: { epochs: number; lossFirst: number; lossLast: number; seconds: number };
+  // Meetings whose graphs the model trained on.
+  graphs: number;
   // Whether the weights came from an earlier run with the same inputs.
   reused: boolean;
   modelKey: string;
   inferenceMs: number;
 }
 
-// Node features, query features and greedy-matching labels of the meeting's graph (§5.4, §5.6).
+// Node features, query features and greedy-matching labels of one meeting's graph (§5.4, §5.6).
 async function trainingGraph(
   s: StepContext,
 ): Promise<{ graph: TrainingGraph; globalQuery: Float32Array; embedder: string }> {
   const queries = s.payload.queries?.queries ?? [];
-  const records = s.payload.graph;
-  if (!records || queries.length === 0)
-    throw new GorTaskError(`task ${s.ref.id}: no graph of records in the payload`);
-  const embedder = recordEmbedder(s.ctx, s.settings.embedder, s.chunks, s.settings.dimensions, s.attach);
+  const records = s.payload.graph!;
+  const embedder = await recordEmbedder(s);
   const texts = nodeTexts(s);
   const [features, questions, [globalQuery]] = await Promise.all([
     embedder.embed(texts),
@@ -50,34 +51,76 @@ async function trainingGraph(
   return { graph, globalQuery: globalQuery!, embedder: embedder.label };
 }
 
-// Trains GoR on the meeting's graph in a worker thread (or reuses stored weights for the same
-// inputs) and ranks its nodes for the global query (§5.5–5.7).
-export async function trainStep(s: StepContext): Promise<TrainResult> {
-  const { graph, globalQuery, embedder } = await trainingGraph(s);
-  const model = { heads: 4, dropout: s.settings.dropout, seed: s.spec.seed };
-  const training = { ...s.settings.train, inBatchNegatives: true, seed: s.spec.seed };
-  const modelKey = trainingKey([graph], { model, training, backend: 'wasm', version: 1 });
-  const stored = await loadWeights(s.ctx.db, modelKey);
+// Each meeting of the system whose graph of records is built, in run order, as its step context.
+async function builtGraphs(
+  ctx: RunContext,
+  ref: { id: string; runId: string },
+  system: string,
+  spec: BenchmarkSpec,
+): Promise<StepContext[]> {
+  const rows: { payload: GorStepPayload; result: { text: string } }[] = await ctx.db.query(
+    `SELECT t.payload, t.result FROM tasks t JOIN documents d ON d.id::text = t.payload->>'documentId'
+      WHERE t.run_id = $1 AND t.kind = 'gor-graph' AND t.status = 'done' AND t.payload->>'system' = $2
+      ORDER BY d.dataset_id, d.ordinal`,
+    [ref.runId, system],
+  );
+  if (rows.length === 0)
+    throw new GorTaskError(`system ${system}: no meeting has a graph of records to train on`);
+  const steps: StepContext[] = [];
+  for (const r of rows) {
+    const graph = JSON.parse(r.result.text) as RecordsGraph;
+    steps.push(await loadStep(ctx, ref, { ...r.payload, graph } as unknown as Record<string, unknown>, spec));
+  }
+  return steps;
+}
+
+// Trains one GoR model on the graphs of every meeting of the system in a worker thread (or reuses
+// stored weights for the same inputs) and ranks each meeting's nodes for its global query
+// (§5.5–5.7).
+export async function trainSystem(
+  ctx: RunContext,
+  ref: { id: string; runId: string },
+  payload: GorStepPayload,
+  spec: BenchmarkSpec,
+): Promise<TrainResult> {
+  const meetings = await builtGraphs(ctx, ref, payload.system, spec);
+  const inputs = [];
+  for (const s of meetings) inputs.push(await trainingGraph(s));
+  const settings = meetings[0]!.settings;
+  const model = { heads: 4, dropout: settings.dropout, seed: spec.seed };
+  const training = { ...settings.train, seed: spec.seed };
+  const graphs = inputs.map((i) => i.graph);
+  const modelKey = trainingKey(graphs, { model, training, backend: 'wasm', version: 2 });
+  const stored = await loadWeights(ctx.db, modelKey);
   const fit = await fitInWorker({
     backend: 'wasm',
     model,
     training,
-    graphs: [graph],
+    graphs,
     ...(stored ? { weights: stored.weights } : {}),
-    rank: { graph: 0, query: globalQuery },
+    rankFor: inputs.map((i) => i.globalQuery),
   });
   const report = stored?.training ?? fit.report!;
-  if (!stored) await saveWeights(s.ctx.db, modelKey, fit.weights, report);
-  s.ctx.logger.info('GoR model ready', { taskId: s.ref.id, reused: !!stored, seconds: report.seconds });
+  if (!stored) await saveWeights(ctx.db, modelKey, fit.weights, report);
+  ctx.logger.info('GoR model ready', {
+    taskId: ref.id,
+    graphs: graphs.length,
+    reused: !!stored,
+    seconds: report.seconds,
+  });
+  const k = settings.k;
   return {
-    nodes: fit.ranking.slice(0, s.settings.k).map((r) => r.node),
-    ranker: `gor(${embedder}, alpha=${training.alpha})`,
+    rankings: Object.fromEntries(
+      meetings.map((s, i) => [s.meeting.documentId, fit.rankings[i]!.slice(0, k).map((r) => r.node)]),
+    ),
+    ranker: `gor(${inputs[0]!.embedder}, alpha=${training.alpha}${training.inBatchNegatives ? '' : ', no in-batch negatives'})`,
     training: {
       epochs: report.epochs,
       lossFirst: report.lossFirst,
       lossLast: report.lossLast,
       seconds: report.seconds,
     },
+    graphs: graphs.length,
     reused: !!stored,
     modelKey,
     inferenceMs: fit.inferenceMs,
