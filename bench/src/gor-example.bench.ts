@@ -53,7 +53,7 @@ export async function run(args: string[]) {
     const rows = JSON.parse(report.out).gor as {
       system: string;
       rouge: { rougeL: number } | null;
-      training: { seconds: number; reused: number } | null;
+      training: { seconds: number; reused: boolean } | null;
     }[];
     const metrics: Record<string, number | string> = {
       'first run wall s': first.seconds,
@@ -61,9 +61,8 @@ export async function run(args: string[]) {
       're-run wall s (weights reused)': again.seconds,
     };
     for (const r of rows) metrics[`${r.system} ROUGE-L %`] = r.rouge?.rougeL ?? 'n/a';
-    const gor = rows.find((r) => r.training);
-    if (gor)
-      metrics[`${gor.system} training s (sum over meetings), reused on re-run`] =
+    for (const gor of rows.filter((r) => r.training))
+      metrics[`${gor.system} training s (one model, all meetings), reused on re-run`] =
         `${gor.training!.seconds.toFixed(1)}, ${gor.training!.reused}`;
     return {
       name: 'gor-example',

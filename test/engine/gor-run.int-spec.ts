@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { GorRow } from '@precis/family-gor';
+import { type GorRow, gorTrace } from '@precis/family-gor';
 import { RougeScorer } from '@precis/metrics';
 import { builtInFamilies, renderRunReport, validateSpec } from '../support/precis.js';
 import { GOR_WRITERS, gorRules } from './gor-fake.js';
@@ -95,6 +95,15 @@ describe('GoR runs', () => {
     );
     expect(row(again, 'gor').training!.reused).toBe(true);
     expect(row(again, 'gor').training!.lossLast).toBe(trained.lossLast);
+    // The trace of a meeting: each system's summary, its questions and the nodes it read.
+    const [doc] = await h.db.query(`SELECT id FROM documents WHERE external_id = 'meeting-1'`);
+    const trace = await gorTrace(h.db, first.run, doc.id);
+    const nodes = trace.find((b) => b.key === 'trace.gor.nodes')!;
+    expect(nodes.table!.rows).toHaveLength(6);
+    expect(trace.find((b) => b.key === 'trace.gor.queries')!.list).toHaveLength(6);
+    expect(trace.find((b) => b.key === 'trace.bm25.nodes')!.notes).toEqual([
+      'Ranked by bm25; the summary read these nodes.',
+    ]);
     const md = renderRunReport(first.report, 'md');
     expect(md).toContain(
       '## GoR (rouge.0)\n\n| rank | system | summarizer | strategy | ranker | ROUGE-1 % |',
@@ -141,7 +150,7 @@ describe('GoR runs', () => {
       `failed: ${LIMIT} of ${LIMIT} summaries failed`,
     ]);
     expect(r.run.error).toContain(
-      'gave no parseable answer in 3 attempt(s); last: gor.summarize: the reply is empty',
+      'system model gor-refuses gave no parseable answer in 3 attempt(s); last: gor.summarize: the reply is empty',
     );
     // Questions at the system temperature, one cached call per draw; 6 distinct ones per meeting.
     const [draws] = await h.db.query(

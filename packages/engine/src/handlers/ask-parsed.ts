@@ -15,7 +15,8 @@ export interface JudgeCall {
 // One judge prompt, re-asked (bounded) until its reply parses; unparseable to the end is a
 // failure of the task (`fail` makes the family's permanent error), never a default verdict.
 export async function askParsed<T>(
-  call: JudgeCall & { benchmark: string; fail: (message: string) => Error },
+  // role: who answers, as errors name it (default "judge").
+  call: JudgeCall & { benchmark: string; fail: (message: string) => Error; role?: string },
   base: PromptTemplate,
   vars: Record<string, string | number>,
   parse: (text: string, templateId: string) => T,
@@ -23,7 +24,7 @@ export async function askParsed<T>(
   const { ctx, task } = call;
   if (!ctx.chat)
     throw call.fail(
-      `the ${call.benchmark} judge needs model ${call.model}, but no model registry is configured`,
+      `the ${call.benchmark} ${call.role ?? 'judge'} needs model ${call.model}, but no model registry is configured`,
     );
   const template = runTemplate(base, call.overrides);
   let last = '';
@@ -42,7 +43,7 @@ export async function askParsed<T>(
     } catch (err) {
       if (!(err instanceof OutputParseError)) throw err;
       last = err.message;
-      ctx.logger.warn(`unparseable ${call.benchmark} judge reply`, {
+      ctx.logger.warn(`unparseable ${call.benchmark} ${call.role ?? 'judge'} reply`, {
         taskId: task.id,
         attempt,
         error: err.message,
@@ -50,6 +51,6 @@ export async function askParsed<T>(
     }
   }
   throw call.fail(
-    `judge ${call.model} gave no parseable answer in ${call.attempts} attempt(s); last: ${last}`,
+    `${call.role ?? 'judge'} ${call.model} gave no parseable answer in ${call.attempts} attempt(s); last: ${last}`,
   );
 }

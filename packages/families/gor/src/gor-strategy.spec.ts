@@ -42,7 +42,19 @@ const plan = (
   params = {},
   shared: Record<string, unknown> = {},
 ) => strategy(strategyName).plan(unit(name, strategyName, results, params, shared));
-const base = (system: string, step: string) => ({ type: 'gor-step', system, documentId: 'doc1', step });
+const ROLES: Record<string, string> = {
+  simulate: 'query simulation',
+  graph: 'graph of records',
+  train: 'GoR training',
+  rank: 'ranking',
+  summary: 'summary',
+};
+const base = (system: string, step: string) => ({
+  type: 'gor-step',
+  system,
+  documentId: 'doc1',
+  step: { key: step, role: ROLES[step] },
+});
 
 describe('gorStrategies', () => {
   it('offers the four QMSum strategies', () => {
@@ -89,7 +101,12 @@ describe('gorStrategies', () => {
         runId: 'run1',
         stage: 'summarize',
         kind: 'gor-train',
-        payload: { type: 'gor-step', system: 'gor', documentId: '*', step: 'train' },
+        payload: {
+          type: 'gor-step',
+          system: 'gor',
+          documentId: '*',
+          step: { key: 'train', role: 'GoR training' },
+        },
       },
     });
     const summary = await plan('gor', 'gor', { simulate: queries, graph }, {}, { train: trained });

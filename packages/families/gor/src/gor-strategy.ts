@@ -7,13 +7,14 @@ import {
   systemTaskId,
 } from '@precis/engine';
 import { GOR_STRATEGIES, type GorStrategy, gorParams, gorSettings } from './gor-spec.js';
-import type {
-  GorStep,
-  GorStepPayload,
-  RankedNodes,
-  RecordsGraph,
-  SimulatedQueries,
-  TrainedRankings,
+import {
+  type GorStep,
+  type GorStepPayload,
+  type RankedNodes,
+  type RecordsGraph,
+  type SimulatedQueries,
+  STEP_ROLES,
+  type TrainedRankings,
 } from './payloads.js';
 
 function stepTask(u: StrategyUnit, step: GorStep, extra: Partial<GorStepPayload> = {}) {
@@ -21,7 +22,7 @@ function stepTask(u: StrategyUnit, step: GorStep, extra: Partial<GorStepPayload>
     type: 'gor-step',
     system: u.system.name,
     documentId: u.documentId,
-    step,
+    step: { key: step, role: STEP_ROLES[step] },
     ...extra,
   };
   // Ranking with a retriever (or raw embeddings) is the retrieval service's work.
@@ -42,7 +43,7 @@ function trainTask(u: StrategyUnit) {
     type: 'gor-step',
     system: u.system.name,
     documentId: SYSTEM_SCOPE,
-    step: 'train',
+    step: { key: 'train', role: STEP_ROLES.train },
   };
   return {
     id: systemTaskId(u.runId, u.system.name, 'train'),

@@ -3,6 +3,14 @@
 export const GOR_STEPS = ['simulate', 'graph', 'train', 'rank', 'summary'] as const;
 export type GorStep = (typeof GOR_STEPS)[number];
 
+export const STEP_ROLES: Record<GorStep, string> = {
+  simulate: 'query simulation',
+  graph: 'graph of records',
+  train: 'GoR training',
+  rank: 'ranking',
+  summary: 'summary',
+};
+
 export interface SimulatedQueries {
   // Each question with the chunk it was made from (the self-supervised pair).
   queries: { question: string; chunk: number }[];
@@ -33,7 +41,8 @@ export interface GorStepPayload {
   type: 'gor-step';
   system: string;
   documentId: string;
-  step: GorStep;
+  // As the engine's trace reads a step: its key and what it does.
+  step: { key: GorStep; role: string };
   queries?: SimulatedQueries;
   graph?: RecordsGraph;
   ranked?: RankedNodes;

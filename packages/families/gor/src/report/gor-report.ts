@@ -13,6 +13,7 @@ import {
 import { GOR_CRITERIA } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
 import type { GorPairwise, GorRow } from '../score/gor-row.js';
+import { gorTrace } from './gor-trace.js';
 
 type Ranked = GorRow & { rank: number | null };
 
@@ -120,4 +121,5 @@ export const gorReport: ReportSection<GorReport> = {
   hasResults: (r) => r.rows.length > 0,
   blocks: gorBlocks,
   json: (r) => ({ gor: rankGorRows(r.rows) }),
+  trace: gorTrace,
 };

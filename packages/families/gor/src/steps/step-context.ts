@@ -76,6 +76,7 @@ export async function askSystem<T>(
     cache: s.spec.cache,
     overrides: s.spec.templateOverrides,
     benchmark: 'GoR',
+    role: 'system model',
     fail: (m: string) => new GorTaskError(m),
   };
   return (await askParsed(call, template, vars, parse)).value;
