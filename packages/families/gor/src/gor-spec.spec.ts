@@ -97,6 +97,19 @@ describe('isGorSystem', () => {
 });
 
 describe('checkGorSpec', () => {
+  it('asks for a rouge metric beside gor-pairwise', () => {
+    const s = spec(
+      [{ name: 'bm25', strategy: 'rag', model: 'm', params: {} }],
+      [{ name: 'gor-pairwise', judge, baseline: 'bm25', maxAttempts: 3 }],
+    );
+    expect(checkGorSpec(s)).toEqual([
+      {
+        path: ['metrics', 0],
+        message: 'gor-pairwise reports its win rates beside ROUGE: add `- name: rouge` to metrics',
+      },
+    ]);
+  });
+
   it('accepts a consistent spec', () => {
     const s = spec(
       [

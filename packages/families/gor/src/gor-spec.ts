@@ -149,7 +149,14 @@ export function checkGorSpec(spec: BenchmarkSpec): Problem[] {
       problems.push({ path: ['systems', i, 'params', 'retriever'], message: err.message });
     }
   });
-  for (const { index, metric } of pairwiseMetrics(spec))
+  const pairwise = pairwiseMetrics(spec);
+  // Win rates are reported on the ROUGE rows of the same systems.
+  if (pairwise.length > 0 && rougeMetrics(spec).length === 0)
+    problems.push({
+      path: ['metrics', pairwise[0]!.index],
+      message: 'gor-pairwise reports its win rates beside ROUGE: add `- name: rouge` to metrics',
+    });
+  for (const { index, metric } of pairwise)
     if (!isGorSystem(spec, metric.baseline))
       problems.push({
         path: ['metrics', index, 'baseline'],
