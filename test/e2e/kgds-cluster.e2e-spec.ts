@@ -6,18 +6,17 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createInProcessBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, RunEntity, type ThrowawayDatabase } from '@precis/db';
 import { loadKgdsReport } from '@precis/family-kgds';
-import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import { kgdsRules } from '../engine/kgds-fake.js';
-import { builtInFamilies, createRun, createRunContext, executeRun, validateSpec } from '../support/precis.js';
+import { builtInFamilies, validateSpec } from '../support/precis.js';
 import {
   type Cluster,
   deleteBusStreams,
+  embeddedOutcome,
   repoRoot,
   startCluster,
   tempDir,
@@ -56,25 +55,14 @@ async function kgdsRows(db: DataSource, runId: string) {
   return (await loadKgdsReport(db, run)).rows;
 }
 
-async function embedded(fake: FakeLlmServer) {
-  const tdb = await createThrowawayDatabase(`e2e_kgds_embedded_${randomBytes(3).toString('hex')}`);
-  const db = await createDataSource({ url: tdb.url });
-  const bus = createInProcessBus();
-  try {
-    const reg = loadModelRegistry(registry(fake.baseURL, 32));
-    const chat = new LlmClient({ registry: reg, env: {}, store: createTypeOrmLlmStore(db) });
-    const ctx = createRunContext({ families: builtInFamilies, db, bus, chat, registry: reg });
-    const { run } = await createRun(ctx, { spec: modelSpec(), file: 'spec', text: '' }, { fresh: true });
-    const outcome = await executeRun(ctx, bus, run.id, { concurrency: 8 });
-    if (outcome.interrupted) throw new Error('embedded KGDS run was interrupted');
-    expect(outcome.progress.status).toBe('completed');
-    return await kgdsRows(db, run.id);
-  } finally {
-    await bus.close();
-    await db.destroy();
-    await tdb.drop();
-  }
-}
+const embedded = (fake: FakeLlmServer) =>
+  embeddedOutcome({
+    name: 'kgds',
+    registry: registry(fake.baseURL, 32),
+    spec: modelSpec(),
+    concurrency: 8,
+    outcome: kgdsRows,
+  });
 
 describe('KGDS across the services', () => {
   const tmp = tempDir('precis-kgds-cluster-');

@@ -6,23 +6,20 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createInProcessBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, RunEntity } from '@precis/db';
-import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import { persphereRules } from '../engine/persphere-fake.js';
+import { builtInFamilies, loadFullRunReport, sectionsJson, validateSpec } from '../support/precis.js';
 import {
-  builtInFamilies,
-  createRun,
-  createRunContext,
-  executeRun,
-  loadFullRunReport,
-  sectionsJson,
-  validateSpec,
-} from '../support/precis.js';
-import { deleteBusStreams, finishedTasks, startCluster, tempDir, writeJson } from './runs-support.js';
+  deleteBusStreams,
+  embeddedOutcome,
+  finishedTasks,
+  startCluster,
+  tempDir,
+  writeJson,
+} from './runs-support.js';
 
 const DATASETS = realpathSync(resolve(import.meta.dirname, '../../../shared/datasets'));
 const QUERIES = resolve(DATASETS, 'persphere/theperspective.queries.jsonl');
@@ -75,25 +72,14 @@ async function outcome(db: DataSource, runId: string) {
   };
 }
 
-async function embedded(fake: FakeLlmServer) {
-  const tdb = await createThrowawayDatabase(`e2e_persphere_embedded_${randomBytes(3).toString('hex')}`);
-  const db = await createDataSource({ url: tdb.url });
-  const bus = createInProcessBus();
-  try {
-    const reg = loadModelRegistry(registry(fake.baseURL));
-    const chat = new LlmClient({ registry: reg, env: {}, store: createTypeOrmLlmStore(db) });
-    const ctx = createRunContext({ families: builtInFamilies, db, bus, chat, registry: reg });
-    const { run } = await createRun(ctx, { spec: spec(), file: 'spec', text: '' }, { fresh: true });
-    const done = await executeRun(ctx, bus, run.id, { concurrency: 8 });
-    if (done.interrupted) throw new Error('embedded PerSphere run was interrupted');
-    expect(done.progress.status).toBe('completed');
-    return await outcome(db, run.id);
-  } finally {
-    await bus.close();
-    await db.destroy();
-    await tdb.drop();
-  }
-}
+const embedded = (fake: FakeLlmServer) =>
+  embeddedOutcome({
+    name: 'persphere',
+    registry: registry(fake.baseURL),
+    spec: spec(),
+    concurrency: 8,
+    outcome,
+  });
 
 describe('PerSphere across the services', () => {
   const tmp = tempDir('precis-persphere-cluster-');

@@ -280,28 +280,21 @@ export interface Baseline {
 // The same spec run embedded (in-process bus, planner and workers) against a second throwaway
 // database and an in-process fake server with the same rules: the reference results.
 export async function embeddedBaseline(spec: BenchmarkSpec, rules: unknown[]): Promise<Baseline> {
-  const tdb = await createThrowawayDatabase(`e2e_runs_embedded_${randomBytes(3).toString('hex')}`);
   const fake = await startFakeLlmServer({ latencyMs: 1, capacity: 64, rules: parseRules(rules) });
-  const db = await createDataSource({ url: tdb.url });
-  const bus = createInProcessBus();
   try {
-    const registry = loadModelRegistry(registryObject(fake.baseURL));
-    const chat = new LlmClient({ registry, env: {}, store: createTypeOrmLlmStore(db) });
-    const ctx = createRunContext({ families: builtInFamilies, db, bus, chat, registry });
-    const { run } = await createRun(ctx, { spec, file: 'spec', text: '' }, { fresh: true });
-    const outcome = await executeRun(ctx, bus, run.id, { concurrency: 4 });
-    if (outcome.interrupted || outcome.progress.status !== 'completed')
-      throw new Error(`embedded baseline did not complete: ${JSON.stringify(outcome)}`);
-    return {
-      leaderboard: await leaderboardOf(db, run.id),
-      counts: await runCounts(db, run.id),
-      completedChats: fake.stats().completedChats,
-    };
+    return await embeddedOutcome({
+      name: 'runs',
+      registry: registryObject(fake.baseURL),
+      spec,
+      concurrency: 4,
+      outcome: async (db, runId) => ({
+        leaderboard: await leaderboardOf(db, runId),
+        counts: await runCounts(db, runId),
+        completedChats: fake.stats().completedChats,
+      }),
+    });
   } finally {
-    await bus.close();
-    await db.destroy();
     await fake.close();
-    await tdb.drop();
   }
 }
 
@@ -322,5 +315,35 @@ export async function waitFor<T>(
     if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+// A spec run embedded to its end (in-process bus, a throwaway database, the registry's models):
+// what `outcome` reads from it, for the same spec run by the services to be compared with.
+export async function embeddedOutcome<T>(opts: {
+  name: string;
+  registry: Parameters<typeof loadModelRegistry>[0];
+  spec: BenchmarkSpec;
+  concurrency: number;
+  outcome: (db: DataSource, runId: string) => Promise<T>;
+}): Promise<T> {
+  const tdb = await createThrowawayDatabase(`e2e_${opts.name}_embedded_${randomBytes(3).toString('hex')}`);
+  const db = await createDataSource({ url: tdb.url });
+  const bus = createInProcessBus();
+  try {
+    const reg = loadModelRegistry(opts.registry);
+    const chat = new LlmClient({ registry: reg, env: {}, store: createTypeOrmLlmStore(db) });
+    const ctx = createRunContext({ families: builtInFamilies, db, bus, chat, registry: reg });
+    const { run } = await createRun(ctx, { spec: opts.spec, file: 'spec', text: '' }, { fresh: true });
+    const done = await executeRun(ctx, bus, run.id, { concurrency: opts.concurrency });
+    if (done.interrupted || done.progress.status !== 'completed')
+      throw new Error(
+        `the embedded ${opts.name} run ended ${done.interrupted ? 'interrupted' : done.progress.status}`,
+      );
+    return await opts.outcome(db, run.id);
+  } finally {
+    await bus.close();
+    await db.destroy();
+    await tdb.drop();
   }
 }

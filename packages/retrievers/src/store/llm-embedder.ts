@@ -9,3 +9,21 @@ export function llmEmbedder(client: LlmClient): Embedder {
     modelId: (model) => client.registry.get(model).modelId,
   };
 }
+
+export type EmbedCall = (request: {
+  model: string;
+  input: string[];
+  runId?: string;
+  taskId?: string;
+  cache?: boolean;
+}) => Promise<{ vectors: number[][] }>;
+
+// Embeddings through a run's model access (a family's RunContext.chat.embed): cached and ledgered
+// with the task that asked.
+export function embedderOver(embed: EmbedCall, modelId: (model: string) => string): Embedder {
+  return {
+    embed: async (model, texts, attach) =>
+      (await embed({ model, input: texts, ...attach, cache: true })).vectors,
+    modelId,
+  };
+}

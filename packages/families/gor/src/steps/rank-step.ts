@@ -1,5 +1,10 @@
 import { ConfigurationError, type RunContext } from '@precis/engine';
-import { type Embedder as IndexEmbedder, rankInMemory, retrieverName } from '@precis/retrievers';
+import {
+  embedderOver,
+  type Embedder as IndexEmbedder,
+  rankInMemory,
+  retrieverName,
+} from '@precis/retrievers';
 import { recordEmbedder } from '../embedder.js';
 import type { RankedNodes } from '../payloads.js';
 import { GorTaskError, nodeTexts, type StepContext } from './step-context.js';
@@ -7,11 +12,10 @@ import { GorTaskError, nodeTexts, type StepContext } from './step-context.js';
 function indexEmbedder(ctx: RunContext): IndexEmbedder | undefined {
   const chat = ctx.chat;
   if (!chat?.embed) return undefined;
-  return {
-    embed: async (model, texts, attach) =>
-      (await chat.embed!({ model, input: texts, ...attach, cache: true })).vectors,
-    modelId: (model) => ctx.modelInfo?.(model)?.modelId ?? model,
-  };
+  return embedderOver(
+    (r) => chat.embed!(r),
+    (model) => ctx.modelInfo?.(model)?.modelId ?? model,
+  );
 }
 
 // GoR untrained (METHODS.md §5.9): the nodes' raw embeddings against the global query's.

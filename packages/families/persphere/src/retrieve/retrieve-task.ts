@@ -1,5 +1,11 @@
 import { ConfigurationError, type RunContext, type TaskKind, taskSystem } from '@precis/engine';
-import { type Embedder, IndexStore, type Ranking, RetrievalConfigError } from '@precis/retrievers';
+import {
+  type Embedder,
+  embedderOver,
+  IndexStore,
+  type Ranking,
+  RetrievalConfigError,
+} from '@precis/retrievers';
 import type { DataSource } from 'typeorm';
 import { persphereSettings } from '../persphere-spec.js';
 import { goldEvidence, loadQuery } from '../query.js';
@@ -27,11 +33,10 @@ const stores = new WeakMap<DataSource, IndexStore>();
 function embedderOf(ctx: RunContext): Embedder | undefined {
   const chat = ctx.chat;
   if (!chat?.embed) return undefined;
-  return {
-    embed: async (model, texts, attach) =>
-      (await chat.embed!({ model, input: texts, ...attach, cache: true })).vectors,
-    modelId: (model) => ctx.modelInfo?.(model)?.modelId ?? model,
-  };
+  return embedderOver(
+    (r) => chat.embed!(r),
+    (model) => ctx.modelInfo?.(model)?.modelId ?? model,
+  );
 }
 
 function storeOf(ctx: RunContext): IndexStore {
