@@ -54,6 +54,16 @@ describe('precis run / runs / report / rescore (built binary, embedded)', () => 
     expect(csv.stdout.split('\n')[0]).toContain('BooookScore');
     const html = await runCli(['report', id, '--format', 'html'], env);
     expect(html.stdout).toContain('<table>');
+    // Terminal tables fit 120 columns and say what they left out; --wide shows every column.
+    const text = await runCli(['report', id, '--format', 'text'], env);
+    const tableLines = text.stdout.split('\n').filter((l) => /^(rank|----|\d+ )/.test(l));
+    expect(tableLines.length).toBeGreaterThan(3);
+    expect(Math.max(...tableLines.map((l) => l.trimEnd().length))).toBeLessThanOrEqual(120);
+    const hidden = /Not shown to fit 120 columns: (.+) \(--wide shows every column\)\./.exec(text.stdout);
+    expect(hidden).not.toBeNull();
+    const wide = await runCli(['report', id, '--format', 'text', '--wide'], env);
+    expect(wide.stdout).not.toContain('Not shown to fit');
+    for (const header of hidden![1]!.split(', ')) expect(wide.stdout).toContain(header);
 
     const bad = await runCli(['runs', 'show', 'ffffffff'], env);
     expect(bad.code).toBe(1);

@@ -16,22 +16,25 @@ export function reportCommand(ctx: CliContext): Command {
         .default('md'),
     )
     .option('--out <file>', 'write to this file instead of stdout')
-    .action(async (ref: string, opts: { format: ReportFormat; out?: string }, command: Command) => {
-      await withDataSource(ctx, command, async (db) => {
-        const run = await findRun(db, ref);
-        const report = await loadFullRunReport(cliFamilies(), db, run);
-        if (!hasResults(report)) {
-          throw new Error(
-            `run ${run.id} has no leaderboard yet (status ${run.status}${run.error ? `: ${run.error}` : ''})`,
-          );
-        }
-        const text = renderRunReport(report, opts.format);
-        if (opts.out) {
-          writeFileSync(opts.out, text);
-          ctx.stderr.write(`wrote ${opts.out}\n`);
-        } else {
-          ctx.stdout.write(text);
-        }
-      });
-    });
+    .option('--wide', 'text: every column at full width (default: what fits 120 columns)')
+    .action(
+      async (ref: string, opts: { format: ReportFormat; out?: string; wide?: boolean }, command: Command) => {
+        await withDataSource(ctx, command, async (db) => {
+          const run = await findRun(db, ref);
+          const report = await loadFullRunReport(cliFamilies(), db, run);
+          if (!hasResults(report)) {
+            throw new Error(
+              `run ${run.id} has no leaderboard yet (status ${run.status}${run.error ? `: ${run.error}` : ''})`,
+            );
+          }
+          const text = renderRunReport(report, opts.format, { wide: opts.wide });
+          if (opts.out) {
+            writeFileSync(opts.out, text);
+            ctx.stderr.write(`wrote ${opts.out}\n`);
+          } else {
+            ctx.stdout.write(text);
+          }
+        });
+      },
+    );
 }

@@ -36,6 +36,7 @@ interface RunOptions {
   cache?: boolean;
   concurrency?: string;
   json?: boolean;
+  wide?: boolean;
 }
 
 // The command that selects the same run again: the spec hash covers the systems and the cache flag.
@@ -80,6 +81,7 @@ export function runCommand(ctx: CliContext): Command {
     .option('--no-cache', 'do not use cached model responses for this run')
     .option('--concurrency <n>', "tasks per stage at once (default: the spec's limits.concurrency)")
     .option('--json', 'print the final report as JSON')
+    .option('--wide', 'every leaderboard column at full width (default: what fits 120 columns)')
     .option('--no-preflight', 'skip the one cheap request per model endpoint made before any task')
     .action(async (specPath: string, opts: RunOptions, command: Command) => {
       const { loaded, concurrency } = loadRunSpec(specPath, opts);
@@ -245,6 +247,6 @@ async function runEmbedded(
   ctx.stderr.write(`${describeOutcome(outcome.progress)}\n`);
   const report = await loadFullRunReport(cliFamilies(), db, await findRun(db, run.id));
   if (opts.json) ctx.stdout.write(renderRunReport(report, 'json'));
-  else if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text'));
+  else if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text', { wide: opts.wide }));
   process.exitCode = exitCodeOf(outcome.progress.status);
 }

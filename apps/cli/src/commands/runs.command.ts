@@ -99,49 +99,54 @@ function showCommand(ctx: CliContext, runs: Command): void {
       'document external id (e.g. the dataset file name for a book, or "product-01")',
     )
     .option('--json', 'print as JSON')
-    .action(async (ref: string, opts: { trace?: string; json?: boolean }, command: Command) => {
-      await withDataSource(ctx, command, async (db) => {
-        const run = await findRun(db, ref);
-        if (opts.trace !== undefined) {
-          const traces = await loadTraces(db, run, opts.trace);
-          const verdicts = await loadTraceBlocks(cliFamilies(), db, run, traces.document.id);
-          if (opts.json) return printJson(ctx, { ...traces, verdicts });
-          const title = `document ${traces.document.externalId} (${traces.document.id})`;
-          ctx.stdout.write(`${title}\n\n`);
-          for (const t of traces.systems) ctx.stdout.write(`${renderTrace(t.system, t.strategy, t.steps)}\n`);
-          if (verdicts.length) ctx.stdout.write(renderBlocks('verdicts', verdicts, 'text'));
-          return;
-        }
-        const [tasks, usage, report] = await Promise.all([
-          stageCounts(db, run.id),
-          usageSoFar(db, run.id),
-          loadFullRunReport(cliFamilies(), db, run),
-        ]);
-        if (opts.json)
-          return printJson(ctx, {
-            ...report.run,
-            spec: run.spec,
-            tasks,
-            usage,
-            ...sectionsJson(report),
-          });
-        const lines = [
-          `run:      ${run.id}`,
-          `name:     ${run.name}`,
-          `status:   ${run.status}${run.error ? ` (${run.error})` : ''}`,
-          `created:  ${run.createdAt.toISOString()}`,
-          `finished: ${run.finishedAt?.toISOString() ?? '-'}`,
-          `usage:    ${usage.calls} model calls (${usage.cacheHits} from cache), ${usage.tokensIn} tokens in, ${usage.tokensOut} out, $${usage.costUsd.toFixed(4)}`,
-          'tasks:',
-          ...Object.entries(tasks).map(
-            ([stage, c]) =>
-              `  ${stage.padEnd(10)} ${c.done} done, ${c.failed} failed, ${c.open} open of ${c.total}`,
-          ),
-        ];
-        ctx.stdout.write(`${lines.join('\n')}\n\n`);
-        if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text'));
-      });
-    });
+    .option('--wide', 'every leaderboard column at full width (default: what fits 120 columns)')
+    .action(
+      async (ref: string, opts: { trace?: string; json?: boolean; wide?: boolean }, command: Command) => {
+        await withDataSource(ctx, command, async (db) => {
+          const run = await findRun(db, ref);
+          if (opts.trace !== undefined) {
+            const traces = await loadTraces(db, run, opts.trace);
+            const verdicts = await loadTraceBlocks(cliFamilies(), db, run, traces.document.id);
+            if (opts.json) return printJson(ctx, { ...traces, verdicts });
+            const title = `document ${traces.document.externalId} (${traces.document.id})`;
+            ctx.stdout.write(`${title}\n\n`);
+            for (const t of traces.systems)
+              ctx.stdout.write(`${renderTrace(t.system, t.strategy, t.steps)}\n`);
+            // A trace is read for its texts: never cut to the terminal.
+            if (verdicts.length) ctx.stdout.write(renderBlocks('verdicts', verdicts, 'text', { wide: true }));
+            return;
+          }
+          const [tasks, usage, report] = await Promise.all([
+            stageCounts(db, run.id),
+            usageSoFar(db, run.id),
+            loadFullRunReport(cliFamilies(), db, run),
+          ]);
+          if (opts.json)
+            return printJson(ctx, {
+              ...report.run,
+              spec: run.spec,
+              tasks,
+              usage,
+              ...sectionsJson(report),
+            });
+          const lines = [
+            `run:      ${run.id}`,
+            `name:     ${run.name}`,
+            `status:   ${run.status}${run.error ? ` (${run.error})` : ''}`,
+            `created:  ${run.createdAt.toISOString()}`,
+            `finished: ${run.finishedAt?.toISOString() ?? '-'}`,
+            `usage:    ${usage.calls} model calls (${usage.cacheHits} from cache), ${usage.tokensIn} tokens in, ${usage.tokensOut} out, $${usage.costUsd.toFixed(4)}`,
+            'tasks:',
+            ...Object.entries(tasks).map(
+              ([stage, c]) =>
+                `  ${stage.padEnd(10)} ${c.done} done, ${c.failed} failed, ${c.open} open of ${c.total}`,
+            ),
+          ];
+          ctx.stdout.write(`${lines.join('\n')}\n\n`);
+          if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text', { wide: opts.wide }));
+        });
+      },
+    );
 }
 
 // `precis runs cancel`.

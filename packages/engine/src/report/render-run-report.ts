@@ -4,7 +4,7 @@ import type { ReportSection } from '../family/benchmark-family.js';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import type { ReportBlock } from './report-blocks.js';
 import { type ReportFormat, type RunHeader, reportTitle, runHeader } from './report-format.js';
-import { renderBlocks } from './report-render.js';
+import { renderBlocks, type TextOptions } from './report-render.js';
 
 export interface FullRunReport {
   run: RunHeader;
@@ -33,12 +33,12 @@ export function hasResults(r: FullRunReport): boolean {
 
 // Every leaderboard a run has: the blocks of each family with results under one title (the JSON
 // report names each family's keys once, after the run).
-export function renderRunReport(r: FullRunReport, format: ReportFormat): string {
+export function renderRunReport(r: FullRunReport, format: ReportFormat, opts: TextOptions = {}): string {
   if (format === 'json') return `${JSON.stringify({ run: r.run, ...sectionsJson(r) }, null, 2)}\n`;
   const blocks: ReportBlock[] = r.parts
     .filter(({ section, part }) => section.hasResults(part))
     .flatMap(({ section, part }) => section.blocks(part));
-  return renderBlocks(reportTitle(r.run), blocks, format);
+  return renderBlocks(reportTitle(r.run), blocks, format, opts);
 }
 
 // The families' trace blocks of one document of a run (verdicts and the like), in family order.

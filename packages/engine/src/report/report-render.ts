@@ -1,4 +1,5 @@
 import { formatTextTable } from '@precis/text';
+import { fitTable, TERMINAL_WIDTH } from './fit-table.js';
 import type { CsvValue, ReportBlock, ReportChart, ReportTable } from './report-blocks.js';
 import { csvCell, escapeHtml, type ReportFormat } from './report-format.js';
 
@@ -7,12 +8,13 @@ export function renderBlocks(
   title: string,
   blocks: readonly ReportBlock[],
   format: Exclude<ReportFormat, 'json'>,
+  opts: TextOptions = {},
 ): string {
   switch (format) {
     case 'md':
       return renderMarkdown(title, blocks);
     case 'text':
-      return renderText(title, blocks);
+      return renderText(title, blocks, opts);
     case 'csv':
       return renderCsv(blocks);
     case 'html':
@@ -37,13 +39,27 @@ function markdownTable(t: ReportTable): string[] {
   return [row(t.headers), `|${t.headers.map(() => '---').join('|')}|`, ...t.rows.map(row)];
 }
 
-export function renderText(title: string, blocks: readonly ReportBlock[]): string {
+export interface TextOptions {
+  // Every column at full width instead of what fits the terminal.
+  wide?: boolean;
+  width?: number;
+}
+
+export function renderText(title: string, blocks: readonly ReportBlock[], opts: TextOptions = {}): string {
   const lines = [title];
   for (const b of blocks) {
     lines.push('');
     if (b.heading) lines.push(b.heading, '');
-    if (b.table) lines.push(formatTextTable(b.table.headers, b.table.rows, { ruler: true, trimEnd: false }));
-    if (b.notes?.length) lines.push(...(b.table ? [''] : []), ...b.notes);
+    const fitted = b.table && !opts.wide ? fitTable(b.table, opts.width) : null;
+    const table = fitted?.table ?? b.table;
+    if (table) lines.push(formatTextTable(table.headers, table.rows, { ruler: true, trimEnd: false }));
+    const hidden = fitted?.hidden.length
+      ? [
+          `Not shown to fit ${opts.width ?? TERMINAL_WIDTH} columns: ${fitted.hidden.join(', ')} (--wide shows every column).`,
+        ]
+      : [];
+    const notes = [...(b.notes ?? []), ...hidden];
+    if (notes.length) lines.push(...(table ? [''] : []), ...notes);
     if (b.list) lines.push(...b.list);
   }
   return `${lines.join('\n')}\n`;

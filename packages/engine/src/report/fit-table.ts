@@ -1,0 +1,39 @@
+import type { ReportTable } from './report-blocks.js';
+
+// A terminal is 120 columns unless told otherwise (`--wide` shows every column at full width).
+export const TERMINAL_WIDTH = 120;
+// Longer cells are cut to this many characters (an ellipsis marks the cut) before fitting.
+const MAX_CELL = 36;
+const GAP = 2;
+
+const cut = (s: string) => (s.length > MAX_CELL ? `${s.slice(0, MAX_CELL - 1)}…` : s);
+
+// The columns that fit the width, left to right (the first two, e.g. rank and system, always
+// stay; a column too wide is skipped and narrower ones after it may still fit), and the headers
+// of those left out.
+export function fitTable(
+  table: ReportTable,
+  width = TERMINAL_WIDTH,
+): { table: ReportTable; hidden: string[] } {
+  const rows = table.rows.map((r) => r.map(cut));
+  const widths = table.headers.map((h, i) =>
+    Math.max(cut(h).length, ...rows.map((r) => (r[i] ?? '').length)),
+  );
+  const kept: number[] = [];
+  let used = 0;
+  widths.forEach((w, i) => {
+    const need = w + (kept.length ? GAP : 0);
+    if (i < 2 || used + need <= width) {
+      kept.push(i);
+      used += need;
+    }
+  });
+  return {
+    table: {
+      ...table,
+      headers: kept.map((i) => cut(table.headers[i]!)),
+      rows: rows.map((r) => kept.map((i) => r[i] ?? '')),
+    },
+    hidden: table.headers.filter((_, i) => !kept.includes(i)),
+  };
+}
