@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { datasetsCommand } from './commands/datasets.command.js';
 import { ingestCommand } from './commands/ingest.command.js';
 import { keysCommand } from './commands/keys.command.js';
+import { leaderboardCommand } from './commands/leaderboard.command.js';
 import { registerMetaCommands } from './commands/meta/index.js';
 import { reportCommand } from './commands/report.command.js';
 import { rescoreCommand } from './commands/rescore.command.js';
@@ -33,6 +34,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(runCommand(ctx));
   program.addCommand(runsCommand(ctx));
   program.addCommand(reportCommand(ctx));
+  program.addCommand(leaderboardCommand(ctx));
   program.addCommand(rescoreCommand(ctx));
   program.addCommand(retrievalCommand(ctx));
   program.addCommand(keysCommand(ctx));

@@ -5,6 +5,8 @@ export * from './handlers/handle-task.js';
 export * from './handlers/score-run.handler.js';
 export * from './handlers/templates.js';
 export * from './ids.js';
+export * from './leaderboard/cross-run.js';
+export * from './leaderboard/cross-run-report.js';
 export * from './planner/create-run.usecase.js';
 export * from './planner/document-texts.js';
 export * from './planner/plan-unit.js';

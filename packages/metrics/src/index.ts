@@ -54,6 +54,12 @@ export {
   summaryLevelCorrelation,
   systemLevelCorrelation,
 } from './stats/meta-evaluation.js';
+export {
+  holmAdjust,
+  type PairedBootstrapResult,
+  pairedBootstrap,
+  significanceRanks,
+} from './stats/paired-comparison.js';
 export { averageRanks, tieGroupSizes } from './stats/ranks.js';
 export { createRng, mulberry32, type Rng, randomInt, seedFromString } from './stats/rng.js';
 export {

@@ -33,9 +33,9 @@ describe('gorRow', () => {
     pairwise: [],
   };
   const samples: GorSample[] = [
-    { order: 1, rouge: { rouge1: 50, rouge2: 20, rougeL: 20 } },
-    { order: 0, rouge: { rouge1: 40, rouge2: 10, rougeL: 30 } },
-    { order: 2, rouge: { rouge1: 30, rouge2: 0, rougeL: 40 } },
+    { order: 1, documentId: 'd1', rouge: { rouge1: 50, rouge2: 20, rougeL: 20 } },
+    { order: 0, documentId: 'd0', rouge: { rouge1: 40, rouge2: 10, rougeL: 30 } },
+    { order: 2, documentId: 'd2', rouge: { rouge1: 30, rouge2: 0, rougeL: 40 } },
   ];
   const opts = { resamples: 200, seed: 1 };
   const complete = { summaries: { expected: 3, failed: 0 }, judgments: { expected: 0, failed: 0 } };

@@ -6,6 +6,7 @@ const ROUGE_KEYS = ['rouge1', 'rouge2', 'rougeL'] as const;
 
 export interface GorSample {
   order: number;
+  documentId: string;
   // ROUGE F1 in percent, the best reference each.
   rouge: Record<(typeof ROUGE_KEYS)[number], number>;
 }

@@ -2,12 +2,14 @@ import { DocumentEntity } from '@precis/db';
 import {
   isGeneratedSystem,
   metricCovers,
+  metricValueId,
   type RowWork,
   type RunContext,
   retrieveTaskId,
   type ScoringInput,
   systemTaskId,
   upsertBoardRows,
+  upsertMetricValues,
 } from '@precis/engine';
 import { RougeScorer } from '@precis/metrics';
 import { In } from 'typeorm';
@@ -73,7 +75,7 @@ function systemRow(
   references: Map<string, string[]>,
   m: { index: number; metric: RougeMetricSpec },
   system: string,
-): GorRow {
+): { row: GorRow; samples: GorSample[] } {
   const spec = input.spec.systems.find((s) => s.name === system)!;
   const settings = isGeneratedSystem(spec) ? gorSettings(spec) : null;
   const summaries = input.summaries.filter((s) => s.system === system);
@@ -82,6 +84,7 @@ function systemRow(
     const best = scorer.scoreMulti(references.get(s.documentId) ?? [''], s.text);
     return {
       order: s.order,
+      documentId: s.documentId,
       rouge: {
         rouge1: 100 * best.rouge1!.fmeasure,
         rouge2: 100 * best.rouge2!.fmeasure,
@@ -96,7 +99,7 @@ function systemRow(
   const trained = tasks.get(systemTaskId(input.runId, system, 'train'))?.result as TrainResult | undefined;
   const rank = (doc: string) =>
     tasks.get(retrieveTaskId(input.runId, system, doc, 'rank'))?.result as { ranker?: string } | undefined;
-  return gorRow(
+  const row = gorRow(
     {
       system,
       summarizer: spec.model !== undefined ? `model:${spec.model}` : `engine:${spec.engine}`,
@@ -113,6 +116,23 @@ function systemRow(
     samples,
     work,
     { resamples: input.spec.bootstrap.resamples, seed: input.spec.seed },
+  );
+  return { row, samples };
+}
+
+// Each summary's ROUGE F1 (percent) as per-document metric values, for cross-run leaderboards.
+function perDocument(runId: string, system: string, samples: readonly GorSample[]) {
+  return samples.flatMap((s) =>
+    (['rouge1', 'rouge2', 'rougeL'] as const).map((metric) => ({
+      id: metricValueId(runId, system, s.documentId, metric),
+      runId,
+      system,
+      documentId: s.documentId,
+      metric,
+      value: s.rouge[metric],
+      details: {},
+      producedBy: ROUGE_ENGINE,
+    })),
   );
 }
 
@@ -134,11 +154,16 @@ export async function scoreGor(ctx: RunContext, input: ScoringInput): Promise<Re
     : [];
   const references = new Map(docs.map((d) => [d.id, (d.data as { references?: string[] }).references ?? []]));
   const board: GorRow[] = [];
+  const values: ReturnType<typeof perDocument> = [];
   for (const m of metrics)
     for (const s of input.spec.systems.filter(
       (x) => isGorSystem(input.spec, x.name) && metricCovers(m.metric, x.name),
-    ))
-      board.push(systemRow(input, tasks, references, m, s.name));
+    )) {
+      const { row, samples } = systemRow(input, tasks, references, m, s.name);
+      board.push(row);
+      values.push(...perDocument(input.runId, s.name, samples));
+    }
+  await upsertMetricValues(ctx.db, values);
   await upsertBoardRows(ctx.db, input.runId, board, (r) => r.rouge?.rougeL ?? null);
   return { gor: board };
 }

@@ -1,0 +1,70 @@
+import { writeFileSync } from 'node:fs';
+import { crossRunBlocks, crossRunLeaderboard, type ReportFormat, renderBlocks } from '@precis/engine';
+import { Command, Option } from 'commander';
+import { type CliContext, withDataSource } from '../context.js';
+
+const positiveInt = (flag: string, raw: string, min = 1) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`${flag}: expected an integer of at least ${min}, got "${raw}"`);
+  return n;
+};
+
+// `precis leaderboard --runs a,b,...`: the systems of several runs ranked on one metric.
+export function leaderboardCommand(ctx: CliContext): Command {
+  return new Command('leaderboard')
+    .description(
+      'rank the systems of several runs on a metric over the documents they share (paired bootstrap, Holm-corrected; ties share a rank)',
+    )
+    .requiredOption('--runs <ids>', 'run ids or their first characters, comma-separated')
+    .option('--metric <name>', 'the per-document metric (default: the one every run has)')
+    .option('--resamples <n>', 'bootstrap resamples per comparison', '1000')
+    .option('--alpha <p>', 'significance level after Holm correction', '0.05')
+    .addOption(
+      new Option('--format <format>', 'output format')
+        .choices(['text', 'md', 'csv', 'json', 'html'])
+        .default('text'),
+    )
+    .option('--out <file>', 'write to this file instead of stdout')
+    .option('--wide', 'text: every column at full width')
+    .action(
+      async (
+        opts: {
+          runs: string;
+          metric?: string;
+          resamples: string;
+          alpha: string;
+          format: ReportFormat;
+          out?: string;
+          wide?: boolean;
+        },
+        command: Command,
+      ) => {
+        const alpha = Number(opts.alpha);
+        if (!(alpha > 0 && alpha < 1))
+          throw new Error(`--alpha: expected a number in (0, 1), got "${opts.alpha}"`);
+        const resamples = positiveInt('--resamples', opts.resamples, 100);
+        const refs = opts.runs
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean);
+        await withDataSource(ctx, command, async (db) => {
+          const board = await crossRunLeaderboard(db, refs, {
+            ...(opts.metric ? { metric: opts.metric } : {}),
+            resamples,
+            alpha,
+          });
+          const text =
+            opts.format === 'json'
+              ? `${JSON.stringify(board, null, 2)}\n`
+              : renderBlocks(`Leaderboard over ${refs.length} run(s)`, crossRunBlocks(board), opts.format, {
+                  wide: opts.wide,
+                });
+          if (opts.out) {
+            writeFileSync(opts.out, text);
+            ctx.stderr.write(`wrote ${opts.out}\n`);
+          } else ctx.stdout.write(text);
+        });
+      },
+    );
+}
