@@ -61,6 +61,17 @@ describe('precis run / runs / report / rescore (built binary, embedded)', () => 
     expect(Math.max(...tableLines.map((l) => l.trimEnd().length))).toBeLessThanOrEqual(120);
     const hidden = /Not shown to fit 120 columns: (.+) \(--wide shows every column\)\./.exec(text.stdout);
     expect(hidden).not.toBeNull();
+    // One shared document is too few for a significance test: ranks tie, comparisons untested.
+    const lb = await runCli(['leaderboard', '--runs', id.slice(0, 8), '--format', 'json'], env);
+    const board = JSON.parse(lb.stdout);
+    expect([board.metric, board.documents, board.entries.length]).toEqual(['booookscore.0', 1, 3]);
+    expect(board.entries.map((e: { rank: number }) => e.rank)).toEqual([1, 1, 1]);
+    expect(board.comparisons.map((c: { p: number | null }) => c.p)).toEqual([null, null, null]);
+    const badAlpha = await runCli(['leaderboard', '--runs', id, '--alpha', '2'], env);
+    expect([badAlpha.code, badAlpha.stderr]).toEqual([
+      1,
+      'precis: error: --alpha: expected a number in (0, 1), got "2"\n',
+    ]);
     const wide = await runCli(['report', id, '--format', 'text', '--wide'], env);
     expect(wide.stdout).not.toContain('Not shown to fit');
     for (const header of hidden![1]!.split(', ')) expect(wide.stdout).toContain(header);

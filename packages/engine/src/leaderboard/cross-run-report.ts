@@ -1,5 +1,5 @@
 import { fixed, type ReportBlock, type ReportColumn, reportTable } from '../report/report-blocks.js';
-import type { BoardComparison, BoardEntry, CrossRunBoard } from './cross-run.js';
+import { type BoardComparison, type BoardEntry, type CrossRunBoard, MIN_DOCUMENTS } from './cross-run.js';
 
 const ENTRY_COLUMNS: ReportColumn<BoardEntry>[] = [
   { header: 'rank', show: (e) => String(e.rank), csv: [{ header: 'rank', value: (e) => e.rank }] },
@@ -23,7 +23,7 @@ const COMPARISON_COLUMNS: ReportColumn<BoardComparison>[] = [
     show: (c) => fixed(c.pHolm, 4),
     csv: [{ header: 'p (Holm)', value: (c) => c.pHolm }],
   },
-  { header: 'significant', show: (c) => (c.significant ? 'yes' : 'no') },
+  { header: 'significant', show: (c) => (c.p === null ? 'not tested' : c.significant ? 'yes' : 'no') },
 ];
 
 // The cross-run leaderboard in every format but JSON: the ranked systems, then every comparison.
@@ -36,6 +36,11 @@ export function crossRunBlocks(board: CrossRunBoard): ReportBlock[] {
       table: reportTable(ENTRY_COLUMNS, board.entries),
       notes: [
         `Means over the documents every system scored (higher is better). A rank is 1 + the systems significantly better (paired bootstrap, ${board.resamples} resamples, Holm-corrected, alpha ${board.alpha}): systems no test separates share a rank.`,
+        ...(board.documents < MIN_DOCUMENTS
+          ? [
+              `Only ${board.documents} shared document(s), fewer than ${MIN_DOCUMENTS}: no comparison is tested, so every system shares rank 1.`,
+            ]
+          : []),
         ...(judges.length > 1
           ? [`The values come from different producers (${judges.join('; ')}): compare them with care.`]
           : []),

@@ -26,10 +26,15 @@ export interface BoardComparison {
   better: string;
   worse: string;
   meanDiff: number;
-  p: number;
-  pHolm: number;
+  // Null when too few documents are shared for a test (MIN_DOCUMENTS).
+  p: number | null;
+  pHolm: number | null;
   significant: boolean;
 }
+
+// A bootstrap over fewer documents resamples a handful of values and would call any consistent
+// difference significant; below this no comparison is tested and every system shares rank 1.
+export const MIN_DOCUMENTS = 5;
 
 export interface CrossRunBoard {
   metric: string;
@@ -71,6 +76,37 @@ function chooseMetric(rows: readonly Row[], runs: readonly RunEntity[], asked: s
   );
 }
 
+// Every two entries compared on their paired scores; `significant` holds "i>j" for each
+// entry i significantly better than j after Holm's correction.
+function compareAll(
+  entries: readonly { run: RunEntity; system: string }[],
+  scores: readonly number[][],
+  opts: { resamples: number; alpha: number; seed: number },
+): { comparisons: BoardComparison[]; significant: Set<string> } {
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < entries.length; i++) for (let j = i + 1; j < entries.length; j++) pairs.push([i, j]);
+  const tests = pairs.map(([i, j]) =>
+    pairedBootstrap(scores[i]!, scores[j]!, { resamples: opts.resamples, seed: opts.seed }),
+  );
+  const tested = (scores[0]?.length ?? 0) >= MIN_DOCUMENTS;
+  const adjusted = holmAdjust(tests.map((t) => t.p));
+  const significant = new Set<string>();
+  const comparisons = pairs.map(([i, j], k) => {
+    const [hi, lo] = tests[k]!.meanDiff >= 0 ? [i, j] : [j, i];
+    const isSignificant = tested && adjusted[k]! < opts.alpha;
+    if (isSignificant) significant.add(`${hi}>${lo}`);
+    return {
+      better: label(entries[hi]!),
+      worse: label(entries[lo]!),
+      meanDiff: Math.abs(tests[k]!.meanDiff),
+      p: tested ? tests[k]!.p : null,
+      pHolm: tested ? adjusted[k]! : null,
+      significant: isSignificant,
+    };
+  });
+  return { comparisons, significant };
+}
+
 // The systems of several runs ranked on one metric over the documents they all scored: paired
 // bootstrap tests between every two entries on those documents, Holm-corrected.
 export async function crossRunLeaderboard(
@@ -108,26 +144,12 @@ export async function crossRunLeaderboard(
     );
   const scores = entries.map((e) => shared.map((d) => e.values.get(d)!));
   const means = scores.map((s) => s.reduce((a, b) => a + b, 0) / s.length);
-  const pairs: [number, number][] = [];
-  for (let i = 0; i < entries.length; i++) for (let j = i + 1; j < entries.length; j++) pairs.push([i, j]);
   const resamples = opts.resamples ?? 1000;
-  const tests = pairs.map(([i, j]) =>
-    pairedBootstrap(scores[i]!, scores[j]!, { resamples, seed: opts.seed ?? 1 }),
-  );
-  const adjusted = holmAdjust(tests.map((t) => t.p));
   const alpha = opts.alpha ?? 0.05;
-  const significant = new Set<string>();
-  const comparisons: BoardComparison[] = pairs.map(([i, j], k) => {
-    const [hi, lo] = tests[k]!.meanDiff >= 0 ? [i, j] : [j, i];
-    if (adjusted[k]! < alpha) significant.add(`${hi}>${lo}`);
-    return {
-      better: label({ run: entries[hi]!.run, system: entries[hi]!.system }),
-      worse: label({ run: entries[lo]!.run, system: entries[lo]!.system }),
-      meanDiff: Math.abs(tests[k]!.meanDiff),
-      p: tests[k]!.p,
-      pHolm: adjusted[k]!,
-      significant: adjusted[k]! < alpha,
-    };
+  const { comparisons, significant } = compareAll(entries, scores, {
+    resamples,
+    alpha,
+    seed: opts.seed ?? 1,
   });
   const ranks = significanceRanks(entries.length, (i, j) => significant.has(`${i}>${j}`));
   const board = entries.map((e, i) => ({
