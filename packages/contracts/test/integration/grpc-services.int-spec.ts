@@ -11,9 +11,9 @@ import {
   type RunServiceServer,
   RunServiceService,
   type SummarizeResponse,
-  SummarizerClient,
-  type SummarizerServer,
-  SummarizerService,
+  SummarizerServiceClient,
+  type SummarizerServiceServer,
+  SummarizerServiceService,
   SummaryRole,
 } from '@precis/contracts';
 
@@ -22,7 +22,7 @@ function unimplemented(name: string) {
     callback({ code: status.UNIMPLEMENTED, details: `${name} is not served by this test` });
 }
 
-const summarizer: SummarizerServer = {
+const summarizer: SummarizerServiceServer = {
   describe: (_call, callback) =>
     callback(null, {
       name: 'echo',
@@ -82,7 +82,7 @@ describe('grpc-js service definitions', () => {
 
   beforeAll(async () => {
     server = new Server();
-    server.addService(SummarizerService, summarizer);
+    server.addService(SummarizerServiceService, summarizer);
     server.addService(IngestionServiceService, ingestion);
     server.addService(RunServiceService, runs);
     const port = await new Promise<number>((resolve, reject) =>
@@ -98,13 +98,13 @@ describe('grpc-js service definitions', () => {
   });
 
   it('uses the documented gRPC method paths', () => {
-    expect(SummarizerService.summarize.path).toBe('/precis.v1.Summarizer/Summarize');
+    expect(SummarizerServiceService.summarize.path).toBe('/precis.v1.SummarizerService/Summarize');
     expect(IngestionServiceService.importDataset.path).toBe('/precis.v1.IngestionService/ImportDataset');
     expect(RunServiceService.createRun.path).toBe('/precis.v1.RunService/CreateRun');
   });
 
   it('calls a Summarizer plugin', async () => {
-    const client = new SummarizerClient(address, credentials.createInsecure());
+    const client = new SummarizerServiceClient(address, credentials.createInsecure());
     try {
       const described = await new Promise((resolve, reject) =>
         client.describe({}, (err, res) => (err ? reject(err) : resolve(res))),

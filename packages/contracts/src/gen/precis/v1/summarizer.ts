@@ -1011,11 +1011,11 @@ export const SummarizeResponse: MessageFns<SummarizeResponse> = {
  * NATS subject with the same messages). A benchmark spec names the plugin by endpoint; Precis
  * drives its strategy (hierarchical merging, incremental updating...) one step at a time.
  */
-export type SummarizerService = typeof SummarizerService;
-export const SummarizerService = {
+export type SummarizerServiceService = typeof SummarizerServiceService;
+export const SummarizerServiceService = {
   /** Who the plugin is and which roles it can play; called once before a run uses it. */
   describe: {
-    path: "/precis.v1.Summarizer/Describe" as const,
+    path: "/precis.v1.SummarizerService/Describe" as const,
     requestStream: false as const,
     responseStream: false as const,
     requestSerialize: (value: DescribeRequest): Buffer => Buffer.from(DescribeRequest.encode(value).finish()),
@@ -1025,7 +1025,7 @@ export const SummarizerService = {
   },
   /** One summarization step. */
   summarize: {
-    path: "/precis.v1.Summarizer/Summarize" as const,
+    path: "/precis.v1.SummarizerService/Summarize" as const,
     requestStream: false as const,
     responseStream: false as const,
     requestSerialize: (value: SummarizeRequest): Buffer => Buffer.from(SummarizeRequest.encode(value).finish()),
@@ -1035,14 +1035,14 @@ export const SummarizerService = {
   },
 } as const;
 
-export interface SummarizerServer extends UntypedServiceImplementation {
+export interface SummarizerServiceServer extends UntypedServiceImplementation {
   /** Who the plugin is and which roles it can play; called once before a run uses it. */
   describe: handleUnaryCall<DescribeRequest, DescribeResponse>;
   /** One summarization step. */
   summarize: handleUnaryCall<SummarizeRequest, SummarizeResponse>;
 }
 
-export interface SummarizerClient extends Client {
+export interface SummarizerServiceClient extends Client {
   /** Who the plugin is and which roles it can play; called once before a run uses it. */
   describe(
     request: DescribeRequest,
@@ -1077,9 +1077,12 @@ export interface SummarizerClient extends Client {
   ): ClientUnaryCall;
 }
 
-export const SummarizerClient = makeGenericClientConstructor(SummarizerService, "precis.v1.Summarizer") as unknown as {
-  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): SummarizerClient;
-  service: typeof SummarizerService;
+export const SummarizerServiceClient = makeGenericClientConstructor(
+  SummarizerServiceService,
+  "precis.v1.SummarizerService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): SummarizerServiceClient;
+  service: typeof SummarizerServiceService;
   serviceName: string;
 };
 
