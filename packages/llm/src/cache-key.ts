@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 export interface CacheKeyParts {
-  kind: 'chat' | 'embedding';
+  kind: 'chat' | 'embedding' | 'plugin';
   modelId: string;
   params: Record<string, unknown>;
   payload: unknown;

@@ -15,7 +15,7 @@ export interface LlmCallRecord {
   // Registry name and provider model id.
   model: string;
   modelId: string;
-  kind: 'chat' | 'embedding';
+  kind: 'chat' | 'embedding' | 'plugin';
   cacheKey: string;
   cacheHit: boolean;
   templateVersion: string | null;

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import { type DescribeResponse, type SummarizeRequest, SummaryRole } from '@precis/contracts';
+import {
+  backoffDelayMs,
+  computeCacheKey,
+  formatCost,
+  type LlmCallRecord,
+  type LlmStore,
+  Semaphore,
+} from '@precis/llm';
+import { PluginClient, PluginError } from './plugin-client.js';
+
+export interface PluginTarget {
+  address: string;
+  timeoutMs: number;
+  maxRetries: number;
+  maxConcurrency: number;
+}
+
+// One strategy step for the plugin, without the run and task (they are not part of the cache key).
+export type PluginStep = Omit<SummarizeRequest, 'runId' | 'taskId'>;
+
+export interface PluginAnswer {
+  text: string;
+  producer: string;
+  cached: boolean;
+  attempts: number;
+}
+
+const ZERO = formatCost(0n);
+// The plugin's reported cost, as the ledger's exact decimal (10 fractional digits).
+const dollars = (usd: number) => (Number.isFinite(usd) && usd > 0 ? usd.toFixed(10) : ZERO);
+
+// Calls plugins for a process the way the model client calls endpoints: at most maxConcurrency
+// calls at once per plugin, a deadline per attempt, retries with backoff when the plugin is down,
+// slow or overloaded, responses cached by content (plugin name and version + request) and every
+// call written to the ledger with the tokens and cost the plugin reports.
+export class PluginCaller {
+  private readonly clients = new Map<string, PluginClient>();
+  private readonly described = new Map<string, Promise<DescribeResponse>>();
+  private readonly slots = new Map<string, Semaphore>();
+
+  constructor(
+    private readonly store: LlmStore,
+    private readonly opts: { retryBaseMs?: number; random?: () => number } = {},
+  ) {}
+
+  async summarize(
+    target: PluginTarget,
+    step: PluginStep,
+    call: { runId: string; taskId: string; cache: boolean },
+  ): Promise<PluginAnswer> {
+    const who = await this.describe(target);
+    if (who.roles.length > 0 && !who.roles.includes(step.role))
+      throw new PluginError(
+        `plugin ${target.address} (${who.name}) does not serve ${SummaryRole[step.role]}; it serves ${who.roles.map((r) => SummaryRole[r]).join(', ')}`,
+        false,
+      );
+    const modelId = `${who.name}@${who.version}`;
+    const payload = step as unknown as Record<string, unknown>;
+    const cacheKey = computeCacheKey({ kind: 'plugin', modelId, params: {}, payload, templateVersion: null });
+    const base: LlmCallRecord = {
+      runId: call.runId,
+      taskId: call.taskId,
+      model: `plugin:${target.address}`,
+      modelId,
+      kind: 'plugin',
+      cacheKey,
+      cacheHit: false,
+      templateVersion: null,
+      request: payload,
+      response: null,
+      tokensIn: 0,
+      tokensOut: 0,
+      latencyMs: 0,
+      costUsd: ZERO,
+      attempts: 0,
+      error: null,
+      calls: 1,
+    };
+    const started = performance.now();
+    if (call.cache) {
+      const hit = await this.store.findCached(cacheKey);
+      if (hit && typeof hit.text === 'string' && hit.text.trim() !== '') {
+        const latencyMs = Math.round(performance.now() - started);
+        await this.store.record({
+          ...base,
+          request: { cachedAs: cacheKey },
+          cacheHit: true,
+          status: 'cached',
+          latencyMs,
+        });
+        return { text: hit.text, producer: String(hit.producer ?? modelId), cached: true, attempts: 0 };
+      }
+    }
+    const sent: LlmCallRecord = { ...base, id: randomUUID(), status: 'sent' };
+    await this.store.recordSent(sent);
+    const latency = () => Math.round(performance.now() - started);
+    try {
+      const { res, attempts } = await this.attempts(target, {
+        ...step,
+        runId: call.runId,
+        taskId: call.taskId,
+      });
+      if (res.text.trim() === '')
+        throw Object.assign(
+          new PluginError(`plugin ${target.address} (${who.name}) returned an empty summary`, false),
+          {
+            attempts,
+          },
+        );
+      const usage = res.usage ?? { promptTokens: 0, completionTokens: 0, costUsd: 0 };
+      await this.store.record({
+        ...sent,
+        status: 'ok',
+        response: { text: res.text, producer: res.producer, usage },
+        tokensIn: usage.promptTokens,
+        tokensOut: usage.completionTokens,
+        costUsd: dollars(usage.costUsd),
+        latencyMs: latency(),
+        attempts,
+      });
+      return { text: res.text, producer: res.producer || modelId, cached: false, attempts };
+    } catch (err) {
+      const e =
+        err instanceof PluginError ? err : new PluginError(`plugin ${target.address}: ${String(err)}`, false);
+      await this.store.record({
+        ...sent,
+        status: 'error',
+        latencyMs: latency(),
+        attempts: (e as PluginError & { attempts?: number }).attempts ?? 1,
+        error: `${e.name}: ${e.message}`,
+      });
+      throw e;
+    }
+  }
+
+  // Who the plugin is, asked once per process (a failed answer is asked again next time).
+  describe(target: PluginTarget): Promise<DescribeResponse> {
+    let found = this.described.get(target.address);
+    if (!found) {
+      found = this.withRetries(target, () => this.client(target.address).describe(target.timeoutMs)).then(
+        (r) => r.res,
+      );
+      found.catch(() => this.described.delete(target.address));
+      this.described.set(target.address, found);
+    }
+    return found;
+  }
+
+  close(): void {
+    for (const c of this.clients.values()) c.close();
+    this.clients.clear();
+  }
+
+  private attempts(target: PluginTarget, request: SummarizeRequest) {
+    return this.withRetries(target, () => this.client(target.address).summarize(request, target.timeoutMs));
+  }
+
+  // Each attempt holds one of the plugin's slots; a retryable failure is tried again after a
+  // backoff (holding nothing), up to maxRetries more times, then reported with the count.
+  private async withRetries<T>(
+    target: PluginTarget,
+    attempt: () => Promise<T>,
+  ): Promise<{ res: T; attempts: number }> {
+    const slots = this.slotsOf(target);
+    for (let n = 1; ; n++) {
+      await slots.acquire();
+      try {
+        return { res: await attempt(), attempts: n };
+      } catch (err) {
+        const retryable = err instanceof PluginError && err.retryable;
+        if (!retryable || n > target.maxRetries) {
+          const e = err instanceof PluginError ? err : new PluginError(String(err), false);
+          const suffix = n > 1 ? ` (after ${n} attempts)` : '';
+          throw Object.assign(new PluginError(`${e.message}${suffix}`, false), { attempts: n });
+        }
+      } finally {
+        slots.release();
+      }
+      const base = this.opts.retryBaseMs ?? 250;
+      await new Promise((r) =>
+        setTimeout(r, backoffDelayMs(n, { baseMs: base, maxMs: 20 * base }, this.opts.random)),
+      );
+    }
+  }
+
+  private client(address: string): PluginClient {
+    let c = this.clients.get(address);
+    if (!c) {
+      c = new PluginClient(address);
+      this.clients.set(address, c);
+    }
+    return c;
+  }
+
+  private slotsOf(target: PluginTarget): Semaphore {
+    let s = this.slots.get(target.address);
+    if (!s) {
+      s = new Semaphore(target.maxConcurrency);
+      this.slots.set(target.address, s);
+    }
+    return s;
+  }
+}

@@ -1,0 +1,71 @@
+import { credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
+import {
+  type DescribeResponse,
+  type SummarizeRequest,
+  type SummarizeResponse,
+  SummarizerServiceClient,
+} from '@precis/contracts';
+
+// Why a plugin call failed, in words that name the plugin; `retryable` when another attempt may
+// succeed (the plugin is down, slow or overloaded).
+export class PluginError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'PluginError';
+  }
+}
+
+const RETRYABLE = new Set([
+  status.UNAVAILABLE,
+  status.DEADLINE_EXCEEDED,
+  status.RESOURCE_EXHAUSTED,
+  status.ABORTED,
+]);
+
+function describeError(address: string, call: string, err: ServiceError, timeoutMs: number): PluginError {
+  if (err.code === status.DEADLINE_EXCEEDED)
+    return new PluginError(`plugin ${address}: ${call} timed out after ${timeoutMs} ms`, true);
+  if (err.code === status.UNAVAILABLE) {
+    // grpc-js details carry resolver notes; the cause a user can act on is the refused connection.
+    const why = /ECONNREFUSED/.test(err.details)
+      ? 'connection refused'
+      : err.details.split('. ')[0] || 'no answer';
+    return new PluginError(`plugin ${address} is unreachable (${why}): is it running?`, true);
+  }
+  return new PluginError(
+    `plugin ${address}: ${call} failed with ${status[err.code] ?? err.code}: ${err.details}`,
+    RETRYABLE.has(err.code),
+  );
+}
+
+// One plugin process at host:port, spoken to over plaintext gRPC.
+export class PluginClient {
+  private readonly client: SummarizerServiceClient;
+
+  constructor(readonly address: string) {
+    this.client = new SummarizerServiceClient(address, credentials.createInsecure());
+  }
+
+  describe(timeoutMs: number): Promise<DescribeResponse> {
+    return new Promise((resolve, reject) => {
+      this.client.describe({}, new Metadata(), { deadline: Date.now() + timeoutMs }, (err, res) =>
+        err ? reject(describeError(this.address, 'Describe', err, timeoutMs)) : resolve(res),
+      );
+    });
+  }
+
+  summarize(request: SummarizeRequest, timeoutMs: number): Promise<SummarizeResponse> {
+    return new Promise((resolve, reject) => {
+      this.client.summarize(request, new Metadata(), { deadline: Date.now() + timeoutMs }, (err, res) =>
+        err ? reject(describeError(this.address, 'Summarize', err, timeoutMs)) : resolve(res),
+      );
+    });
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}
