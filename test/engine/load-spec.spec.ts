@@ -75,7 +75,7 @@ describe('benchmark spec validation', () => {
       'datasets[0].kind: a dataset with a path needs its kind (kgds, summeval-op, text, jsonl, persphere, retrieval or qmsum)',
     );
     expect(found).toContain(
-      'systems[0]: give exactly one of "model" (a registry model) or "engine" (textrank or lead)',
+      'systems[0]: give exactly one of "model" (a registry model), "engine" (textrank or lead) or "plugin" ({ address: host:port })',
     );
     expect(found.some((p) => p.startsWith('systems[1].name: duplicate system name "hier-tr"'))).toBe(true);
   });

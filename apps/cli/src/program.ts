@@ -4,6 +4,7 @@ import { ingestCommand } from './commands/ingest.command.js';
 import { keysCommand } from './commands/keys.command.js';
 import { leaderboardCommand } from './commands/leaderboard.command.js';
 import { registerMetaCommands } from './commands/meta/index.js';
+import { pluginCommand } from './commands/plugin.command.js';
 import { reportCommand } from './commands/report.command.js';
 import { rescoreCommand } from './commands/rescore.command.js';
 import { retrievalCommand } from './commands/retrieval.command.js';
@@ -35,6 +36,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(runsCommand(ctx));
   program.addCommand(reportCommand(ctx));
   program.addCommand(leaderboardCommand(ctx));
+  program.addCommand(pluginCommand(ctx));
   program.addCommand(rescoreCommand(ctx));
   program.addCommand(retrievalCommand(ctx));
   program.addCommand(keysCommand(ctx));

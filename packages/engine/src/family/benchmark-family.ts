@@ -67,6 +67,8 @@ export interface Strategy {
   readonly datasetKinds?: readonly string[];
   // Fields it adds to `systems[].params` (optional ones: a spec without them stays as it was).
   readonly params?: z.ZodRawShape;
+  // Whether a summarizer plugin (`systems[].plugin`) can serve its steps.
+  readonly plugins?: boolean;
   // Checks and derives per-system settings once per run (e.g. the model's context window);
   // throws to fail the run with that message.
   prepare?(system: SystemSpec, modelInfo: RunContext['modelInfo']): unknown;

@@ -41,6 +41,7 @@ export interface UnitInput {
 }
 
 export function producerOf(system: SystemSpec): string {
+  if (system.plugin) return `plugin:${system.plugin.address}`;
   return system.model !== undefined ? `model:${system.model}` : `engine:${system.engine}`;
 }
 

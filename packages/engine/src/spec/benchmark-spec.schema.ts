@@ -72,6 +72,18 @@ export const strategyParamsSpec = z
   })
   .strict();
 
+// A process serving precis.v1.SummarizerService: called for each strategy step like a model, with
+// a deadline, bounded retries and at most maxConcurrency calls at once from a process.
+export const pluginSpec = z
+  .object({
+    address: z.string().regex(/^[\w.-]+:\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:50170'),
+    timeoutMs: int().min(100).default(60_000),
+    maxRetries: int().min(0).max(10).default(2),
+    maxConcurrency: int().positive().default(4),
+  })
+  .strict();
+export type PluginSpec = z.output<typeof pluginSpec>;
+
 // A system that summarizes with one of the loaded families' strategies; `params` takes the
 // engine's fields and those the strategies add.
 const systemSpec = <P extends z.ZodObject>(strategies: readonly [string, ...string[]], params: P) =>
@@ -80,14 +92,16 @@ const systemSpec = <P extends z.ZodObject>(strategies: readonly [string, ...stri
       name,
       source: z.undefined().optional(),
       strategy: z.enum(strategies),
-      // Exactly one of: a model from the registry, or an offline engine.
+      // Exactly one of: a model from the registry, an offline engine, or a summarizer plugin.
       model: z.string().min(1).optional(),
       engine: z.enum(['textrank', 'lead']).optional(),
+      plugin: pluginSpec.optional(),
       params: params.default(params.parse({}) as never),
     })
     .strict()
-    .refine((s) => (s.model === undefined) !== (s.engine === undefined), {
-      message: 'give exactly one of "model" (a registry model) or "engine" (textrank or lead)',
+    .refine((s) => [s.model, s.engine, s.plugin].filter((x) => x !== undefined).length === 1, {
+      message:
+        'give exactly one of "model" (a registry model), "engine" (textrank or lead) or "plugin" ({ address: host:port })',
     });
 
 // Tasks each stage works on at once (limits.concurrency). Model calls are limited separately, per
@@ -204,8 +218,14 @@ export function strategyFitProblems(
   kinds: readonly (string | undefined)[],
 ): { path: (string | number)[]; message: string }[] {
   const problems: { path: (string | number)[]; message: string }[] = [];
+  const served = [...registry.strategies.values()].filter((x) => x.plugins).map((x) => x.name);
   spec.systems.forEach((s, i) => {
     if (!isGeneratedSystem(s)) return;
+    if (s.plugin && !registry.strategies.get(s.strategy)?.plugins)
+      problems.push({
+        path: ['systems', i, 'plugin'],
+        message: `strategy "${s.strategy}" is not served by summarizer plugins; plugins serve ${served.join(', ') || 'no loaded strategy'}`,
+      });
     const fits = registry.strategies.get(s.strategy)?.datasetKinds;
     if (!fits) return;
     kinds.forEach((kind, d) => {

@@ -1,4 +1,5 @@
 import type { BenchmarkFamily } from '@precis/engine';
+import { PluginError } from '@precis/plugins';
 import { ANNOTATE_BATCH_TEMPLATE, ANNOTATE_SENTENCE_TEMPLATE } from '@precis/prompts';
 import { DEFAULT_TEMPLATES, StrategyError } from '@precis/strategies';
 import { booookScoreMetric } from './booookscore/booookscore-metric.js';
@@ -16,7 +17,8 @@ export const booksFamily: BenchmarkFamily = {
   metrics: [booookScoreMetric],
   taskKinds: [summaryStepTask, booookScoreBatchTask],
   templates: [...Object.values(DEFAULT_TEMPLATES), ANNOTATE_BATCH_TEMPLATE, ANNOTATE_SENTENCE_TEMPLATE],
-  isPermanent: (err) => err instanceof StrategyError,
+  // A plugin's error is final: the caller has already retried what another attempt could fix.
+  isPermanent: (err) => err instanceof StrategyError || err instanceof PluginError,
   score: scoreBooookScore,
   report: booookScoreReport,
 };

@@ -3,6 +3,7 @@ import {
   type BenchmarkSpec,
   isGeneratedSystem,
   metricValueId,
+  producerOf,
   type RunContext,
   type ScoringInput,
   type SystemSpec,
@@ -132,7 +133,7 @@ function systemRows(
     const row: LeaderboardRow = {
       system: system.name,
       strategy: system.strategy,
-      summarizer: system.model !== undefined ? `model:${system.model}` : `engine:${system.engine}`,
+      summarizer: producerOf(system),
       metric: 'BooookScore',
       judge,
       ...scored,

@@ -48,6 +48,7 @@ function bookStrategy(name: 'hierarchical' | 'incremental' | 'full-context'): St
     name,
     // Long texts: books and generic documents (KGDS and SummEval-OP have strategies of their own).
     datasetKinds: ['text', 'jsonl'],
+    plugins: true,
     prepare: (system: SystemSpec, modelInfo) => strategyParams(system, modelInfo),
     needsText: (system, _prepared, documentId) => !cachedChunks(documentId, system.params),
     async plan(u: StrategyUnit): Promise<StrategyPlan> {

@@ -3,6 +3,7 @@ import { ConfigurationError, resolveTemplate } from '@precis/engine';
 import { renderTemplate } from '@precis/prompts';
 import { executeStep } from '@precis/strategies';
 import type { SummarizeStepPayload, SummarizeStepResult } from '../payloads.js';
+import { runPluginStep } from './plugin-step.js';
 import { runEngineStep } from './summary-engines.js';
 
 export async function summarizeStep(
@@ -20,6 +21,11 @@ export async function summarizeStep(
     if (system.engine !== undefined) {
       const out = await runEngineStep(system.engine, step);
       producer = `engine:${out.engine}`;
+      return out.text;
+    }
+    if (system.plugin) {
+      const out = await runPluginStep(ctx, task, payload, system, cache);
+      producer = out.producer;
       return out.text;
     }
     if (!ctx.chat)
@@ -44,7 +50,8 @@ export async function summarizeStep(
   const outcome = await executeStep(
     { ...step, template, input: step.input } as Parameters<typeof executeStep>[0],
     (_s, attempt) => generate(attempt),
-    system.engine !== undefined ? 0 : system.params.maxRegenerations,
+    // Engines and plugins give one answer per input: asking again changes nothing.
+    system.engine !== undefined || system.plugin ? 0 : system.params.maxRegenerations,
   );
   return { text: outcome.text, generations: outcome.generations, cut: outcome.cut, producer: producer! };
 }
