@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module.js';
 import { IngestionModule } from './ingestion/ingestion.module.js';
+import { RestModule } from './rest/rest.module.js';
 import { RunsModule } from './runs/runs.module.js';
 
-@Module({ imports: [AuthModule, IngestionModule, RunsModule] })
+@Module({ imports: [AuthModule, IngestionModule, RunsModule, RestModule] })
 export class GatewayModule {}

@@ -37,14 +37,18 @@ export class ApiKeyAuth {
   }
 
   async authenticate(metadata: Metadata | undefined, needs: ApiKeyScope): Promise<Principal> {
-    const key = bearerKey(metadata);
-    const principal = key ? await this.lookup(key) : null;
+    const header = metadata?.get('authorization')[0];
+    const principal = await this.principal(typeof header === 'string' ? header : undefined);
     if (!principal) throw new GrpcUnauthenticatedException(UNAUTHENTICATED_MESSAGE);
-    if (needs === 'write' && principal.scope !== 'write')
-      throw new GrpcPermissionDeniedException(
-        `API key ${principal.name} has scope ${principal.scope}; this call needs a write key (\`precis keys create <name> --scope write\`)`,
-      );
+    const refused = scopeRefusal(principal, needs);
+    if (refused) throw new GrpcPermissionDeniedException(refused);
     return principal;
+  }
+
+  // The key an `Authorization: Bearer <key>` header (gRPC metadata or HTTP) names, if it is one.
+  async principal(authorization: string | undefined): Promise<Principal | null> {
+    const key = bearerKey(authorization);
+    return key ? this.lookup(key) : null;
   }
 
   private async lookup(key: string): Promise<Principal | null> {
@@ -62,8 +66,14 @@ export class ApiKeyAuth {
   }
 }
 
-function bearerKey(metadata: Metadata | undefined): string | null {
-  const value = metadata?.get('authorization')[0];
+// Why a key may not make a call that needs `needs`, or null when it may.
+export function scopeRefusal(principal: Principal, needs: ApiKeyScope): string | null {
+  return needs === 'write' && principal.scope !== 'write'
+    ? `API key ${principal.name} has scope ${principal.scope}; this call needs a write key (\`precis keys create <name> --scope write\`)`
+    : null;
+}
+
+function bearerKey(value: string | undefined): string | null {
   if (typeof value !== 'string') return null;
   const match = /^Bearer\s+(\S+)$/i.exec(value.trim());
   return match && API_KEY_PATTERN.test(match[1]!) ? match[1]! : null;

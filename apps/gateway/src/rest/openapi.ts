@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { datasetListDto, errorDto, reportDto, runListDto, runShowDto } from './rest-dto.js';
+
+// OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target.
+const schema = (s: z.ZodType) => z.toJSONSchema(s);
+const json = (s: z.ZodType, description: string) => ({
+  description,
+  content: { 'application/json': { schema: schema(s) } },
+});
+const errors = {
+  '401': json(errorDto, 'no API key, or an unknown one'),
+  '403': json(errorDto, 'a read key on a route that needs a write key'),
+};
+const runId = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'run id or its first characters',
+};
+
+// The REST API's OpenAPI document, generated from the response schemas in rest-dto.ts.
+export function openApiDocument(version: string) {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Precis', version, description: 'Runs, reports and datasets of a Precis gateway' },
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'PRECIS_API_KEYS or `precis keys create`' },
+      },
+    },
+    security: [{ apiKey: [] }],
+    paths: {
+      '/api/v1/runs': {
+        get: {
+          summary: 'runs, newest first',
+          parameters: [
+            { name: 'status', in: 'query', schema: { type: 'string' } },
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+            { name: 'pageToken', in: 'query', schema: { type: 'string' } },
+          ],
+          responses: {
+            '200': json(runListDto, 'one page of runs'),
+            '400': json(errorDto, 'a bad parameter'),
+            ...errors,
+          },
+        },
+      },
+      '/api/v1/runs/{id}': {
+        get: {
+          summary: 'one run with its spec, task counts and cost',
+          parameters: [runId],
+          responses: { '200': json(runShowDto, 'the run'), '404': json(errorDto, 'no such run'), ...errors },
+        },
+      },
+      '/api/v1/runs/{id}/report': {
+        get: {
+          summary: "a run's leaderboards",
+          parameters: [runId],
+          responses: {
+            '200': json(reportDto, 'the report'),
+            '404': json(errorDto, 'no such run'),
+            ...errors,
+          },
+        },
+      },
+      '/api/v1/runs/{id}/cancel': {
+        post: {
+          summary: 'cancel an unfinished run (needs a write key)',
+          parameters: [runId],
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: { reason: { type: 'string', maxLength: 500 } } },
+              },
+            },
+          },
+          responses: {
+            '200': json(runShowDto, 'the run after cancelling'),
+            '404': json(errorDto, 'no such run'),
+            ...errors,
+          },
+        },
+      },
+      '/api/v1/datasets': {
+        get: {
+          summary: 'imported datasets by name',
+          parameters: [
+            { name: 'kind', in: 'query', schema: { type: 'string' } },
+            { name: 'pageToken', in: 'query', schema: { type: 'string' } },
+          ],
+          responses: { '200': json(datasetListDto, 'one page of datasets'), ...errors },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import type { Dataset, Run } from '@precis/contracts';
+import { z } from 'zod';
+import { fromProtoRunStatus } from '../runs/dto/run.mapper.js';
+
+// The REST API's response shapes: the schemas the OpenAPI document is generated from, and the
+// mappers that fill them.
+export const runDto = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  status: z
+    .string()
+    .describe(
+      'pending, running, completed, completed-with-failures, failed, stopped, interrupted or cancelled',
+    ),
+  error: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  taskCounts: z.record(z.string(), z.number()).describe('done, failed, open and per stage "<stage>.<state>"'),
+  costUsd: z.number(),
+});
+export const runListDto = z.object({ runs: z.array(runDto), nextPageToken: z.string() });
+export const runShowDto = z.object({ run: runDto, spec: z.record(z.string(), z.unknown()) });
+export const datasetDto = z.object({
+  name: z.string(),
+  kind: z.string(),
+  counts: z.record(z.string(), z.number()).describe('kind-specific counts: documents, chunks, facts, ...'),
+  sourceSha256: z.string(),
+  createdAt: z.string().nullable(),
+});
+export const datasetListDto = z.object({ datasets: z.array(datasetDto), nextPageToken: z.string() });
+export const reportDto = z
+  .object({ run: z.record(z.string(), z.unknown()) })
+  .catchall(z.unknown())
+  .describe("the same JSON as `precis report <run> --format json`: the run, then each family's leaderboards");
+export const errorDto = z.object({ error: z.string() });
+export const cancelBody = z.object({ reason: z.string().max(500).optional() }).strict();
+
+const iso = (d: Date | undefined) => (d ? d.toISOString() : null);
+
+export function toRunDto(run: Run): z.output<typeof runDto> {
+  return {
+    id: run.id,
+    name: run.name,
+    status: fromProtoRunStatus(run.status) ?? 'unknown',
+    error: run.error || null,
+    createdAt: iso(run.createTime),
+    startedAt: iso(run.startTime),
+    finishedAt: iso(run.finishTime),
+    taskCounts: run.taskCounts,
+    costUsd: run.costUsd,
+  };
+}
+
+export function toDatasetDto(d: Dataset): z.output<typeof datasetDto> {
+  return {
+    name: d.name,
+    kind: d.kind,
+    counts: d.counts,
+    sourceSha256: d.sourceSha256,
+    createdAt: iso(d.createTime),
+  };
+}

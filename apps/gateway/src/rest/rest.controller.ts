@@ -1,0 +1,85 @@
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Optional,
+  Param,
+  Post,
+  Query,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { type FamilyRegistry, findRun, loadFullRunReport, renderRunReport } from '@precis/engine';
+import { builtInFamilies, FAMILIES, SERVICE_INFO, type ServiceInfo } from '@precis/service';
+import { DataSource } from 'typeorm';
+import { IngestionService } from '../ingestion/ingestion.service.js';
+import { RunsService } from '../runs/runs.service.js';
+import { openApiDocument } from './openapi.js';
+import { NeedsWrite, RestKeyGuard } from './rest-auth.guard.js';
+import { cancelBody, toDatasetDto, toRunDto } from './rest-dto.js';
+import { RestErrorsFilter } from './rest-errors.filter.js';
+
+// The REST API (/api/v1): thin translations to the services the gRPC API uses.
+@Controller('api/v1')
+@UseGuards(RestKeyGuard)
+@UseFilters(RestErrorsFilter)
+export class RestController {
+  private readonly families: FamilyRegistry;
+
+  constructor(
+    private readonly runs: RunsService,
+    private readonly datasets: IngestionService,
+    private readonly dataSource: DataSource,
+    @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
+  ) {
+    this.families = families ?? builtInFamilies();
+  }
+
+  @Get('runs')
+  async listRuns(@Query('limit') limit?: string, @Query('pageToken') pageToken?: string) {
+    const page = await this.runs.list({ limit: limit ? Number(limit) : undefined, pageToken });
+    return { runs: page.runs.map(toRunDto), nextPageToken: page.nextPageToken };
+  }
+
+  @Get('runs/:id')
+  async showRun(@Param('id') id: string) {
+    const run = await this.runs.get(id);
+    return { run: toRunDto(run), spec: JSON.parse(run.specJson) as Record<string, unknown> };
+  }
+
+  // The same JSON as `precis report <run> --format json`.
+  @Get('runs/:id/report')
+  async report(@Param('id') id: string) {
+    const run = await findRun(this.dataSource, id);
+    const full = await loadFullRunReport(this.families, this.dataSource, run);
+    return JSON.parse(renderRunReport(full, 'json')) as Record<string, unknown>;
+  }
+
+  @Post('runs/:id/cancel')
+  @HttpCode(200)
+  @NeedsWrite()
+  async cancel(@Param('id') id: string, @Body() body: unknown) {
+    const { reason } = cancelBody.parse(body ?? {});
+    const run = await this.runs.cancel(id, reason ?? '', 'rest');
+    return { run: toRunDto(run), spec: JSON.parse(run.specJson) as Record<string, unknown> };
+  }
+
+  @Get('datasets')
+  async listDatasets(@Query('kind') kind?: string, @Query('pageToken') pageToken?: string) {
+    const page = await this.datasets.list({ kind, pageToken });
+    return { datasets: page.datasets.map(toDatasetDto), nextPageToken: page.nextPageToken };
+  }
+}
+
+// The OpenAPI document, open like the health checks.
+@Controller('api')
+export class OpenApiController {
+  constructor(@Inject(SERVICE_INFO) private readonly info: ServiceInfo) {}
+
+  @Get('openapi.json')
+  document() {
+    return openApiDocument(this.info.version);
+  }
+}

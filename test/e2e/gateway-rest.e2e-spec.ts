@@ -1,0 +1,145 @@
+// The gateway's REST API as its own process: API keys as `Authorization: Bearer`, runs, reports
+// and datasets read from the database a run wrote, and the OpenAPI document.
+// Needs the build: `npx turbo run build` (the gateway runs from dist).
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createInProcessBus } from '@precis/bus';
+import { createApiKey } from '@precis/db';
+import {
+  builtInFamilies,
+  createRun,
+  createRunContext,
+  executeRun,
+  findRun,
+  loadFullRunReport,
+  renderRunReport,
+  validateSpec,
+} from '../support/precis.js';
+import { type GatewayStack, startGatewayStack } from './gateway-support.js';
+import { repoRoot } from './runs-support.js';
+
+const ROUTES = ['/api/v1/runs', '/api/v1/runs/x', '/api/v1/runs/x/report', '/api/v1/datasets'];
+
+describe('the REST API', () => {
+  let stack: GatewayStack;
+  let runId: string;
+  let base: string;
+
+  beforeAll(async () => {
+    stack = await startGatewayStack({ name: 'rest' });
+    base = `http://127.0.0.1:${stack.gateway.httpPort}`;
+    // An offline run written to the gateway's database by the engine in this process.
+    const bus = createInProcessBus();
+    const ctx = createRunContext({ families: builtInFamilies, db: stack.db, bus });
+    const spec = validateSpec(builtInFamilies, {
+      name: 'rest-quickstart',
+      datasets: [
+        {
+          name: 'example-book',
+          kind: 'text',
+          path: resolve(repoRoot, 'examples/data/the-lighthouse-keeper.md'),
+        },
+      ],
+      systems: [
+        {
+          name: 'hier-lead',
+          strategy: 'hierarchical',
+          engine: 'lead',
+          params: { chunkSize: 256, levelBudgets: [60, 120] },
+        },
+      ],
+      metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+    });
+    const { run } = await createRun(ctx, { spec, file: 'spec.yaml', text: '' });
+    await executeRun(ctx, bus, run.id, { concurrency: 2 });
+    await bus.close();
+    runId = run.id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const get = async (path: string, key?: string, init: RequestInit = {}) => {
+    const res = await fetch(`${base}${path}`, {
+      ...init,
+      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json' },
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON bodies field by field
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+
+  it('answers 401 without a key or with an unknown one; health and the OpenAPI document are open', async () => {
+    for (const path of ROUTES) {
+      const none = await get(path);
+      expect([path, none.status, none.body.error]).toEqual([
+        path,
+        401,
+        'missing or invalid API key: send the header `Authorization: Bearer <key>`; create a key with `precis keys create <name>`',
+      ]);
+      expect((await get(path, 'precis_not-a-real-key-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')).status).toBe(401);
+    }
+    expect((await get('/health/live')).status).toBe(200);
+    expect((await get('/api/openapi.json')).status).toBe(200);
+  });
+
+  it('lists and shows runs, and gives the same report JSON as precis report --format json', async () => {
+    const list = await get('/api/v1/runs', stack.key);
+    expect(list.status).toBe(200);
+    expect(list.body.runs.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
+      [runId, 'completed'],
+    ]);
+    const show = await get(`/api/v1/runs/${runId.slice(0, 8)}`, stack.key);
+    expect([show.body.run.id, show.body.run.taskCounts.failed, show.body.spec.name]).toEqual([
+      runId,
+      0,
+      'rest-quickstart',
+    ]);
+    const report = await get(`/api/v1/runs/${runId}/report`, stack.key);
+    const full = await loadFullRunReport(builtInFamilies, stack.db, await findRun(stack.db, runId));
+    expect(report.body).toEqual(JSON.parse(renderRunReport(full, 'json')));
+    expect(report.body.leaderboard[0].system).toBe('hier-lead');
+    const missing = await get('/api/v1/runs/ffffffff/report', stack.key);
+    expect([missing.status, missing.body.error]).toEqual([404, 'no run ffffffff (see `precis runs ls`)']);
+    const datasets = await get('/api/v1/datasets', stack.key);
+    expect(datasets.body.datasets.map((d: { name: string; kind: string }) => [d.name, d.kind])).toEqual([
+      ['example-book', 'text'],
+    ]);
+  });
+
+  it('cancels only with a write key', async () => {
+    const { key: readKey } = await createApiKey(stack.db, 'reader', 'read');
+    const refused = await get(`/api/v1/runs/${runId}/cancel`, readKey, { method: 'POST', body: '{}' });
+    expect([refused.status, refused.body.error]).toEqual([
+      403,
+      'API key reader has scope read; this call needs a write key (`precis keys create <name> --scope write`)',
+    ]);
+    const bad = await get(`/api/v1/runs/${runId}/cancel`, stack.key, { method: 'POST', body: '{"why":"x"}' });
+    expect([bad.status, bad.body.error]).toEqual([400, 'Unrecognized key: "why"']);
+    // A finished run stays as it was.
+    const done = await get(`/api/v1/runs/${runId}/cancel`, stack.key, {
+      method: 'POST',
+      body: '{"reason":"test"}',
+    });
+    expect([done.status, done.body.run.status]).toEqual([200, 'completed']);
+  });
+
+  it('describes every route in its OpenAPI document, with the response schemas', async () => {
+    const doc = (await get('/api/openapi.json')).body;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/datasets',
+      '/api/v1/runs',
+      '/api/v1/runs/{id}',
+      '/api/v1/runs/{id}/cancel',
+      '/api/v1/runs/{id}/report',
+    ]);
+    const list = doc.paths['/api/v1/runs'].get.responses['200'].content['application/json'].schema;
+    expect(list.properties.runs.items.required).toEqual(
+      expect.arrayContaining(['id', 'name', 'status', 'taskCounts', 'costUsd']),
+    );
+    for (const path of Object.values(doc.paths) as Record<string, { responses: Record<string, unknown> }>[])
+      for (const op of Object.values(path))
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401']));
+  });
+});
