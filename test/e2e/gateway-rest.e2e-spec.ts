@@ -124,6 +124,42 @@ describe('the REST API', () => {
     expect([done.status, done.body.run.status]).toEqual([200, 'completed']);
   });
 
+  it('creates a run from a spec, cancels and deletes it; an invalid spec names the path', async () => {
+    const spec = {
+      name: 'rest-created',
+      datasets: [{ name: 'example-book' }],
+      systems: [{ name: 'lead', strategy: 'hierarchical', engine: 'lead' }],
+      metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+    };
+    const created = await get('/api/v1/runs', stack.key, { method: 'POST', body: JSON.stringify({ spec }) });
+    expect([created.status, created.body.run.name, created.body.resumed]).toEqual([
+      201,
+      'rest-created',
+      false,
+    ]);
+    const id = created.body.run.id as string;
+    // No worker runs in this stack, so the run stays open: it must be cancelled before deleting.
+    const open = await get(`/api/v1/runs/${id}`, stack.key, { method: 'DELETE' });
+    expect(open.status).toBe(409);
+    expect(open.body.error).toContain('cancel it first');
+    const cancelled = await get(`/api/v1/runs/${id}/cancel`, stack.key, {
+      method: 'POST',
+      body: '{"reason":"test"}',
+    });
+    expect(cancelled.body.run.status).toBe('cancelled');
+    expect(await get(`/api/v1/runs/${id}`, stack.key, { method: 'DELETE' })).toEqual({
+      status: 200,
+      body: { deleted: id },
+    });
+    expect((await get(`/api/v1/runs/${id}`, stack.key)).status).toBe(404);
+    const bad = await get('/api/v1/runs', stack.key, {
+      method: 'POST',
+      body: JSON.stringify({ spec: { ...spec, systems: [{ name: 'x', strategy: 'hierarchical' }] } }),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain('systems[0]: give exactly one of "model"');
+  });
+
   it('describes every route in its OpenAPI document, with the response schemas', async () => {
     const doc = (await get('/api/openapi.json')).body;
     expect(doc.openapi).toBe('3.1.0');
@@ -140,6 +176,10 @@ describe('the REST API', () => {
     );
     for (const path of Object.values(doc.paths) as Record<string, { responses: Record<string, unknown> }>[])
       for (const op of Object.values(path))
-        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401']));
+        expect(Object.keys(op.responses)).toEqual(
+          expect.arrayContaining([expect.stringMatching(/^20[01]$/), '401']),
+        );
+    const create = doc.paths['/api/v1/runs'].post.responses['201'].content['application/json'].schema;
+    expect(create.required).toEqual(['run', 'resumed']);
   });
 });

@@ -7,5 +7,6 @@ import { ImportDatasetUseCase } from './usecases/import-dataset.usecase.js';
 @Module({
   controllers: [IngestionController],
   providers: [IngestionService, ImportDatasetUseCase, TaskCompletions],
+  exports: [IngestionService],
 })
 export class IngestionModule {}

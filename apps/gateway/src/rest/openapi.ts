@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { datasetListDto, errorDto, reportDto, runListDto, runShowDto } from './rest-dto.js';
+import { createdDto, datasetListDto, errorDto, reportDto, runListDto, runShowDto } from './rest-dto.js';
 
 // OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target.
 const schema = (s: z.ZodType) => z.toJSONSchema(s);
@@ -45,12 +45,52 @@ export function openApiDocument(version: string) {
             ...errors,
           },
         },
+        post: {
+          summary: 'create (or resume) a run from a spec (needs a write key)',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    spec: { type: 'object' },
+                    specYaml: { type: 'string' },
+                    fresh: { type: 'boolean' },
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            '201': json(createdDto, 'the run, and whether an unfinished one of the same spec was resumed'),
+            '400': json(errorDto, 'an invalid spec, naming the path'),
+            ...errors,
+          },
+        },
       },
       '/api/v1/runs/{id}': {
         get: {
           summary: 'one run with its spec, task counts and cost',
           parameters: [runId],
           responses: { '200': json(runShowDto, 'the run'), '404': json(errorDto, 'no such run'), ...errors },
+        },
+        delete: {
+          summary: 'delete a finished, cancelled or interrupted run and its results (needs a write key)',
+          parameters: [runId],
+          responses: {
+            '200': {
+              description: 'deleted',
+              content: {
+                'application/json': {
+                  schema: { type: 'object', properties: { deleted: { type: 'string' } } },
+                },
+              },
+            },
+            '404': json(errorDto, 'no such run'),
+            '409': json(errorDto, 'the run is still open: cancel it first'),
+            ...errors,
+          },
         },
       },
       '/api/v1/runs/{id}/report': {

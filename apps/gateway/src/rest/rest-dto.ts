@@ -35,6 +35,18 @@ export const reportDto = z
   .describe("the same JSON as `precis report <run> --format json`: the run, then each family's leaderboards");
 export const errorDto = z.object({ error: z.string() });
 export const cancelBody = z.object({ reason: z.string().max(500).optional() }).strict();
+// A spec as a JSON object, or as the YAML text of a spec file; `fresh` as for `precis run --fresh`.
+export const createBody = z
+  .object({
+    spec: z.record(z.string(), z.unknown()).optional(),
+    specYaml: z.string().optional(),
+    fresh: z.boolean().optional(),
+  })
+  .strict()
+  .refine((b) => (b.spec === undefined) !== (b.specYaml === undefined), {
+    message: 'give exactly one of spec or specYaml',
+  });
+export const createdDto = z.object({ run: runDto, resumed: z.boolean() });
 
 const iso = (d: Date | undefined) => (d ? d.toISOString() : null);
 

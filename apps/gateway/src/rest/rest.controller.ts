@@ -1,6 +1,8 @@
 import {
   Body,
+  ConflictException,
   Controller,
+  Delete,
   Get,
   HttpCode,
   Inject,
@@ -11,14 +13,22 @@ import {
   UseFilters,
   UseGuards,
 } from '@nestjs/common';
-import { type FamilyRegistry, findRun, loadFullRunReport, renderRunReport } from '@precis/engine';
+import {
+  deleteRun,
+  type FamilyRegistry,
+  findRun,
+  loadFullRunReport,
+  RunStateError,
+  renderRunReport,
+} from '@precis/engine';
 import { builtInFamilies, FAMILIES, SERVICE_INFO, type ServiceInfo } from '@precis/service';
 import { DataSource } from 'typeorm';
 import { IngestionService } from '../ingestion/ingestion.service.js';
 import { RunsService } from '../runs/runs.service.js';
+import { CreateRunUseCase } from '../runs/usecases/create-run.usecase.js';
 import { openApiDocument } from './openapi.js';
 import { NeedsWrite, RestKeyGuard } from './rest-auth.guard.js';
-import { cancelBody, toDatasetDto, toRunDto } from './rest-dto.js';
+import { cancelBody, createBody, toDatasetDto, toRunDto } from './rest-dto.js';
 import { RestErrorsFilter } from './rest-errors.filter.js';
 
 // The REST API (/api/v1): thin translations to the services the gRPC API uses.
@@ -30,6 +40,7 @@ export class RestController {
 
   constructor(
     private readonly runs: RunsService,
+    private readonly creator: CreateRunUseCase,
     private readonly datasets: IngestionService,
     private readonly dataSource: DataSource,
     @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
@@ -41,6 +52,32 @@ export class RestController {
   async listRuns(@Query('limit') limit?: string, @Query('pageToken') pageToken?: string) {
     const page = await this.runs.list({ limit: limit ? Number(limit) : undefined, pageToken });
     return { runs: page.runs.map(toRunDto), nextPageToken: page.nextPageToken };
+  }
+
+  // Paths in the spec resolve as for gRPC: absolute, or under the gateway's INGEST_ROOT.
+  @Post('runs')
+  @NeedsWrite()
+  async createRun(@Body() body: unknown) {
+    const b = createBody.parse(body ?? {});
+    const spec = b.spec === undefined ? {} : { specJson: JSON.stringify(b.spec) };
+    const yaml = b.specYaml === undefined ? {} : { specYaml: b.specYaml };
+    const { run, resumed } = await this.creator.execute(
+      { ...spec, ...yaml, fresh: b.fresh === true },
+      undefined,
+    );
+    return { run: toRunDto(run!), resumed };
+  }
+
+  // Deletes a finished (or cancelled, interrupted) run and its results; its ledger rows stay.
+  @Delete('runs/:id')
+  @NeedsWrite()
+  async deleteRun(@Param('id') id: string) {
+    const run = await findRun(this.dataSource, id);
+    await deleteRun(this.dataSource, run.id).catch((err: unknown) => {
+      if (err instanceof RunStateError) throw new ConflictException(err.message);
+      throw err;
+    });
+    return { deleted: run.id };
   }
 
   @Get('runs/:id')

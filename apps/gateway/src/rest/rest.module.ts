@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
-import { IngestionService } from '../ingestion/ingestion.service.js';
-import { RunsService } from '../runs/runs.service.js';
+import { IngestionModule } from '../ingestion/ingestion.module.js';
+import { RunsModule } from '../runs/runs.module.js';
 import { OpenApiController, RestController } from './rest.controller.js';
 import { RestKeyGuard } from './rest-auth.guard.js';
 
+// The REST API over the same services and use cases as the gRPC API.
 @Module({
+  imports: [RunsModule, IngestionModule],
   controllers: [RestController, OpenApiController],
-  providers: [RestKeyGuard, RunsService, IngestionService],
+  providers: [RestKeyGuard],
 })
 export class RestModule {}

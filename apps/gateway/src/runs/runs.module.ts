@@ -7,5 +7,6 @@ import { CreateRunUseCase } from './usecases/create-run.usecase.js';
 @Module({
   controllers: [RunsController],
   providers: [RunDriver, RunsService, CreateRunUseCase],
+  exports: [RunsService, CreateRunUseCase],
 })
 export class RunsModule {}
