@@ -11,7 +11,8 @@ export function commonEnv(defaults: { httpPort: number }) {
     HTTP_HOST: str({ default: '0.0.0.0', description: 'address the health/metrics HTTP server binds to' }),
     HTTP_PORT: port({
       default: defaults.httpPort,
-      description: 'port of the HTTP server (/health/live, /health/ready, /metrics; the gateway also serves /api)',
+      description:
+        'port of the HTTP server (/health/live, /health/ready, /metrics; the gateway also serves /api)',
     }),
     DATABASE_URL: url({
       protocols: ['postgres', 'postgresql'],
