@@ -160,6 +160,46 @@ describe('the REST API', () => {
     expect(bad.body.error).toContain('systems[0]: give exactly one of "model"');
   });
 
+  it("streams a run's progress as server-sent events until it reaches a final status", async () => {
+    const events = (text: string) =>
+      text
+        .split('\n\n')
+        .filter((b) => b.includes('data:'))
+        .map((b) => ({
+          event: /^event: (.*)$/m.exec(b)?.[1],
+          data: JSON.parse(/^data: (.*)$/m.exec(b)![1]!) as { status: string; summaries: { done: number } },
+        }));
+    const auth = { authorization: `Bearer ${stack.key}` };
+    // A finished run: one event with its final state, then the stream ends.
+    const done = await fetch(`${base}/api/v1/runs/${runId}/events`, { headers: auth });
+    expect(done.headers.get('content-type')).toContain('text/event-stream');
+    expect(events(await done.text()).map((e) => [e.event, e.data.status, e.data.summaries.done])).toEqual([
+      ['progress', 'completed', 1],
+    ]);
+    expect((await fetch(`${base}/api/v1/runs/${runId}/events`)).status).toBe(401);
+    // An open run (no worker in this stack): events until it is cancelled.
+    const spec = {
+      name: 'rest-events',
+      datasets: [{ name: 'example-book' }],
+      systems: [{ name: 'lead', strategy: 'hierarchical', engine: 'lead' }],
+      metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+    };
+    const created = await get('/api/v1/runs', stack.key, {
+      method: 'POST',
+      body: JSON.stringify({ spec, fresh: true }),
+    });
+    const id = created.body.run.id as string;
+    const res = await fetch(`${base}/api/v1/runs/${id}/events`, { headers: auth });
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('\n\n')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(['pending', 'running']).toContain(events(text)[0]!.data.status);
+    await get(`/api/v1/runs/${id}/cancel`, stack.key, { method: 'POST', body: '{}' });
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      text += new TextDecoder().decode(chunk.value);
+    expect(events(text).at(-1)!.data.status).toBe('cancelled');
+  });
+
   it('describes every route in its OpenAPI document, with the response schemas', async () => {
     const doc = (await get('/api/openapi.json')).body;
     expect(doc.openapi).toBe('3.1.0');
@@ -168,6 +208,7 @@ describe('the REST API', () => {
       '/api/v1/runs',
       '/api/v1/runs/{id}',
       '/api/v1/runs/{id}/cancel',
+      '/api/v1/runs/{id}/events',
       '/api/v1/runs/{id}/report',
     ]);
     const list = doc.paths['/api/v1/runs'].get.responses['200'].content['application/json'].schema;

@@ -104,6 +104,21 @@ export function openApiDocument(version: string) {
           },
         },
       },
+      '/api/v1/runs/{id}/events': {
+        get: {
+          summary:
+            "a run's progress as server-sent events (`progress`: status, summaries and tasks per stage), until it ends",
+          parameters: [runId],
+          responses: {
+            '200': {
+              description: 'the event stream',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            '404': json(errorDto, 'no such run'),
+            ...errors,
+          },
+        },
+      },
       '/api/v1/runs/{id}/cancel': {
         post: {
           summary: 'cancel an unfinished run (needs a write key)',

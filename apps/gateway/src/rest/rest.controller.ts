@@ -6,10 +6,12 @@ import {
   Get,
   HttpCode,
   Inject,
+  type MessageEvent,
   Optional,
   Param,
   Post,
   Query,
+  Sse,
   UseFilters,
   UseGuards,
 } from '@nestjs/common';
@@ -22,6 +24,7 @@ import {
   renderRunReport,
 } from '@precis/engine';
 import { builtInFamilies, FAMILIES, SERVICE_INFO, type ServiceInfo } from '@precis/service';
+import type { Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { IngestionService } from '../ingestion/ingestion.service.js';
 import { RunsService } from '../runs/runs.service.js';
@@ -30,6 +33,7 @@ import { openApiDocument } from './openapi.js';
 import { NeedsWrite, RestKeyGuard } from './rest-auth.guard.js';
 import { cancelBody, createBody, toDatasetDto, toRunDto } from './rest-dto.js';
 import { RestErrorsFilter } from './rest-errors.filter.js';
+import { runProgressEvents } from './run-events.js';
 
 // The REST API (/api/v1): thin translations to the services the gRPC API uses.
 @Controller('api/v1')
@@ -84,6 +88,13 @@ export class RestController {
   async showRun(@Param('id') id: string) {
     const run = await this.runs.get(id);
     return { run: toRunDto(run), spec: JSON.parse(run.specJson) as Record<string, unknown> };
+  }
+
+  // Live progress as server-sent events (`progress`), until the run reaches a final status.
+  @Sse('runs/:id/events')
+  async events(@Param('id') id: string): Promise<Observable<MessageEvent>> {
+    const run = await findRun(this.dataSource, id);
+    return runProgressEvents(this.dataSource, run.id);
   }
 
   // The same JSON as `precis report <run> --format json`.
