@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInProcessBus } from '@precis/bus';
 import { createApiKey } from '@precis/db';
+import { runCli } from '../../apps/cli/test/run-cli.js';
 import {
   builtInFamilies,
   createRun,
@@ -104,6 +105,23 @@ describe('the REST API', () => {
     const datasets = await get('/api/v1/datasets', stack.key);
     expect(datasets.body.datasets.map((d: { name: string; kind: string }) => [d.name, d.kind])).toEqual([
       ['example-book', 'text'],
+    ]);
+  });
+
+  it('gives `precis report --remote` the text a local report has, in every format', async () => {
+    const full = await loadFullRunReport(builtInFamilies, stack.db, await findRun(stack.db, runId));
+    const env = { PRECIS_API_KEY: stack.key };
+    for (const format of ['md', 'csv', 'json', 'html', 'text'] as const) {
+      const r = await runCli(
+        ['--remote', stack.address, 'report', runId.slice(0, 8), '--format', format],
+        env,
+      );
+      expect([format, r.code, r.stdout]).toEqual([format, 0, renderRunReport(full, format)]);
+    }
+    const missing = await runCli(['--remote', stack.address, 'report', 'ffffffff'], env);
+    expect([missing.code, missing.stderr.trim()]).toEqual([
+      1,
+      'precis: error: no run ffffffff (see `precis runs ls`)',
     ]);
   });
 

@@ -1,8 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { findRun, hasResults, loadFullRunReport, type ReportFormat, renderRunReport } from '@precis/engine';
 import { Command, Option } from 'commander';
-import { type CliContext, withDataSource } from '../context.js';
+import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
 import { cliFamilies } from '../runtime/families.js';
+import { remoteAccess } from '../runtime/remote-access.js';
+import { RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
 
 export function reportCommand(ctx: CliContext): Command {
   return new Command('report')
@@ -19,6 +21,8 @@ export function reportCommand(ctx: CliContext): Command {
     .option('--wide', 'text: every column at full width (default: what fits 120 columns)')
     .action(
       async (ref: string, opts: { format: ReportFormat; out?: string; wide?: boolean }, command: Command) => {
+        const remote = command.optsWithGlobals<GlobalOptions>().remote;
+        if (remote) return remoteReport(ctx, remote, ref, opts);
         await withDataSource(ctx, command, async (db) => {
           const run = await findRun(db, ref);
           const report = await loadFullRunReport(cliFamilies(), db, run);
@@ -27,14 +31,36 @@ export function reportCommand(ctx: CliContext): Command {
               `run ${run.id} has no leaderboard yet (status ${run.status}${run.error ? `: ${run.error}` : ''})`,
             );
           }
-          const text = renderRunReport(report, opts.format, { wide: opts.wide });
-          if (opts.out) {
-            writeFileSync(opts.out, text);
-            ctx.stderr.write(`wrote ${opts.out}\n`);
-          } else {
-            ctx.stdout.write(text);
-          }
+          writeReport(ctx, renderRunReport(report, opts.format, { wide: opts.wide }), opts.out);
         });
       },
     );
+}
+
+function writeReport(ctx: CliContext, text: string, out: string | undefined): void {
+  if (out) {
+    writeFileSync(out, text);
+    ctx.stderr.write(`wrote ${out}\n`);
+  } else ctx.stdout.write(text);
+}
+
+// `precis report --remote`: the gateway renders the report; the same text as a local report.
+async function remoteReport(
+  ctx: CliContext,
+  address: string,
+  ref: string,
+  opts: { format: ReportFormat; out?: string; wide?: boolean },
+): Promise<void> {
+  const remote = new RemoteRuns(address, remoteAccess(ctx.env));
+  try {
+    const run = await remote.getRun(ref);
+    const report = await remote.report(run.id, opts.format, opts.wide === true);
+    if (!report.hasResults)
+      throw new Error(
+        `run ${run.id} has no leaderboard yet (status ${remoteRunStatus(run)}${run.error ? `: ${run.error}` : ''})`,
+      );
+    writeReport(ctx, report.text, opts.out);
+  } finally {
+    remote.close();
+  }
 }

@@ -91,6 +91,13 @@ export class RemoteRuns {
     return res.run;
   }
 
+  // The run's leaderboards rendered by the gateway, as `precis report` renders them locally.
+  async report(runId: string, format: string, wide = false): Promise<{ text: string; hasResults: boolean }> {
+    return this.call<{ text: string; hasResults: boolean }>((o, cb) =>
+      this.client.getRunReport({ runId, format, wide }, callMetadata(this.access), o, cb),
+    );
+  }
+
   close(): void {
     this.client.close();
   }

@@ -7,7 +7,6 @@ import {
   HttpCode,
   Inject,
   type MessageEvent,
-  Optional,
   Param,
   Post,
   Query,
@@ -15,15 +14,8 @@ import {
   UseFilters,
   UseGuards,
 } from '@nestjs/common';
-import {
-  deleteRun,
-  type FamilyRegistry,
-  findRun,
-  loadFullRunReport,
-  RunStateError,
-  renderRunReport,
-} from '@precis/engine';
-import { builtInFamilies, FAMILIES, SERVICE_INFO, type ServiceInfo } from '@precis/service';
+import { deleteRun, findRun, RunStateError } from '@precis/engine';
+import { SERVICE_INFO, type ServiceInfo } from '@precis/service';
 import type { Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { IngestionService } from '../ingestion/ingestion.service.js';
@@ -40,17 +32,12 @@ import { runProgressEvents } from './run-events.js';
 @UseGuards(RestKeyGuard)
 @UseFilters(RestErrorsFilter)
 export class RestController {
-  private readonly families: FamilyRegistry;
-
   constructor(
     private readonly runs: RunsService,
     private readonly creator: CreateRunUseCase,
     private readonly datasets: IngestionService,
     private readonly dataSource: DataSource,
-    @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
-  ) {
-    this.families = families ?? builtInFamilies();
-  }
+  ) {}
 
   @Get('runs')
   async listRuns(@Query('limit') limit?: string, @Query('pageToken') pageToken?: string) {
@@ -100,9 +87,7 @@ export class RestController {
   // The same JSON as `precis report <run> --format json`.
   @Get('runs/:id/report')
   async report(@Param('id') id: string) {
-    const run = await findRun(this.dataSource, id);
-    const full = await loadFullRunReport(this.families, this.dataSource, run);
-    return JSON.parse(renderRunReport(full, 'json')) as Record<string, unknown>;
+    return JSON.parse((await this.runs.report(id, 'json', false)).text) as Record<string, unknown>;
   }
 
   @Post('runs/:id/cancel')

@@ -6,6 +6,8 @@ import type {
   CancelRunResponse,
   CreateRunRequest,
   CreateRunResponse,
+  GetRunReportRequest,
+  GetRunReportResponse,
   GetRunRequest,
   GetRunResponse,
   ListRunsRequest,
@@ -50,6 +52,13 @@ export class RunsController {
   @GrpcMethod(SERVICE, 'listRuns')
   listRuns(request: ListRunsRequest, metadata: Metadata): Promise<ListRunsResponse> {
     return this.calls.run('ListRuns', metadata, 'read', () => this.runs.list(request));
+  }
+
+  @GrpcMethod(SERVICE, 'getRunReport')
+  getRunReport(request: GetRunReportRequest, metadata: Metadata): Promise<GetRunReportResponse> {
+    return this.calls.run('GetRunReport', metadata, 'read', () =>
+      this.runs.report(request.runId ?? '', request.format || 'md', request.wide === true),
+    );
   }
 
   @GrpcMethod(SERVICE, 'cancelRun')

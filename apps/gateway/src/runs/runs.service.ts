@@ -1,13 +1,27 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { GrpcInvalidArgumentException, GrpcNotFoundException } from '@nestjs/microservices';
 import type { Run, RunStatus } from '@precis/contracts';
 import { RunEntity } from '@precis/db';
-import { cancelRun, findRun, RunNotFoundError, RunStateError, stageCounts, usageSoFar } from '@precis/engine';
+import {
+  cancelRun,
+  type FamilyRegistry,
+  findRun,
+  hasResults,
+  loadFullRunReport,
+  type ReportFormat,
+  RunNotFoundError,
+  RunStateError,
+  renderRunReport,
+  stageCounts,
+  usageSoFar,
+} from '@precis/engine';
+import { builtInFamilies, FAMILIES } from '@precis/service';
 import { DataSource } from 'typeorm';
 import { boundedField, cut, decodePageToken, encodePageToken, pageSize } from '../grpc/page-token.js';
 import { fromProtoRunStatus, taskCountsMap, toProtoRun } from './dto/run.mapper.js';
 
 const MAX_RUN_REF = 100;
+const REPORT_FORMATS: readonly ReportFormat[] = ['md', 'csv', 'json', 'html', 'text'];
 const MAX_REASON = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -18,7 +32,14 @@ function listedRun(run: RunEntity): Run {
 // Reads and state changes of runs, straight from the database (the source of truth).
 @Injectable()
 export class RunsService {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly families: FamilyRegistry;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
+  ) {
+    this.families = families ?? builtInFamilies();
+  }
 
   async get(ref: string): Promise<Run> {
     const run = await this.find(ref);
@@ -76,6 +97,20 @@ export class RunsService {
       if (!(err instanceof RunStateError)) throw err;
     });
     return this.get(run.id);
+  }
+
+  // The run's leaderboards as `precis report` renders them (the gateway has the families).
+  async report(ref: string, format: string, wide: boolean): Promise<{ text: string; hasResults: boolean }> {
+    if (!REPORT_FORMATS.includes(format as ReportFormat))
+      throw new GrpcInvalidArgumentException(
+        `format: "${format}" is not one of ${REPORT_FORMATS.join(', ')}`,
+      );
+    const run = await this.find(ref);
+    const report = await loadFullRunReport(this.families, this.dataSource, run);
+    return {
+      text: renderRunReport(report, format as ReportFormat, { wide }),
+      hasResults: hasResults(report),
+    };
   }
 
   private async find(ref: string): Promise<RunEntity> {

@@ -74,6 +74,7 @@ const runs: RunServiceServer = {
   getRun: unimplemented('GetRun'),
   listRuns: unimplemented('ListRuns'),
   cancelRun: unimplemented('CancelRun'),
+  getRunReport: unimplemented('GetRunReport'),
 };
 
 describe('grpc-js service definitions', () => {

@@ -72,6 +72,21 @@ export interface CancelRunResponse {
   run: Run | undefined;
 }
 
+export interface GetRunReportRequest {
+  /** A run id or its first characters. */
+  runId: string;
+  /** md, csv, json, html or text. */
+  format: string;
+  /** text: every column at full width instead of what fits 120 columns. */
+  wide: boolean;
+}
+
+export interface GetRunReportResponse {
+  text: string;
+  /** False while the run has no leaderboard yet (the text then has only its title). */
+  hasResults: boolean;
+}
+
 function createBaseCreateRunRequest(): CreateRunRequest {
   return { specJson: undefined, specYaml: undefined, fresh: false };
 }
@@ -776,6 +791,200 @@ export const CancelRunResponse: MessageFns<CancelRunResponse> = {
   },
 };
 
+function createBaseGetRunReportRequest(): GetRunReportRequest {
+  return { runId: "", format: "", wide: false };
+}
+
+export const GetRunReportRequest: MessageFns<GetRunReportRequest> = {
+  encode(message: GetRunReportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.runId !== "") {
+      writer.uint32(10).string(message.runId);
+    }
+    if (message.format !== "") {
+      writer.uint32(18).string(message.format);
+    }
+    if (message.wide !== false) {
+      writer.uint32(24).bool(message.wide);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRunReportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRunReportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.runId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.wide = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRunReportRequest {
+    return {
+      runId: isSet(object.runId)
+        ? globalThis.String(object.runId)
+        : isSet(object.run_id)
+        ? globalThis.String(object.run_id)
+        : "",
+      format: isSet(object.format) ? globalThis.String(object.format) : "",
+      wide: isSet(object.wide) ? globalThis.Boolean(object.wide) : false,
+    };
+  },
+
+  toJSON(message: GetRunReportRequest): unknown {
+    const obj: any = {};
+    if (message.runId !== "") {
+      obj.runId = message.runId;
+    }
+    if (message.format !== "") {
+      obj.format = message.format;
+    }
+    if (message.wide !== false) {
+      obj.wide = message.wide;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRunReportRequest>, I>>(base?: I): GetRunReportRequest {
+    return GetRunReportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRunReportRequest>, I>>(object: I): GetRunReportRequest {
+    const message = createBaseGetRunReportRequest();
+    message.runId = object.runId ?? "";
+    message.format = object.format ?? "";
+    message.wide = object.wide ?? false;
+    return message;
+  },
+};
+
+function createBaseGetRunReportResponse(): GetRunReportResponse {
+  return { text: "", hasResults: false };
+}
+
+export const GetRunReportResponse: MessageFns<GetRunReportResponse> = {
+  encode(message: GetRunReportResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== "") {
+      writer.uint32(10).string(message.text);
+    }
+    if (message.hasResults !== false) {
+      writer.uint32(16).bool(message.hasResults);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRunReportResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRunReportResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.hasResults = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRunReportResponse {
+    return {
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      hasResults: isSet(object.hasResults)
+        ? globalThis.Boolean(object.hasResults)
+        : isSet(object.has_results)
+        ? globalThis.Boolean(object.has_results)
+        : false,
+    };
+  },
+
+  toJSON(message: GetRunReportResponse): unknown {
+    const obj: any = {};
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.hasResults !== false) {
+      obj.hasResults = message.hasResults;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRunReportResponse>, I>>(base?: I): GetRunReportResponse {
+    return GetRunReportResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRunReportResponse>, I>>(object: I): GetRunReportResponse {
+    const message = createBaseGetRunReportResponse();
+    message.text = object.text ?? "";
+    message.hasResults = object.hasResults ?? false;
+    return message;
+  },
+};
+
 /** Submits and follows benchmark runs (served by the gateway). */
 export type RunServiceService = typeof RunServiceService;
 export const RunServiceService = {
@@ -822,6 +1031,20 @@ export const RunServiceService = {
     responseSerialize: (value: CancelRunResponse): Buffer => Buffer.from(CancelRunResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CancelRunResponse => CancelRunResponse.decode(value),
   },
+  /**
+   * A run's leaderboards rendered as `precis report` renders them. Fails with NOT_FOUND when there
+   * is no such run, INVALID_ARGUMENT for an unknown format.
+   */
+  getRunReport: {
+    path: "/precis.v1.RunService/GetRunReport" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetRunReportRequest): Buffer => Buffer.from(GetRunReportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetRunReportRequest => GetRunReportRequest.decode(value),
+    responseSerialize: (value: GetRunReportResponse): Buffer =>
+      Buffer.from(GetRunReportResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetRunReportResponse => GetRunReportResponse.decode(value),
+  },
 } as const;
 
 export interface RunServiceServer extends UntypedServiceImplementation {
@@ -836,6 +1059,11 @@ export interface RunServiceServer extends UntypedServiceImplementation {
   listRuns: handleUnaryCall<ListRunsRequest, ListRunsResponse>;
   /** Stops planning new tasks and marks the run STOPPED; tasks already running finish. */
   cancelRun: handleUnaryCall<CancelRunRequest, CancelRunResponse>;
+  /**
+   * A run's leaderboards rendered as `precis report` renders them. Fails with NOT_FOUND when there
+   * is no such run, INVALID_ARGUMENT for an unknown format.
+   */
+  getRunReport: handleUnaryCall<GetRunReportRequest, GetRunReportResponse>;
 }
 
 export interface RunServiceClient extends Client {
@@ -905,6 +1133,25 @@ export interface RunServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CancelRunResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A run's leaderboards rendered as `precis report` renders them. Fails with NOT_FOUND when there
+   * is no such run, INVALID_ARGUMENT for an unknown format.
+   */
+  getRunReport(
+    request: GetRunReportRequest,
+    callback: (error: ServiceError | null, response: GetRunReportResponse) => void,
+  ): ClientUnaryCall;
+  getRunReport(
+    request: GetRunReportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetRunReportResponse) => void,
+  ): ClientUnaryCall;
+  getRunReport(
+    request: GetRunReportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetRunReportResponse) => void,
   ): ClientUnaryCall;
 }
 
