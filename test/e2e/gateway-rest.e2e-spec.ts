@@ -125,6 +125,21 @@ describe('the REST API', () => {
     ]);
   });
 
+  it('ranks systems across runs over the API as precis leaderboard does', async () => {
+    const board = await get(`/api/v1/leaderboard?runs=${runId.slice(0, 8)}`, stack.key);
+    expect([board.status, board.body.metric, board.body.documents]).toEqual([200, 'booookscore.0', 1]);
+    expect(board.body.entries.map((e: { system: string; rank: number }) => [e.system, e.rank])).toEqual([
+      ['hier-lead', 1],
+    ]);
+    const none = await get('/api/v1/leaderboard', stack.key);
+    expect([none.status, none.body.error]).toEqual([400, 'runs: give run ids, comma-separated']);
+    const unknown = await get(`/api/v1/leaderboard?runs=${runId}&metric=bleu`, stack.key);
+    expect([unknown.status, unknown.body.error]).toEqual([
+      400,
+      'metric "bleu" is not scored per document in every run; choose one of: booookscore.0',
+    ]);
+  });
+
   it('cancels only with a write key', async () => {
     const { key: readKey } = await createApiKey(stack.db, 'reader', 'read');
     const refused = await get(`/api/v1/runs/${runId}/cancel`, readKey, { method: 'POST', body: '{}' });
@@ -223,6 +238,7 @@ describe('the REST API', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v1/datasets',
+      '/api/v1/leaderboard',
       '/api/v1/runs',
       '/api/v1/runs/{id}',
       '/api/v1/runs/{id}/cancel',

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { createdDto, datasetListDto, errorDto, reportDto, runListDto, runShowDto } from './rest-dto.js';
+import {
+  createdDto,
+  datasetListDto,
+  errorDto,
+  leaderboardDto,
+  reportDto,
+  runListDto,
+  runShowDto,
+} from './rest-dto.js';
 
 // OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target.
 const schema = (s: z.ZodType) => z.toJSONSchema(s);
@@ -133,6 +141,28 @@ export function openApiDocument(version: string) {
           responses: {
             '200': json(runShowDto, 'the run after cancelling'),
             '404': json(errorDto, 'no such run'),
+            ...errors,
+          },
+        },
+      },
+      '/api/v1/leaderboard': {
+        get: {
+          summary:
+            'the systems of several runs ranked on one per-document metric (paired bootstrap, Holm; ties share a rank)',
+          parameters: [
+            {
+              name: 'runs',
+              in: 'query',
+              required: true,
+              schema: { type: 'string' },
+              description: 'run ids, comma-separated',
+            },
+            { name: 'metric', in: 'query', schema: { type: 'string' } },
+            { name: 'alpha', in: 'query', schema: { type: 'number' } },
+          ],
+          responses: {
+            '200': json(leaderboardDto, 'the ranked systems and every comparison'),
+            '400': json(errorDto, 'no shared metric or document, or a bad parameter'),
             ...errors,
           },
         },

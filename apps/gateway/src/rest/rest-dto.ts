@@ -47,6 +47,44 @@ export const createBody = z
     message: 'give exactly one of spec or specYaml',
   });
 export const createdDto = z.object({ run: runDto, resumed: z.boolean() });
+export const leaderboardQuery = z.object({
+  runs: z
+    .string({ error: 'give run ids, comma-separated' })
+    .transform((s) =>
+      s
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean),
+    )
+    .refine((r) => r.length > 0 && r.length <= 50, 'give 1 to 50 run ids, comma-separated'),
+  metric: z.string().optional(),
+  alpha: z.coerce.number().gt(0).lt(1).default(0.05),
+});
+export const leaderboardDto = z.object({
+  metric: z.string(),
+  documents: z.number(),
+  alpha: z.number(),
+  resamples: z.number(),
+  entries: z.array(
+    z.object({
+      run: z.object({ id: z.string(), name: z.string() }),
+      system: z.string(),
+      producedBy: z.string(),
+      mean: z.number(),
+      rank: z.number(),
+    }),
+  ),
+  comparisons: z.array(
+    z.object({
+      better: z.string(),
+      worse: z.string(),
+      meanDiff: z.number(),
+      p: z.number().nullable(),
+      pHolm: z.number().nullable(),
+      significant: z.boolean(),
+    }),
+  ),
+});
 
 const iso = (d: Date | undefined) => (d ? d.toISOString() : null);
 

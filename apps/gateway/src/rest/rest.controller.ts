@@ -1,4 +1,5 @@
 import {
+  BadRequestException,
   Body,
   ConflictException,
   Controller,
@@ -14,7 +15,7 @@ import {
   UseFilters,
   UseGuards,
 } from '@nestjs/common';
-import { deleteRun, findRun, RunStateError } from '@precis/engine';
+import { crossRunLeaderboard, deleteRun, findRun, LeaderboardError, RunStateError } from '@precis/engine';
 import { SERVICE_INFO, type ServiceInfo } from '@precis/service';
 import type { Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
@@ -23,7 +24,7 @@ import { RunsService } from '../runs/runs.service.js';
 import { CreateRunUseCase } from '../runs/usecases/create-run.usecase.js';
 import { openApiDocument } from './openapi.js';
 import { NeedsWrite, RestKeyGuard } from './rest-auth.guard.js';
-import { cancelBody, createBody, toDatasetDto, toRunDto } from './rest-dto.js';
+import { cancelBody, createBody, leaderboardQuery, toDatasetDto, toRunDto } from './rest-dto.js';
 import { RestErrorsFilter } from './rest-errors.filter.js';
 import { runProgressEvents } from './run-events.js';
 
@@ -97,6 +98,25 @@ export class RestController {
     const { reason } = cancelBody.parse(body ?? {});
     const run = await this.runs.cancel(id, reason ?? '', 'rest');
     return { run: toRunDto(run), spec: JSON.parse(run.specJson) as Record<string, unknown> };
+  }
+
+  // The systems of several runs ranked on one per-document metric (as `precis leaderboard`).
+  @Get('leaderboard')
+  async leaderboard(
+    @Query('runs') runs?: string,
+    @Query('metric') metric?: string,
+    @Query('alpha') alpha?: string,
+  ) {
+    const q = leaderboardQuery.parse({ runs, metric, alpha });
+    try {
+      return await crossRunLeaderboard(this.dataSource, q.runs, {
+        ...(q.metric ? { metric: q.metric } : {}),
+        alpha: q.alpha,
+      });
+    } catch (err) {
+      if (err instanceof LeaderboardError) throw new BadRequestException(err.message);
+      throw err;
+    }
   }
 
   @Get('datasets')
