@@ -108,7 +108,7 @@ describe('the REST API', () => {
     ]);
   });
 
-  it('gives `precis report --remote` the text a local report has, in every format', async () => {
+  it('gives `precis report` and `runs show` with --remote the text a local one has', async () => {
     const full = await loadFullRunReport(builtInFamilies, stack.db, await findRun(stack.db, runId));
     const env = { PRECIS_API_KEY: stack.key };
     for (const format of ['md', 'csv', 'json', 'html', 'text'] as const) {
@@ -118,6 +118,15 @@ describe('the REST API', () => {
       );
       expect([format, r.code, r.stdout]).toEqual([format, 0, renderRunReport(full, format)]);
     }
+    const show = await runCli(['--remote', stack.address, 'runs', 'show', runId.slice(0, 8)], env);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain(`run:      ${runId}\nname:     rest-quickstart\nstatus:   completed`);
+    expect(show.stdout).toMatch(/ {2}summarize +\d+ done, 0 failed, 0 open of \d+/);
+    expect(show.stdout).toContain(renderRunReport(full, 'text'));
+    const json = JSON.parse(
+      (await runCli(['--remote', stack.address, 'runs', 'show', runId, '--json'], env)).stdout,
+    );
+    expect([json.run.id, json.tasks.score.done, json.leaderboard[0].system]).toEqual([runId, 1, 'hier-lead']);
     const missing = await runCli(['--remote', stack.address, 'report', 'ffffffff'], env);
     expect([missing.code, missing.stderr.trim()]).toEqual([
       1,

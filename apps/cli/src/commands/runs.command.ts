@@ -102,6 +102,8 @@ function showCommand(ctx: CliContext, runs: Command): void {
     .option('--wide', 'every leaderboard column at full width (default: what fits 120 columns)')
     .action(
       async (ref: string, opts: { trace?: string; json?: boolean; wide?: boolean }, command: Command) => {
+        const remote = command.optsWithGlobals<GlobalOptions>().remote;
+        if (remote) return showRemoteRun(ctx, remote, ref, opts);
         await withDataSource(ctx, command, async (db) => {
           const run = await findRun(db, ref);
           if (opts.trace !== undefined) {
@@ -216,6 +218,58 @@ async function listRemoteRuns(ctx: CliContext, address: string, limit: number, j
         rows.map((r) => [r.id.slice(0, 8), r.name, r.status, (r.createdAt ?? '').replace(/\.\d+Z$/, 'Z')]),
       )}\n`,
     );
+  } finally {
+    remote.close();
+  }
+}
+
+// `precis runs show --remote`: the run as the gateway has it, and the leaderboard it renders.
+async function showRemoteRun(
+  ctx: CliContext,
+  address: string,
+  ref: string,
+  opts: { trace?: string; json?: boolean; wide?: boolean },
+): Promise<void> {
+  if (opts.trace !== undefined)
+    throw new Error('runs show --trace: not available with --remote; run it on the gateway host');
+  const remote = new RemoteRuns(address, remoteAccess(ctx.env));
+  try {
+    const run = await remote.getRun(ref);
+    const stages = [
+      ...new Set(Object.keys(run.taskCounts).flatMap((k) => (k.includes('.') ? [k.split('.')[0]!] : []))),
+    ];
+    const count = (stage: string, state: string) => run.taskCounts[`${stage}.${state}`] ?? 0;
+    if (opts.json) {
+      const report = await remote.report(run.id, 'json');
+      const tasks = Object.fromEntries(
+        stages.map((st) => [
+          st,
+          {
+            total: count(st, 'total'),
+            done: count(st, 'done'),
+            failed: count(st, 'failed'),
+            open: count(st, 'open'),
+          },
+        ]),
+      );
+      return printJson(ctx, { ...JSON.parse(report.text), tasks, costUsd: run.costUsd });
+    }
+    const lines = [
+      `run:      ${run.id}`,
+      `name:     ${run.name}`,
+      `status:   ${remoteRunStatus(run)}${run.error ? ` (${run.error})` : ''}`,
+      `created:  ${run.createTime?.toISOString() ?? '-'}`,
+      `finished: ${run.finishTime?.toISOString() ?? '-'}`,
+      `cost:     $${run.costUsd.toFixed(4)}`,
+      'tasks:',
+      ...stages.map(
+        (st) =>
+          `  ${st.padEnd(10)} ${count(st, 'done')} done, ${count(st, 'failed')} failed, ${count(st, 'open')} open of ${count(st, 'total')}`,
+      ),
+    ];
+    ctx.stdout.write(`${lines.join('\n')}\n\n`);
+    const report = await remote.report(run.id, 'text', opts.wide === true);
+    if (report.hasResults) ctx.stdout.write(report.text);
   } finally {
     remote.close();
   }
