@@ -1,4 +1,3 @@
-import { DocumentEntity } from '@precis/db';
 import {
   isGeneratedSystem,
   metricCovers,
@@ -7,12 +6,12 @@ import {
   type RunContext,
   retrieveTaskId,
   type ScoringInput,
+  summaryDocumentData,
   systemTaskId,
   upsertBoardRows,
   upsertMetricValues,
 } from '@precis/engine';
 import { RougeScorer } from '@precis/metrics';
-import { In } from 'typeorm';
 import {
   gorSettings,
   isGorSystem,
@@ -146,13 +145,10 @@ export async function scoreGor(ctx: RunContext, input: ScoringInput): Promise<Re
     [input.runId],
   );
   const tasks = new Map(rows.map((r) => [r.id, r]));
-  const docIds = [...new Set(input.summaries.map((s) => s.documentId))];
-  const docs = docIds.length
-    ? await ctx.db
-        .getRepository(DocumentEntity)
-        .find({ where: { id: In(docIds) }, select: { id: true, data: true } })
-    : [];
-  const references = new Map(docs.map((d) => [d.id, (d.data as { references?: string[] }).references ?? []]));
+  const data = await summaryDocumentData(ctx.db, input.summaries);
+  const references = new Map(
+    [...data].map(([id, d]) => [id, (d as { references?: string[] }).references ?? []]),
+  );
   const board: GorRow[] = [];
   const values: ReturnType<typeof perDocument> = [];
   for (const m of metrics)

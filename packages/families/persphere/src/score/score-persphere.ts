@@ -1,4 +1,3 @@
-import { DocumentEntity } from '@precis/db';
 import {
   isGeneratedSystem,
   metricCovers,
@@ -6,10 +5,10 @@ import {
   type RunContext,
   retrieveTaskId,
   type ScoringInput,
+  summaryDocumentData,
   upsertBoardRows,
 } from '@precis/engine';
 import { persphereTargets } from '@precis/retrievers';
-import { In } from 'typeorm';
 import {
   isPersphereSystem,
   type PersphereMetricSpec,
@@ -103,13 +102,8 @@ export async function scorePersphere(ctx: RunContext, input: ScoringInput): Prom
     [input.runId],
   );
   const tasks = new Map(rows.map((r) => [r.id, r]));
-  const docIds = [...new Set(input.summaries.map((s) => s.documentId))];
-  const docs = docIds.length
-    ? await ctx.db
-        .getRepository(DocumentEntity)
-        .find({ where: { id: In(docIds) }, select: { id: true, data: true } })
-    : [];
-  const claims = new Map(docs.map((d) => [d.id, (d.data as { claims: GoldClaim[] }).claims]));
+  const data = await summaryDocumentData(ctx.db, input.summaries);
+  const claims = new Map([...data].map(([id, d]) => [id, (d as { claims: GoldClaim[] }).claims]));
   const board: PersphereRow[] = [];
   for (const m of metrics)
     for (const s of input.spec.systems.filter(
