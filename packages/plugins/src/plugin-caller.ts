@@ -59,55 +59,33 @@ export class PluginCaller {
     const modelId = `${who.name}@${who.version}`;
     const payload = step as unknown as Record<string, unknown>;
     const cacheKey = computeCacheKey({ kind: 'plugin', modelId, params: {}, payload, templateVersion: null });
-    const base: LlmCallRecord = {
-      runId: call.runId,
-      taskId: call.taskId,
-      model: `plugin:${target.address}`,
-      modelId,
-      kind: 'plugin',
-      cacheKey,
-      cacheHit: false,
-      templateVersion: null,
-      request: payload,
-      response: null,
-      tokensIn: 0,
-      tokensOut: 0,
-      latencyMs: 0,
-      costUsd: ZERO,
-      attempts: 0,
-      error: null,
-      calls: 1,
-    };
+    const base = ledgerRecord(target, modelId, cacheKey, payload, call);
     const started = performance.now();
+    const latency = () => Math.round(performance.now() - started);
     if (call.cache) {
       const hit = await this.store.findCached(cacheKey);
       if (hit && typeof hit.text === 'string' && hit.text.trim() !== '') {
-        const latencyMs = Math.round(performance.now() - started);
+        const cached = { cachedAs: cacheKey };
         await this.store.record({
           ...base,
-          request: { cachedAs: cacheKey },
+          request: cached,
           cacheHit: true,
           status: 'cached',
-          latencyMs,
+          latencyMs: latency(),
         });
         return { text: hit.text, producer: String(hit.producer ?? modelId), cached: true, attempts: 0 };
       }
     }
     const sent: LlmCallRecord = { ...base, id: randomUUID(), status: 'sent' };
     await this.store.recordSent(sent);
-    const latency = () => Math.round(performance.now() - started);
     try {
-      const { res, attempts } = await this.attempts(target, {
-        ...step,
-        runId: call.runId,
-        taskId: call.taskId,
-      });
+      const request = { ...step, runId: call.runId, taskId: call.taskId };
+      const { res, attempts } = await this.attempts(target, request);
       if (res.text.trim() === '')
-        throw Object.assign(
-          new PluginError(`plugin ${target.address} (${who.name}) returned an empty summary`, false),
-          {
-            attempts,
-          },
+        throw new PluginError(
+          `plugin ${target.address} (${who.name}) returned an empty summary`,
+          false,
+          attempts,
         );
       const usage = res.usage ?? { promptTokens: 0, completionTokens: 0, costUsd: 0 };
       await this.store.record({
@@ -124,12 +102,13 @@ export class PluginCaller {
     } catch (err) {
       const e =
         err instanceof PluginError ? err : new PluginError(`plugin ${target.address}: ${String(err)}`, false);
+      const error = `${e.name}: ${e.message}`;
       await this.store.record({
         ...sent,
         status: 'error',
         latencyMs: latency(),
-        attempts: (e as PluginError & { attempts?: number }).attempts ?? 1,
-        error: `${e.name}: ${e.message}`,
+        attempts: e.attempts ?? 1,
+        error,
       });
       throw e;
     }
@@ -173,7 +152,7 @@ export class PluginCaller {
         if (!retryable || n > target.maxRetries) {
           const e = err instanceof PluginError ? err : new PluginError(String(err), false);
           const suffix = n > 1 ? ` (after ${n} attempts)` : '';
-          throw Object.assign(new PluginError(`${e.message}${suffix}`, false), { attempts: n });
+          throw new PluginError(`${e.message}${suffix}`, false, n);
         }
       } finally {
         slots.release();
@@ -202,4 +181,33 @@ export class PluginCaller {
     }
     return s;
   }
+}
+
+// A plugin call's ledger row before it is sent or answered from the cache.
+function ledgerRecord(
+  target: PluginTarget,
+  modelId: string,
+  cacheKey: string,
+  request: Record<string, unknown>,
+  call: { runId: string; taskId: string },
+): LlmCallRecord {
+  return {
+    runId: call.runId,
+    taskId: call.taskId,
+    model: `plugin:${target.address}`,
+    modelId,
+    kind: 'plugin',
+    cacheKey,
+    cacheHit: false,
+    templateVersion: null,
+    request,
+    response: null,
+    tokensIn: 0,
+    tokensOut: 0,
+    latencyMs: 0,
+    costUsd: ZERO,
+    attempts: 0,
+    error: null,
+    calls: 1,
+  };
 }

@@ -12,6 +12,8 @@ export class PluginError extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
+    // Attempts made before giving up, when known.
+    readonly attempts?: number,
   ) {
     super(message);
     this.name = 'PluginError';
