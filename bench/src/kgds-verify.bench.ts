@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +10,7 @@ import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm
 import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { builtInFamilies } from './built-in-families.js';
+import { startServiceProcess } from './service-process.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 const KGDS = resolve(repo, '../shared/datasets/kgds/KGDS.json');
@@ -123,27 +123,7 @@ const sharedRoles = (fake: FakeLlmProcess) => ({
   'nats-server': () => cpuOfCommand('nats-server'),
 });
 
-function startVerifier(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [VERIFIER], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${env.HTTP_PORT}/health/ready`;
-  return new Promise((resolveReady, reject) => {
-    const deadline = Date.now() + 60_000;
-    const probe = async () => {
-      const ok = await fetch(url).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) return resolveReady(child);
-      if (Date.now() > deadline || child.exitCode !== null)
-        return reject(new Error(`verifier on ${env.HTTP_PORT} did not get ready`));
-      setTimeout(probe, 200);
-    };
-    void probe();
-  });
-}
+const startVerifier = (env: Record<string, string>) => startServiceProcess(VERIFIER, env, 'verifier');
 
 const abs = { name: 'gold-abs', source: 'gold', pattern: 'abs-aos' };
 const kgdsSpec = (name: string, systems: unknown[]) => ({

@@ -1,0 +1,29 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+
+// Starts a built service (apps/<name>/dist/main.js) with only the given environment and resolves
+// once its /health/ready answers 200 (60 s at most).
+export function startServiceProcess(
+  script: string,
+  env: Record<string, string>,
+  label: string,
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${env.HTTP_PORT}/health/ready`;
+  return new Promise((resolveReady, reject) => {
+    const deadline = Date.now() + 60_000;
+    const probe = async () => {
+      const ok = await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) return resolveReady(child);
+      if (Date.now() > deadline || child.exitCode !== null)
+        return reject(new Error(`${label} on ${env.HTTP_PORT} did not get ready`));
+      setTimeout(probe, 200);
+    };
+    void probe();
+  });
+}
