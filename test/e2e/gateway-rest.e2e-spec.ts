@@ -19,7 +19,13 @@ import {
 import { type GatewayStack, startGatewayStack } from './gateway-support.js';
 import { repoRoot } from './runs-support.js';
 
-const ROUTES = ['/api/v1/runs', '/api/v1/runs/x', '/api/v1/runs/x/report', '/api/v1/datasets'];
+const ROUTES = [
+  '/api/v1/runs',
+  '/api/v1/runs/x',
+  '/api/v1/runs/x/report',
+  '/api/v1/runs/x/traces/y',
+  '/api/v1/datasets',
+];
 
 describe('the REST API', () => {
   let stack: GatewayStack;
@@ -100,6 +106,16 @@ describe('the REST API', () => {
     const full = await loadFullRunReport(builtInFamilies, stack.db, await findRun(stack.db, runId));
     expect(report.body).toEqual(JSON.parse(renderRunReport(full, 'json')));
     expect(report.body.leaderboard[0].system).toBe('hier-lead');
+    const trace = await get(`/api/v1/runs/${runId}/traces/the-lighthouse-keeper.md`, stack.key);
+    expect(trace.body.document.externalId).toBe('the-lighthouse-keeper.md');
+    expect(
+      trace.body.systems.map((s: { system: string; steps: unknown[] }) => [s.system, s.steps.length > 1]),
+    ).toEqual([['hier-lead', true]]);
+    const noDoc = await get(`/api/v1/runs/${runId}/traces/nope`, stack.key);
+    expect([noDoc.status, noDoc.body.error]).toEqual([
+      404,
+      `run ${runId} has no document "nope"; give a document's external id, e.g. the-lighthouse-keeper.md`,
+    ]);
     const missing = await get('/api/v1/runs/ffffffff/report', stack.key);
     expect([missing.status, missing.body.error]).toEqual([404, 'no run ffffffff (see `precis runs ls`)']);
     const datasets = await get('/api/v1/datasets', stack.key);
@@ -253,6 +269,7 @@ describe('the REST API', () => {
       '/api/v1/runs/{id}/cancel',
       '/api/v1/runs/{id}/events',
       '/api/v1/runs/{id}/report',
+      '/api/v1/runs/{id}/traces/{document}',
     ]);
     const list = doc.paths['/api/v1/runs'].get.responses['200'].content['application/json'].schema;
     expect(list.properties.runs.items.required).toEqual(

@@ -7,6 +7,7 @@ import {
   reportDto,
   runListDto,
   runShowDto,
+  traceDto,
 } from './rest-dto.js';
 
 // OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target.
@@ -108,6 +109,26 @@ export function openApiDocument(version: string) {
           responses: {
             '200': json(reportDto, 'the report'),
             '404': json(errorDto, 'no such run'),
+            ...errors,
+          },
+        },
+      },
+      '/api/v1/runs/{id}/traces/{document}': {
+        get: {
+          summary: "every stored step of one document's summaries and every verdict on them",
+          parameters: [
+            runId,
+            {
+              name: 'document',
+              in: 'path',
+              required: true,
+              schema: { type: 'string' },
+              description: "the document's external id",
+            },
+          ],
+          responses: {
+            '200': json(traceDto, "the document, each system's steps, the verdict blocks"),
+            '404': json(errorDto, 'no such run or document'),
             ...errors,
           },
         },

@@ -34,6 +34,21 @@ export const reportDto = z
   .catchall(z.unknown())
   .describe("the same JSON as `precis report <run> --format json`: the run, then each family's leaderboards");
 export const errorDto = z.object({ error: z.string() });
+export const traceDto = z.object({
+  document: z.object({ id: z.string(), externalId: z.string() }),
+  systems: z.array(
+    z.object({
+      system: z.string(),
+      strategy: z.string(),
+      steps: z
+        .array(z.record(z.string(), z.unknown()))
+        .describe('each step: task id, status, payload, result, error'),
+    }),
+  ),
+  verdicts: z
+    .array(z.record(z.string(), z.unknown()))
+    .describe('report blocks: each verdict of each summary'),
+});
 export const cancelBody = z.object({ reason: z.string().max(500).optional() }).strict();
 // A spec as a JSON object, or as the YAML text of a spec file; `fresh` as for `precis run --fresh`.
 export const createBody = z

@@ -8,6 +8,8 @@ import {
   findRun,
   hasResults,
   loadFullRunReport,
+  loadTraceBlocks,
+  loadTraces,
   type ReportFormat,
   RunNotFoundError,
   RunStateError,
@@ -111,6 +113,24 @@ export class RunsService {
       text: renderRunReport(report, format as ReportFormat, { wide }),
       hasResults: hasResults(report),
     };
+  }
+
+  // Every stored step and every verdict of one document of a run (`precis runs show --trace`).
+  async trace(ref: string, document: string) {
+    boundedField('document', document, 200);
+    const run = await this.find(ref);
+    try {
+      const traces = await loadTraces(this.dataSource, run, document);
+      const verdicts = await loadTraceBlocks(this.families, this.dataSource, run, traces.document.id);
+      return {
+        document: { id: traces.document.id, externalId: traces.document.externalId },
+        systems: traces.systems,
+        verdicts,
+      };
+    } catch (err) {
+      if (err instanceof RunNotFoundError) throw new GrpcNotFoundException(err.message);
+      throw err;
+    }
   }
 
   private async find(ref: string): Promise<RunEntity> {
