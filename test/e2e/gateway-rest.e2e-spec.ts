@@ -33,7 +33,7 @@ describe('the REST API', () => {
   let base: string;
 
   beforeAll(async () => {
-    stack = await startGatewayStack({ name: 'rest' });
+    stack = await startGatewayStack({ name: 'rest', withIngestion: true, env: { INGEST_ROOT: repoRoot } });
     base = `http://127.0.0.1:${stack.gateway.httpPort}`;
     // An offline run written to the gateway's database by the engine in this process.
     const bus = createInProcessBus();
@@ -165,6 +165,30 @@ describe('the REST API', () => {
     ]);
   });
 
+  it('imports a dataset through the ingestion service and shows it; a bad file names its line', async () => {
+    const body = { kind: 'jsonl', path: resolve(repoRoot, 'examples/data/field-notes.jsonl'), name: 'notes' };
+    const post = (b: unknown) =>
+      get('/api/v1/datasets', stack.key, { method: 'POST', body: JSON.stringify(b) });
+    const first = await post(body);
+    expect([
+      first.status,
+      first.body.status,
+      first.body.dataset.name,
+      first.body.dataset.counts.documents,
+    ]).toEqual([201, 'imported', 'notes', 3]);
+    expect((await post(body)).body.status).toBe('unchanged');
+    const show = await get('/api/v1/datasets/notes', stack.key);
+    expect([show.status, show.body.dataset.kind]).toEqual([200, 'jsonl']);
+    expect((await get('/api/v1/datasets/nope', stack.key)).status).toBe(404);
+    const bad = await post({
+      ...body,
+      path: resolve(repoRoot, 'test/engine/fixtures/specs/bad-chunk-size.yaml'),
+      name: 'bad',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain('bad-chunk-size.yaml: line 1: invalid JSON');
+  });
+
   it('cancels only with a write key', async () => {
     const { key: readKey } = await createApiKey(stack.db, 'reader', 'read');
     const refused = await get(`/api/v1/runs/${runId}/cancel`, readKey, { method: 'POST', body: '{}' });
@@ -263,6 +287,7 @@ describe('the REST API', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v1/datasets',
+      '/api/v1/datasets/{name}',
       '/api/v1/leaderboard',
       '/api/v1/runs',
       '/api/v1/runs/{id}',

@@ -7,6 +7,6 @@ import { ImportDatasetUseCase } from './usecases/import-dataset.usecase.js';
 @Module({
   controllers: [IngestionController],
   providers: [IngestionService, ImportDatasetUseCase, TaskCompletions],
-  exports: [IngestionService],
+  exports: [IngestionService, ImportDatasetUseCase],
 })
 export class IngestionModule {}

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import {
   createdDto,
+  datasetDto,
   datasetListDto,
   errorDto,
+  importedDto,
   leaderboardDto,
   reportDto,
   runListDto,
@@ -188,7 +190,46 @@ export function openApiDocument(version: string) {
           },
         },
       },
+      '/api/v1/datasets/{name}': {
+        get: {
+          summary: 'one imported dataset with its counts',
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: {
+            '200': json(z.object({ dataset: datasetDto }), 'the dataset'),
+            '404': json(errorDto, 'no such dataset'),
+            ...errors,
+          },
+        },
+      },
       '/api/v1/datasets': {
+        post: {
+          summary:
+            'import a file the ingestion service can read, as `precis ingest` does (needs a write key)',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['kind', 'path', 'name'],
+                  properties: {
+                    kind: { type: 'string' },
+                    path: { type: 'string' },
+                    name: { type: 'string' },
+                    documents: { type: 'string' },
+                    replace: { type: 'boolean' },
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            '201': json(importedDto, 'imported, unchanged (the same file) or replaced'),
+            '400': json(errorDto, 'an invalid file: what, where (file, line, field) and how to fix it'),
+            '409': json(errorDto, 'the name holds another file: pass replace'),
+            ...errors,
+          },
+        },
         get: {
           summary: 'imported datasets by name',
           parameters: [

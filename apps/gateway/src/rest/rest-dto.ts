@@ -1,4 +1,4 @@
-import type { Dataset, Run } from '@precis/contracts';
+import { type Dataset, ImportStatus, type Run } from '@precis/contracts';
 import { z } from 'zod';
 import { fromProtoRunStatus } from '../runs/dto/run.mapper.js';
 
@@ -34,6 +34,20 @@ export const reportDto = z
   .catchall(z.unknown())
   .describe("the same JSON as `precis report <run> --format json`: the run, then each family's leaderboards");
 export const errorDto = z.object({ error: z.string() });
+// An import as `precis ingest` does it, of a file the ingestion service can read (INGEST_ROOT).
+export const importBody = z
+  .object({
+    kind: z.string().min(1),
+    path: z.string().min(1),
+    name: z.string().min(1),
+    documents: z.string().min(1).optional(),
+    replace: z.boolean().optional(),
+  })
+  .strict();
+export const importedDto = z.object({
+  status: z.enum(['imported', 'unchanged', 'replaced']),
+  dataset: datasetDto,
+});
 export const traceDto = z.object({
   document: z.object({ id: z.string(), externalId: z.string() }),
   systems: z.array(
@@ -102,6 +116,12 @@ export const leaderboardDto = z.object({
 });
 
 const iso = (d: Date | undefined) => (d ? d.toISOString() : null);
+
+export const IMPORT_STATUS: Partial<Record<ImportStatus, 'imported' | 'unchanged' | 'replaced'>> = {
+  [ImportStatus.IMPORT_STATUS_IMPORTED]: 'imported',
+  [ImportStatus.IMPORT_STATUS_UNCHANGED]: 'unchanged',
+  [ImportStatus.IMPORT_STATUS_REPLACED]: 'replaced',
+};
 
 export function toRunDto(run: Run): z.output<typeof runDto> {
   return {

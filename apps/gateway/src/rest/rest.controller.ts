@@ -20,11 +20,20 @@ import { SERVICE_INFO, type ServiceInfo } from '@precis/service';
 import type { Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { IngestionService } from '../ingestion/ingestion.service.js';
+import { ImportDatasetUseCase } from '../ingestion/usecases/import-dataset.usecase.js';
 import { RunsService } from '../runs/runs.service.js';
 import { CreateRunUseCase } from '../runs/usecases/create-run.usecase.js';
 import { openApiDocument } from './openapi.js';
 import { NeedsWrite, RestKeyGuard } from './rest-auth.guard.js';
-import { cancelBody, createBody, leaderboardQuery, toDatasetDto, toRunDto } from './rest-dto.js';
+import {
+  cancelBody,
+  createBody,
+  IMPORT_STATUS,
+  importBody,
+  leaderboardQuery,
+  toDatasetDto,
+  toRunDto,
+} from './rest-dto.js';
 import { RestErrorsFilter } from './rest-errors.filter.js';
 import { runProgressEvents } from './run-events.js';
 
@@ -37,6 +46,7 @@ export class RestController {
     private readonly runs: RunsService,
     private readonly creator: CreateRunUseCase,
     private readonly datasets: IngestionService,
+    private readonly importer: ImportDatasetUseCase,
     private readonly dataSource: DataSource,
   ) {}
 
@@ -123,6 +133,26 @@ export class RestController {
       if (err instanceof LeaderboardError) throw new BadRequestException(err.message);
       throw err;
     }
+  }
+
+  @Get('datasets/:name')
+  async showDataset(@Param('name') name: string) {
+    return { dataset: toDatasetDto(await this.datasets.get(name)) };
+  }
+
+  // Waits for the ingestion service to import the file (as `precis ingest --remote`).
+  @Post('datasets')
+  @NeedsWrite()
+  async importDataset(@Body() body: unknown) {
+    const b = importBody.parse(body ?? {});
+    const res = await this.importer.execute({
+      kind: b.kind,
+      path: b.path,
+      datasetName: b.name,
+      replace: b.replace === true,
+      ...(b.documents ? { documentsPath: b.documents } : {}),
+    });
+    return { status: IMPORT_STATUS[res.status] ?? 'imported', dataset: toDatasetDto(res.dataset!) };
   }
 
   @Get('datasets')
