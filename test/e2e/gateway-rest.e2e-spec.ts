@@ -10,9 +10,12 @@ import {
   builtInFamilies,
   createRun,
   createRunContext,
+  crossRunBlocks,
+  crossRunLeaderboard,
   executeRun,
   findRun,
   loadFullRunReport,
+  renderBlocks,
   renderRunReport,
   validateSpec,
 } from '../support/precis.js';
@@ -124,7 +127,7 @@ describe('the REST API', () => {
     ]);
   });
 
-  it('gives `precis report` and `runs show` with --remote the text a local one has', async () => {
+  it('gives `report`, `runs show` and `leaderboard` with --remote the text a local one has', async () => {
     const full = await loadFullRunReport(builtInFamilies, stack.db, await findRun(stack.db, runId));
     const env = { PRECIS_API_KEY: stack.key };
     for (const format of ['md', 'csv', 'json', 'html', 'text'] as const) {
@@ -143,6 +146,22 @@ describe('the REST API', () => {
       (await runCli(['--remote', stack.address, 'runs', 'show', runId, '--json'], env)).stdout,
     );
     expect([json.run.id, json.tasks.score.done, json.leaderboard[0].system]).toEqual([runId, 1, 'hier-lead']);
+    const board = await crossRunLeaderboard(stack.db, [runId]);
+    const remoteBoard = await runCli(
+      ['--remote', stack.address, 'leaderboard', '--runs', runId, '--format', 'json'],
+      env,
+    );
+    expect(JSON.parse(remoteBoard.stdout)).toEqual(board);
+    const remoteText = await runCli(['--remote', stack.address, 'leaderboard', '--runs', runId], env);
+    expect(remoteText.stdout).toBe(renderBlocks('Leaderboard over 1 run(s)', crossRunBlocks(board), 'text'));
+    const noMetric = await runCli(
+      ['--remote', stack.address, 'leaderboard', '--runs', runId, '--metric', 'bleu'],
+      env,
+    );
+    expect([noMetric.code, noMetric.stderr.trim()]).toEqual([
+      1,
+      'precis: error: metric "bleu" is not scored per document in every run; choose one of: booookscore.0',
+    ]);
     const missing = await runCli(['--remote', stack.address, 'report', 'ffffffff'], env);
     expect([missing.code, missing.stderr.trim()]).toEqual([
       1,

@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { crossRunBlocks, crossRunLeaderboard, type ReportFormat, renderBlocks } from '@precis/engine';
 import { Command, Option } from 'commander';
-import { type CliContext, withDataSource } from '../context.js';
+import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
+import { remoteAccess } from '../runtime/remote-access.js';
+import { RemoteRuns } from '../runtime/remote-runs.js';
 
 const positiveInt = (flag: string, raw: string, min = 1) => {
   const n = Number(raw);
@@ -48,6 +50,23 @@ export function leaderboardCommand(ctx: CliContext): Command {
           .split(',')
           .map((r) => r.trim())
           .filter(Boolean);
+        const remote = command.optsWithGlobals<GlobalOptions>().remote;
+        if (remote) {
+          const client = new RemoteRuns(remote, remoteAccess(ctx.env));
+          try {
+            const text = await client.leaderboard({
+              runIds: refs,
+              metric: opts.metric ?? '',
+              alpha,
+              resamples,
+              format: opts.format,
+              wide: opts.wide === true,
+            });
+            return writeOut(ctx, text, opts.out);
+          } finally {
+            client.close();
+          }
+        }
         await withDataSource(ctx, command, async (db) => {
           const board = await crossRunLeaderboard(db, refs, {
             ...(opts.metric ? { metric: opts.metric } : {}),
@@ -60,11 +79,15 @@ export function leaderboardCommand(ctx: CliContext): Command {
               : renderBlocks(`Leaderboard over ${refs.length} run(s)`, crossRunBlocks(board), opts.format, {
                   wide: opts.wide,
                 });
-          if (opts.out) {
-            writeFileSync(opts.out, text);
-            ctx.stderr.write(`wrote ${opts.out}\n`);
-          } else ctx.stdout.write(text);
+          writeOut(ctx, text, opts.out);
         });
       },
     );
+}
+
+function writeOut(ctx: CliContext, text: string, out: string | undefined): void {
+  if (out) {
+    writeFileSync(out, text);
+    ctx.stderr.write(`wrote ${out}\n`);
+  } else ctx.stdout.write(text);
 }

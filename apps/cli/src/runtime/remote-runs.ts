@@ -98,6 +98,21 @@ export class RemoteRuns {
     );
   }
 
+  // The cross-run leaderboard rendered by the gateway.
+  async leaderboard(request: {
+    runIds: string[];
+    metric: string;
+    alpha: number;
+    resamples: number;
+    format: string;
+    wide: boolean;
+  }): Promise<string> {
+    const res = await this.call<{ text: string }>((o, cb) =>
+      this.client.getLeaderboard(request, callMetadata(this.access), o, cb),
+    );
+    return res.text;
+  }
+
   close(): void {
     this.client.close();
   }

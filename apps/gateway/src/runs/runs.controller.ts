@@ -6,6 +6,8 @@ import type {
   CancelRunResponse,
   CreateRunRequest,
   CreateRunResponse,
+  GetLeaderboardRequest,
+  GetLeaderboardResponse,
   GetRunReportRequest,
   GetRunReportResponse,
   GetRunRequest,
@@ -58,6 +60,20 @@ export class RunsController {
   getRunReport(request: GetRunReportRequest, metadata: Metadata): Promise<GetRunReportResponse> {
     return this.calls.run('GetRunReport', metadata, 'read', () =>
       this.runs.report(request.runId ?? '', request.format || 'md', request.wide === true),
+    );
+  }
+
+  @GrpcMethod(SERVICE, 'getLeaderboard')
+  getLeaderboard(request: GetLeaderboardRequest, metadata: Metadata): Promise<GetLeaderboardResponse> {
+    return this.calls.run('GetLeaderboard', metadata, 'read', () =>
+      this.runs.leaderboard({
+        runIds: request.runIds ?? [],
+        metric: request.metric ?? '',
+        alpha: request.alpha ?? 0,
+        resamples: request.resamples ?? 0,
+        format: request.format ?? '',
+        wide: request.wide === true,
+      }),
     );
   }
 

@@ -4,15 +4,19 @@ import type { Run, RunStatus } from '@precis/contracts';
 import { RunEntity } from '@precis/db';
 import {
   cancelRun,
+  crossRunBlocks,
+  crossRunLeaderboard,
   type FamilyRegistry,
   findRun,
   hasResults,
+  LeaderboardError,
   loadFullRunReport,
   loadTraceBlocks,
   loadTraces,
   type ReportFormat,
   RunNotFoundError,
   RunStateError,
+  renderBlocks,
   renderRunReport,
   stageCounts,
   usageSoFar,
@@ -113,6 +117,39 @@ export class RunsService {
       text: renderRunReport(report, format as ReportFormat, { wide }),
       hasResults: hasResults(report),
     };
+  }
+
+  // The cross-run leaderboard, rendered as `precis leaderboard` renders it.
+  async leaderboard(request: {
+    runIds: string[];
+    metric: string;
+    alpha: number;
+    resamples: number;
+    format: string;
+    wide: boolean;
+  }): Promise<{ text: string }> {
+    const format = (request.format || 'text') as ReportFormat;
+    if (!REPORT_FORMATS.includes(format))
+      throw new GrpcInvalidArgumentException(
+        `format: "${format}" is not one of ${REPORT_FORMATS.join(', ')}`,
+      );
+    if (request.runIds.length === 0 || request.runIds.length > 50)
+      throw new GrpcInvalidArgumentException('run_ids: give 1 to 50 runs');
+    for (const ref of request.runIds) boundedField('run_ids', ref, MAX_RUN_REF);
+    try {
+      const board = await crossRunLeaderboard(this.dataSource, request.runIds, {
+        ...(request.metric ? { metric: request.metric } : {}),
+        ...(request.alpha > 0 ? { alpha: request.alpha } : {}),
+        ...(request.resamples > 0 ? { resamples: request.resamples } : {}),
+      });
+      if (format === 'json') return { text: `${JSON.stringify(board, null, 2)}\n` };
+      const title = `Leaderboard over ${request.runIds.length} run(s)`;
+      return { text: renderBlocks(title, crossRunBlocks(board), format, { wide: request.wide }) };
+    } catch (err) {
+      if (err instanceof LeaderboardError) throw new GrpcInvalidArgumentException(err.message);
+      if (err instanceof RunNotFoundError) throw new GrpcNotFoundException(err.message);
+      throw err;
+    }
   }
 
   // Every stored step and every verdict of one document of a run (`precis runs show --trace`).

@@ -75,6 +75,7 @@ const runs: RunServiceServer = {
   listRuns: unimplemented('ListRuns'),
   cancelRun: unimplemented('CancelRun'),
   getRunReport: unimplemented('GetRunReport'),
+  getLeaderboard: unimplemented('GetLeaderboard'),
 };
 
 describe('grpc-js service definitions', () => {

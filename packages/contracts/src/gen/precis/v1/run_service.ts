@@ -87,6 +87,24 @@ export interface GetRunReportResponse {
   hasResults: boolean;
 }
 
+export interface GetLeaderboardRequest {
+  /** Run ids or their first characters. */
+  runIds: string[];
+  /** The per-document metric; "" for the one every run has. */
+  metric: string;
+  /** Significance level after Holm's correction; 0 = 0.05. */
+  alpha: number;
+  /** Bootstrap resamples per comparison; 0 = 1000. */
+  resamples: number;
+  /** text, md, csv, json or html. */
+  format: string;
+  wide: boolean;
+}
+
+export interface GetLeaderboardResponse {
+  text: string;
+}
+
 function createBaseCreateRunRequest(): CreateRunRequest {
   return { specJson: undefined, specYaml: undefined, fresh: false };
 }
@@ -985,6 +1003,226 @@ export const GetRunReportResponse: MessageFns<GetRunReportResponse> = {
   },
 };
 
+function createBaseGetLeaderboardRequest(): GetLeaderboardRequest {
+  return { runIds: [], metric: "", alpha: 0, resamples: 0, format: "", wide: false };
+}
+
+export const GetLeaderboardRequest: MessageFns<GetLeaderboardRequest> = {
+  encode(message: GetLeaderboardRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.runIds) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.metric !== "") {
+      writer.uint32(18).string(message.metric);
+    }
+    if (message.alpha !== 0) {
+      writer.uint32(25).double(message.alpha);
+    }
+    if (message.resamples !== 0) {
+      writer.uint32(32).int32(message.resamples);
+    }
+    if (message.format !== "") {
+      writer.uint32(42).string(message.format);
+    }
+    if (message.wide !== false) {
+      writer.uint32(48).bool(message.wide);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLeaderboardRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLeaderboardRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.runIds.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.metric = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.alpha = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.resamples = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.wide = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLeaderboardRequest {
+    return {
+      runIds: globalThis.Array.isArray(object?.runIds)
+        ? object.runIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.run_ids)
+        ? object.run_ids.map((e: any) => globalThis.String(e))
+        : [],
+      metric: isSet(object.metric) ? globalThis.String(object.metric) : "",
+      alpha: isSet(object.alpha) ? globalThis.Number(object.alpha) : 0,
+      resamples: isSet(object.resamples) ? globalThis.Number(object.resamples) : 0,
+      format: isSet(object.format) ? globalThis.String(object.format) : "",
+      wide: isSet(object.wide) ? globalThis.Boolean(object.wide) : false,
+    };
+  },
+
+  toJSON(message: GetLeaderboardRequest): unknown {
+    const obj: any = {};
+    if (message.runIds?.length) {
+      obj.runIds = message.runIds;
+    }
+    if (message.metric !== "") {
+      obj.metric = message.metric;
+    }
+    if (message.alpha !== 0) {
+      obj.alpha = floatToJson(message.alpha);
+    }
+    if (message.resamples !== 0) {
+      obj.resamples = Math.round(message.resamples);
+    }
+    if (message.format !== "") {
+      obj.format = message.format;
+    }
+    if (message.wide !== false) {
+      obj.wide = message.wide;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLeaderboardRequest>, I>>(base?: I): GetLeaderboardRequest {
+    return GetLeaderboardRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLeaderboardRequest>, I>>(object: I): GetLeaderboardRequest {
+    const message = createBaseGetLeaderboardRequest();
+    message.runIds = object.runIds?.map((e) => e) || [];
+    message.metric = object.metric ?? "";
+    message.alpha = object.alpha ?? 0;
+    message.resamples = object.resamples ?? 0;
+    message.format = object.format ?? "";
+    message.wide = object.wide ?? false;
+    return message;
+  },
+};
+
+function createBaseGetLeaderboardResponse(): GetLeaderboardResponse {
+  return { text: "" };
+}
+
+export const GetLeaderboardResponse: MessageFns<GetLeaderboardResponse> = {
+  encode(message: GetLeaderboardResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== "") {
+      writer.uint32(10).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLeaderboardResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLeaderboardResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLeaderboardResponse {
+    return { text: isSet(object.text) ? globalThis.String(object.text) : "" };
+  },
+
+  toJSON(message: GetLeaderboardResponse): unknown {
+    const obj: any = {};
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLeaderboardResponse>, I>>(base?: I): GetLeaderboardResponse {
+    return GetLeaderboardResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLeaderboardResponse>, I>>(object: I): GetLeaderboardResponse {
+    const message = createBaseGetLeaderboardResponse();
+    message.text = object.text ?? "";
+    return message;
+  },
+};
+
 /** Submits and follows benchmark runs (served by the gateway). */
 export type RunServiceService = typeof RunServiceService;
 export const RunServiceService = {
@@ -1045,6 +1283,21 @@ export const RunServiceService = {
       Buffer.from(GetRunReportResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetRunReportResponse => GetRunReportResponse.decode(value),
   },
+  /**
+   * The systems of several runs ranked on one per-document metric, rendered as `precis
+   * leaderboard` renders it. Fails with INVALID_ARGUMENT when the runs share no metric or document.
+   */
+  getLeaderboard: {
+    path: "/precis.v1.RunService/GetLeaderboard" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetLeaderboardRequest): Buffer =>
+      Buffer.from(GetLeaderboardRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetLeaderboardRequest => GetLeaderboardRequest.decode(value),
+    responseSerialize: (value: GetLeaderboardResponse): Buffer =>
+      Buffer.from(GetLeaderboardResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetLeaderboardResponse => GetLeaderboardResponse.decode(value),
+  },
 } as const;
 
 export interface RunServiceServer extends UntypedServiceImplementation {
@@ -1064,6 +1317,11 @@ export interface RunServiceServer extends UntypedServiceImplementation {
    * is no such run, INVALID_ARGUMENT for an unknown format.
    */
   getRunReport: handleUnaryCall<GetRunReportRequest, GetRunReportResponse>;
+  /**
+   * The systems of several runs ranked on one per-document metric, rendered as `precis
+   * leaderboard` renders it. Fails with INVALID_ARGUMENT when the runs share no metric or document.
+   */
+  getLeaderboard: handleUnaryCall<GetLeaderboardRequest, GetLeaderboardResponse>;
 }
 
 export interface RunServiceClient extends Client {
@@ -1153,6 +1411,25 @@ export interface RunServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetRunReportResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * The systems of several runs ranked on one per-document metric, rendered as `precis
+   * leaderboard` renders it. Fails with INVALID_ARGUMENT when the runs share no metric or document.
+   */
+  getLeaderboard(
+    request: GetLeaderboardRequest,
+    callback: (error: ServiceError | null, response: GetLeaderboardResponse) => void,
+  ): ClientUnaryCall;
+  getLeaderboard(
+    request: GetLeaderboardRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetLeaderboardResponse) => void,
+  ): ClientUnaryCall;
+  getLeaderboard(
+    request: GetLeaderboardRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetLeaderboardResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const RunServiceClient = makeGenericClientConstructor(RunServiceService, "precis.v1.RunService") as unknown as {
@@ -1160,6 +1437,10 @@ export const RunServiceClient = makeGenericClientConstructor(RunServiceService, 
   service: typeof RunServiceService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
