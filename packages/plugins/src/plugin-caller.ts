@@ -4,9 +4,11 @@ import {
   backoffDelayMs,
   computeCacheKey,
   formatCost,
+  type LimiterRegistry,
   type LlmCallRecord,
   type LlmStore,
-  Semaphore,
+  type ModelSpec,
+  processLimiters,
 } from '@precis/llm';
 import { PluginClient, PluginError } from './plugin-client.js';
 
@@ -38,12 +40,16 @@ const dollars = (usd: number) => (Number.isFinite(usd) && usd > 0 ? usd.toFixed(
 export class PluginCaller {
   private readonly clients = new Map<string, PluginClient>();
   private readonly described = new Map<string, Promise<DescribeResponse>>();
-  private readonly slots = new Map<string, Semaphore>();
+  private readonly limiters: LimiterRegistry;
 
+  // limiters: the model client's registry, so a plugin's maxConcurrency holds as a model
+  // endpoint's does (for the whole cluster in a service; default: this process's).
   constructor(
     private readonly store: LlmStore,
-    private readonly opts: { retryBaseMs?: number; random?: () => number } = {},
-  ) {}
+    private readonly opts: { retryBaseMs?: number; random?: () => number; limiters?: LimiterRegistry } = {},
+  ) {
+    this.limiters = opts.limiters ?? processLimiters();
+  }
 
   async summarize(
     target: PluginTarget,
@@ -142,9 +148,9 @@ export class PluginCaller {
     target: PluginTarget,
     attempt: () => Promise<T>,
   ): Promise<{ res: T; attempts: number }> {
-    const slots = this.slotsOf(target);
+    const slots = this.limiters.for(pluginEndpoint(target));
     for (let n = 1; ; n++) {
-      await slots.acquire();
+      await slots.acquire(0);
       try {
         return { res: await attempt(), attempts: n };
       } catch (err) {
@@ -171,15 +177,6 @@ export class PluginCaller {
       this.clients.set(address, c);
     }
     return c;
-  }
-
-  private slotsOf(target: PluginTarget): Semaphore {
-    let s = this.slots.get(target.address);
-    if (!s) {
-      s = new Semaphore(target.maxConcurrency);
-      this.slots.set(target.address, s);
-    }
-    return s;
   }
 }
 
@@ -209,5 +206,30 @@ function ledgerRecord(
     attempts: 0,
     error: null,
     calls: 1,
+  };
+}
+
+// A plugin as the limiters see an endpoint: its concurrency cap, no request or token rates.
+function pluginEndpoint(target: PluginTarget): ModelSpec {
+  return {
+    name: `plugin:${target.address}`,
+    kind: 'chat',
+    baseURL: `grpc://${target.address}`,
+    apiKeyEnv: null,
+    modelId: 'summarizer-plugin',
+    contextWindow: 0,
+    maxConcurrency: target.maxConcurrency,
+    requestsPerMinute: null,
+    tokensPerMinute: null,
+    pricePer1MInput: '0',
+    pricePer1MOutput: '0',
+    priceInUnits: 0n,
+    priceOutUnits: 0n,
+    timeoutMs: target.timeoutMs,
+    maxRetries: target.maxRetries,
+    retryBaseMs: 250,
+    retryMaxMs: 5000,
+    maxRetryAfterSeconds: 60,
+    defaultMaxTokens: 0,
   };
 }

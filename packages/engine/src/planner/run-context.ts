@@ -1,3 +1,4 @@
+import type { LimiterRegistry } from '@precis/llm';
 import type { DataSource } from 'typeorm';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import type { ChatModel, RunEventSink, RunLogger, TaskDispatcher } from '../ports.js';
@@ -14,4 +15,7 @@ export interface RunContext {
   // Registry lookups for systems and judges that name a model.
   modelInfo?: (model: string) => { contextWindow: number; modelId: string } | undefined;
   logger: RunLogger;
+  // Endpoint limits beyond model calls (summarizer plugins): a service's hold for the whole
+  // cluster; absent in embedded runs, where the process's own apply.
+  limiters?: LimiterRegistry;
 }

@@ -1,4 +1,5 @@
 import type { Bus } from '@precis/bus';
+import type { LimiterRegistry } from '@precis/llm';
 import type { DataSource } from 'typeorm';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import type { RunContext } from '../planner/run-context.js';
@@ -16,6 +17,7 @@ export function createRunContext(opts: {
   chat?: ChatModel;
   registry?: ModelLookup;
   logger?: RunLogger;
+  limiters?: LimiterRegistry;
 }): RunContext {
   const registry = opts.registry;
   return {
@@ -26,5 +28,6 @@ export function createRunContext(opts: {
     chat: opts.chat,
     modelInfo: registry ? (model) => registry.models.get(model) : undefined,
     logger: opts.logger ?? silentLogger,
+    ...(opts.limiters ? { limiters: opts.limiters } : {}),
   };
 }

@@ -56,6 +56,7 @@ export function buildRunContext(opts: {
     chat,
     registry,
     logger: runLogger(opts.logger),
+    limiters: clusterLimiters(opts.dataSource),
   });
   const announce = ctx.events;
   return {

@@ -53,7 +53,7 @@ export async function runPluginStep(
 ): Promise<{ text: string; producer: string }> {
   let caller = callers.get(ctx.db);
   if (!caller) {
-    caller = new PluginCaller(createTypeOrmLlmStore(ctx.db));
+    caller = new PluginCaller(createTypeOrmLlmStore(ctx.db), ctx.limiters ? { limiters: ctx.limiters } : {});
     callers.set(ctx.db, caller);
   }
   const answer = await caller.summarize(system.plugin!, pluginStep(payload, system), {
