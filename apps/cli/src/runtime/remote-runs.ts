@@ -1,5 +1,11 @@
 import type { ServiceError } from '@grpc/grpc-js';
-import { type CreateRunRequest, type Run, RunServiceClient, RunStatus } from '@precis/contracts';
+import {
+  type CreateRunRequest,
+  type GetLeaderboardRequest,
+  type Run,
+  RunServiceClient,
+  RunStatus,
+} from '@precis/contracts';
 import type { RunEntity } from '@precis/db';
 import { type BenchmarkSpec, exitCodeOf } from '@precis/engine';
 import { callMetadata, explainGrpcError, type RemoteAccess } from './remote-access.js';
@@ -99,14 +105,7 @@ export class RemoteRuns {
   }
 
   // The cross-run leaderboard rendered by the gateway.
-  async leaderboard(request: {
-    runIds: string[];
-    metric: string;
-    alpha: number;
-    resamples: number;
-    format: string;
-    wide: boolean;
-  }): Promise<string> {
+  async leaderboard(request: GetLeaderboardRequest): Promise<string> {
     const res = await this.call<{ text: string }>((o, cb) =>
       this.client.getLeaderboard(request, callMetadata(this.access), o, cb),
     );

@@ -18,6 +18,12 @@ const json = (s: z.ZodType, description: string) => ({
   description,
   content: { 'application/json': { schema: schema(s) } },
 });
+const body = (properties: Record<string, unknown>, required: string[] = []) => ({
+  required: true,
+  content: {
+    'application/json': { schema: { type: 'object', properties, ...(required.length ? { required } : {}) } },
+  },
+});
 const errors = {
   '401': json(errorDto, 'no API key, or an unknown one'),
   '403': json(errorDto, 'a read key on a route that needs a write key'),
@@ -58,21 +64,11 @@ export function openApiDocument(version: string) {
         },
         post: {
           summary: 'create (or resume) a run from a spec (needs a write key)',
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  properties: {
-                    spec: { type: 'object' },
-                    specYaml: { type: 'string' },
-                    fresh: { type: 'boolean' },
-                  },
-                },
-              },
-            },
-          },
+          requestBody: body({
+            spec: { type: 'object' },
+            specYaml: { type: 'string' },
+            fresh: { type: 'boolean' },
+          }),
           responses: {
             '201': json(createdDto, 'the run, and whether an unfinished one of the same spec was resumed'),
             '400': json(errorDto, 'an invalid spec, naming the path'),
@@ -154,13 +150,7 @@ export function openApiDocument(version: string) {
         post: {
           summary: 'cancel an unfinished run (needs a write key)',
           parameters: [runId],
-          requestBody: {
-            content: {
-              'application/json': {
-                schema: { type: 'object', properties: { reason: { type: 'string', maxLength: 500 } } },
-              },
-            },
-          },
+          requestBody: { ...body({ reason: { type: 'string', maxLength: 500 } }), required: false },
           responses: {
             '200': json(runShowDto, 'the run after cancelling'),
             '404': json(errorDto, 'no such run'),
@@ -205,24 +195,16 @@ export function openApiDocument(version: string) {
         post: {
           summary:
             'import a file the ingestion service can read, as `precis ingest` does (needs a write key)',
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['kind', 'path', 'name'],
-                  properties: {
-                    kind: { type: 'string' },
-                    path: { type: 'string' },
-                    name: { type: 'string' },
-                    documents: { type: 'string' },
-                    replace: { type: 'boolean' },
-                  },
-                },
-              },
+          requestBody: body(
+            {
+              kind: { type: 'string' },
+              path: { type: 'string' },
+              name: { type: 'string' },
+              documents: { type: 'string' },
+              replace: { type: 'boolean' },
             },
-          },
+            ['kind', 'path', 'name'],
+          ),
           responses: {
             '201': json(importedDto, 'imported, unchanged (the same file) or replaced'),
             '400': json(errorDto, 'an invalid file: what, where (file, line, field) and how to fix it'),

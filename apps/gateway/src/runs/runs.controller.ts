@@ -66,14 +66,7 @@ export class RunsController {
   @GrpcMethod(SERVICE, 'getLeaderboard')
   getLeaderboard(request: GetLeaderboardRequest, metadata: Metadata): Promise<GetLeaderboardResponse> {
     return this.calls.run('GetLeaderboard', metadata, 'read', () =>
-      this.runs.leaderboard({
-        runIds: request.runIds ?? [],
-        metric: request.metric ?? '',
-        alpha: request.alpha ?? 0,
-        resamples: request.resamples ?? 0,
-        format: request.format ?? '',
-        wide: request.wide === true,
-      }),
+      this.runs.leaderboard({ ...request, runIds: request.runIds ?? [] }),
     );
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { GrpcInvalidArgumentException, GrpcNotFoundException } from '@nestjs/microservices';
-import type { Run, RunStatus } from '@precis/contracts';
+import type { GetLeaderboardRequest, Run, RunStatus } from '@precis/contracts';
 import { RunEntity } from '@precis/db';
 import {
   cancelRun,
@@ -120,14 +120,7 @@ export class RunsService {
   }
 
   // The cross-run leaderboard, rendered as `precis leaderboard` renders it.
-  async leaderboard(request: {
-    runIds: string[];
-    metric: string;
-    alpha: number;
-    resamples: number;
-    format: string;
-    wide: boolean;
-  }): Promise<{ text: string }> {
+  async leaderboard(request: GetLeaderboardRequest): Promise<{ text: string }> {
     const format = (request.format || 'text') as ReportFormat;
     if (!REPORT_FORMATS.includes(format))
       throw new GrpcInvalidArgumentException(
