@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInProcessBus } from '@precis/bus';
 import { createApiKey } from '@precis/db';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { runCli } from '../../apps/cli/test/run-cli.js';
 import {
   builtInFamilies,
@@ -304,6 +305,8 @@ describe('the REST API', () => {
   it('describes every route in its OpenAPI document, with the response schemas', async () => {
     const doc = (await get('/api/openapi.json')).body;
     expect(doc.openapi).toBe('3.1.0');
+    // Valid against the OpenAPI 3.1 schema (the OpenAPI Initiative's JSON schema, by ajv).
+    expect(await new Validator().validate(doc)).toEqual({ valid: true });
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v1/datasets',
       '/api/v1/datasets/{name}',
