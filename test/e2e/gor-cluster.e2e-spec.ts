@@ -2,18 +2,16 @@
 // worker thread, a verifier, scoring) on NATS + PostgreSQL, against a fake server in this process:
 // the same rankings, ROUGE, training losses and win rates as the embedded runtime.
 // Needs the build: `npx turbo run build` (services and the training worker run from dist).
-import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDataSource, createThrowawayDatabase, RunEntity } from '@precis/db';
+import { RunEntity } from '@precis/db';
 import type { GorRow } from '@precis/family-gor';
 import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
-import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import { gorRules } from '../engine/gor-fake.js';
 import { builtInFamilies, loadFullRunReport, sectionsJson, validateSpec } from '../support/precis.js';
-import { deleteBusStreams, embeddedOutcome, startCluster, tempDir, writeJson } from './runs-support.js';
+import { clusterOutcome, embeddedOutcome, tempDir } from './runs-support.js';
 
 const DATASETS = realpathSync(resolve(import.meta.dirname, '../../../shared/datasets'));
 
@@ -84,33 +82,18 @@ describe('GoR across the services', () => {
     const expected = await embedded(fake);
     expect(expected.ranked).toHaveLength(6);
     expect(expected.rows.find((r) => r.system === 'gor')!.training!.epochs).toBe(15);
-    const prefix = `e2e_gor_${randomBytes(4).toString('hex')}`;
-    const tdb = await createThrowawayDatabase('e2e_gor_cluster');
-    const db = await createDataSource({ url: tdb.url, runMigrations: true });
-    const modelsFile = writeJson(join(tmp.dir, `models-${prefix}.json`), registry(fake.baseURL));
-    const c = await startCluster({
-      databaseUrl: tdb.url,
-      prefix,
-      modelsFile,
-      verifiers: 1,
-      retrievals: 1,
-      concurrency: 2,
-      env: { gateway: { INGEST_ROOT: DATASETS } },
+    const got = await clusterOutcome({
+      name: 'gor',
+      registry: registry(fake.baseURL),
+      dir: tmp.dir,
+      spec: spec(),
+      cluster: { verifiers: 1, retrievals: 1, concurrency: 2, env: { gateway: { INGEST_ROOT: DATASETS } } },
+      outcome,
+      check: async (db) => {
+        const [models] = await db.query('SELECT COUNT(*) AS n FROM gor_models');
+        expect(Number(models.n)).toBe(1);
+      },
     });
-    const runs = new RemoteRuns(c.grpcAddress, c.access);
-    try {
-      const { run } = await runs.createRun(spec());
-      const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
-      expect(remoteRunStatus(final)).toBe('completed');
-      expect(await outcome(db, run.id)).toEqual(expected);
-      const [models] = await db.query('SELECT COUNT(*) AS n FROM gor_models');
-      expect(Number(models.n)).toBe(1);
-    } finally {
-      runs.close();
-      await c.stopAll();
-      await db.destroy();
-      await tdb.drop();
-      await deleteBusStreams(prefix);
-    }
+    expect(got).toEqual(expected);
   }, 240_000);
 });

@@ -2,24 +2,15 @@
 // the retrieve queue, summarization, a verifier, scoring) on NATS + PostgreSQL, against a fake
 // server in this process: the same top-k and the same report as the embedded runtime.
 // Needs the build: `npx turbo run build` (services run from dist).
-import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDataSource, createThrowawayDatabase, RunEntity } from '@precis/db';
+import { RunEntity } from '@precis/db';
 import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
-import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import { persphereRules } from '../engine/persphere-fake.js';
 import { builtInFamilies, loadFullRunReport, sectionsJson, validateSpec } from '../support/precis.js';
-import {
-  deleteBusStreams,
-  embeddedOutcome,
-  finishedTasks,
-  startCluster,
-  tempDir,
-  writeJson,
-} from './runs-support.js';
+import { clusterOutcome, embeddedOutcome, finishedTasks, tempDir } from './runs-support.js';
 
 const DATASETS = realpathSync(resolve(import.meta.dirname, '../../../shared/datasets'));
 const QUERIES = resolve(DATASETS, 'persphere/theperspective.queries.jsonl');
@@ -97,45 +88,30 @@ describe('PerSphere across the services', () => {
   it('gives the embedded top-k and report with two retrieval processes sharing the queue', async () => {
     const expected = await embedded(fake);
     expect(expected.topK).toHaveLength(36);
-    const prefix = `e2e_persphere_${randomBytes(4).toString('hex')}`;
-    const tdb = await createThrowawayDatabase('e2e_persphere_cluster');
-    const db = await createDataSource({ url: tdb.url, runMigrations: true });
-    const modelsFile = writeJson(join(tmp.dir, `models-${prefix}.json`), registry(fake.baseURL));
-    const c = await startCluster({
-      databaseUrl: tdb.url,
-      prefix,
-      modelsFile,
-      verifiers: 1,
-      retrievals: 2,
-      concurrency: 2,
-      env: { gateway: { INGEST_ROOT: DATASETS } },
+    const got = await clusterOutcome({
+      name: 'persphere',
+      registry: registry(fake.baseURL),
+      dir: tmp.dir,
+      spec: spec(),
+      cluster: { verifiers: 1, retrievals: 2, concurrency: 2, env: { gateway: { INGEST_ROOT: DATASETS } } },
+      outcome,
+      check: async (db, c) => {
+        // Both retrieval processes took retrieve tasks. An index build holds its process's event loop
+        // for seconds, so a task may be redelivered to the other one meanwhile: handled twice, stored once.
+        const perProcess = await Promise.all(
+          ['retrieval-1', 'retrieval-2'].map((id) => finishedTasks(c.procs.get(id)!, 'retrieve')),
+        );
+        expect(perProcess.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(36);
+        expect(Math.min(...perProcess)).toBeGreaterThan(0);
+        const [done] = await db.query(
+          `SELECT COUNT(*) AS n FROM tasks WHERE stage = 'retrieve' AND status = 'done'`,
+        );
+        expect(Number(done.n)).toBe(36);
+        // Each index was built once and stored for every process.
+        const [built] = await db.query('SELECT COUNT(*) AS n FROM retrieval_indexes');
+        expect(Number(built.n)).toBe(3);
+      },
     });
-    const runs = new RemoteRuns(c.grpcAddress, c.access);
-    try {
-      const { run } = await runs.createRun(spec());
-      const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
-      expect(remoteRunStatus(final)).toBe('completed');
-      expect(await outcome(db, run.id)).toEqual(expected);
-      // Both retrieval processes took retrieve tasks. An index build holds its process's event loop
-      // for seconds, so a task may be redelivered to the other one meanwhile: handled twice, stored once.
-      const perProcess = await Promise.all(
-        ['retrieval-1', 'retrieval-2'].map((id) => finishedTasks(c.procs.get(id)!, 'retrieve')),
-      );
-      expect(perProcess.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(36);
-      expect(Math.min(...perProcess)).toBeGreaterThan(0);
-      const [done] = await db.query(
-        `SELECT COUNT(*) AS n FROM tasks WHERE stage = 'retrieve' AND status = 'done'`,
-      );
-      expect(Number(done.n)).toBe(36);
-      // Each index was built once and stored for every process.
-      const [built] = await db.query('SELECT COUNT(*) AS n FROM retrieval_indexes');
-      expect(Number(built.n)).toBe(3);
-    } finally {
-      runs.close();
-      await c.stopAll();
-      await db.destroy();
-      await tdb.drop();
-      await deleteBusStreams(prefix);
-    }
+    expect(got).toEqual(expected);
   }, 240_000);
 });

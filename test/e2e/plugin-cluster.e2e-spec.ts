@@ -3,22 +3,12 @@
 // as the embedded runtime and every call in the ledger.
 // Needs the build: `npx turbo run build` (services run from dist).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDataSource, createThrowawayDatabase } from '@precis/db';
 import type { DataSource } from 'typeorm';
-import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import { freePort } from '../../packages/service/test/support/service-process.js';
 import { builtInFamilies, validateSpec } from '../support/precis.js';
-import {
-  deleteBusStreams,
-  embeddedOutcome,
-  repoRoot,
-  startCluster,
-  tempDir,
-  writeJson,
-} from './runs-support.js';
+import { clusterOutcome, embeddedOutcome, repoRoot, tempDir } from './runs-support.js';
 
 // No system uses a model; the services still read a registry.
 const REGISTRY = {
@@ -89,24 +79,15 @@ describe('summarizer plugins across the services', () => {
       outcome,
     });
     expect(expected.calls).toBeGreaterThan(1);
-    const prefix = `e2e_plugin_${randomBytes(4).toString('hex')}`;
-    const tdb = await createThrowawayDatabase('e2e_plugin_cluster');
-    const db = await createDataSource({ url: tdb.url, runMigrations: true });
-    const modelsFile = writeJson(join(tmp.dir, `models-${prefix}.json`), REGISTRY);
-    const c = await startCluster({ databaseUrl: tdb.url, prefix, modelsFile, verifiers: 1, concurrency: 4 });
-    const runs = new RemoteRuns(c.grpcAddress, c.access);
-    try {
-      const { run } = await runs.createRun(spec(address));
-      const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
-      expect(remoteRunStatus(final)).toBe('completed');
-      expect(await outcome(db, run.id)).toEqual(expected);
-      expect(expected.summaries[0]!.producer).toBe(`plugin:${address}`);
-    } finally {
-      runs.close();
-      await c.stopAll();
-      await db.destroy();
-      await tdb.drop();
-      await deleteBusStreams(prefix);
-    }
+    const got = await clusterOutcome({
+      name: 'plugin',
+      registry: REGISTRY,
+      dir: tmp.dir,
+      spec: spec(address),
+      cluster: { verifiers: 1, concurrency: 4 },
+      outcome,
+    });
+    expect(got).toEqual(expected);
+    expect(expected.summaries[0]!.producer).toBe(`plugin:${address}`);
   }, 180_000);
 });

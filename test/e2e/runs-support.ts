@@ -13,6 +13,7 @@ import { type FakeLlmProcess, parseRules, spawnFakeLlmProcess, startFakeLlmServe
 import type { DataSource } from 'typeorm';
 import type { RemoteAccess } from '../../apps/cli/src/runtime/remote-access.js';
 import { insecureAccess } from '../../apps/cli/src/runtime/remote-access.js';
+import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import {
   freePort,
   type ServiceName,
@@ -345,5 +346,42 @@ export async function embeddedOutcome<T>(opts: {
     await bus.close();
     await db.destroy();
     await tdb.drop();
+  }
+}
+
+// The same spec submitted to the services as separate processes (over a throwaway database and a
+// NATS prefix of its own) and followed to completion: what `outcome` reads from it; `check` runs
+// against the database and the processes before they stop.
+export async function clusterOutcome<T>(opts: {
+  name: string;
+  registry: Parameters<typeof loadModelRegistry>[0];
+  dir: string;
+  spec: BenchmarkSpec;
+  cluster: Omit<Parameters<typeof startCluster>[0], 'databaseUrl' | 'prefix' | 'modelsFile'>;
+  outcome: (db: DataSource, runId: string) => Promise<T>;
+  check?: (db: DataSource, cluster: Cluster) => Promise<void>;
+}): Promise<T> {
+  const prefix = `e2e_${opts.name}_${randomBytes(4).toString('hex')}`;
+  const tdb = await createThrowawayDatabase(`e2e_${opts.name}_cluster`);
+  const db = await createDataSource({ url: tdb.url, runMigrations: true });
+  const modelsFile = writeJson(join(opts.dir, `models-${prefix}.json`), opts.registry);
+  const c = await startCluster({ ...opts.cluster, databaseUrl: tdb.url, prefix, modelsFile });
+  const runs = new RemoteRuns(c.grpcAddress, c.access);
+  try {
+    const { run } = await runs.createRun(opts.spec);
+    const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
+    if (remoteRunStatus(final) !== 'completed')
+      throw new Error(
+        `the ${opts.name} run across the services ended ${remoteRunStatus(final)}: ${final.error}`,
+      );
+    const result = await opts.outcome(db, run.id);
+    await opts.check?.(db, c);
+    return result;
+  } finally {
+    runs.close();
+    await c.stopAll();
+    await db.destroy();
+    await tdb.drop();
+    await deleteBusStreams(prefix);
   }
 }
