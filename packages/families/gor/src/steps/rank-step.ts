@@ -1,4 +1,5 @@
 import { ConfigurationError, type RunContext } from '@precis/engine';
+import { RecordGraph } from '@precis/gor';
 import {
   embedderOver,
   type Embedder as IndexEmbedder,
@@ -26,13 +27,8 @@ async function rawEmbeddings(s: StepContext): Promise<RankedNodes> {
     embedder.embed(texts),
     embedder.embed([s.meeting.globalQuery]),
   ]);
-  const unit = (v: Float32Array) => {
-    const n = Math.hypot(...v) || 1;
-    return Array.from(v, (x) => x / n);
-  };
-  const q = unit(query!);
-  const scores = vectors.map((v) => unit(v).reduce((a, x, d) => a + x * q[d]!, 0));
-  const nodes = [...scores.keys()].sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, s.settings.k);
+  // The graph's own retrieval (cosine, ties by node order), without its edges.
+  const nodes = new RecordGraph(vectors).retrieve(query!, s.settings.k);
   return { nodes, ranker: `raw embeddings (${embedder.label})` };
 }
 
