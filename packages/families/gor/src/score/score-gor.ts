@@ -33,9 +33,12 @@ import {
 
 type TaskRow = { id: string; status: string; result: Record<string, unknown> | null };
 
+// What the training task stores beside its text (the rankings are in the text only).
+type StoredTraining = Omit<TrainResult, 'rankings'>;
+
 export const ROUGE_ENGINE = 'rouge-score (max over references)';
 
-function training(r: TrainResult | undefined): GorTraining | null {
+function training(r: StoredTraining | undefined): GorTraining | null {
   if (!r) return null;
   const { graphs, reused, inferenceMs } = r;
   return { graphs, reused, ...r.training, inferenceMs };
@@ -95,7 +98,7 @@ function systemRow(
     summaries: { expected: input.runDocuments, failed: input.runDocuments - summaries.length },
     judgments: { expected: 0, failed: 0 },
   };
-  const trained = tasks.get(systemTaskId(input.runId, system, 'train'))?.result as TrainResult | undefined;
+  const trained = tasks.get(systemTaskId(input.runId, system, 'train'))?.result as StoredTraining | undefined;
   const rank = (doc: string) =>
     tasks.get(retrieveTaskId(input.runId, system, doc, 'rank'))?.result as { ranker?: string } | undefined;
   const row = gorRow(

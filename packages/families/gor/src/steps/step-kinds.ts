@@ -7,11 +7,16 @@ import { loadStep, producerOf, type StepContext } from './step-context.js';
 import { summaryStep } from './summary-step.js';
 import { trainSystem } from './train-step.js';
 
-// Each step's result: `text` is what the strategy's next steps read (JSON for the inner steps).
+// Each step's result: `text` is what the strategy's next steps read (JSON for the inner steps);
+// beside it only what the report and the logs need, not a second copy of the text's content.
 const STEPS: Record<Exclude<GorStep, 'train'>, (s: StepContext) => Promise<Record<string, unknown>>> = {
   simulate: async (s) => {
     const r = await simulateStep(s);
-    return { text: JSON.stringify({ queries: r.queries, simulator: r.simulator }), ...r };
+    return {
+      text: JSON.stringify({ queries: r.queries, simulator: r.simulator }),
+      simulator: r.simulator,
+      warnings: r.warnings,
+    };
   },
   graph: async (s) => {
     const r = await graphStep(s);
@@ -19,7 +24,11 @@ const STEPS: Record<Exclude<GorStep, 'train'>, (s: StepContext) => Promise<Recor
   },
   rank: async (s) => {
     const r = await rankStep(s);
-    return { text: JSON.stringify({ nodes: r.nodes, ranker: r.ranker }), ...r };
+    return {
+      text: JSON.stringify({ nodes: r.nodes, ranker: r.ranker }),
+      ranker: r.ranker,
+      warnings: r.warnings,
+    };
   },
   summary: summaryStep,
 };
@@ -41,9 +50,9 @@ const trainKind: TaskKind = {
   kind: 'gor-train',
   stage: 'summarize',
   async handle(ctx, ref, raw, spec) {
-    const r = await trainSystem(ctx, ref, raw as unknown as GorStepPayload, spec);
-    const text = JSON.stringify({ rankings: r.rankings, ranker: r.ranker });
-    return { result: { generations: 1, cut: false, producer: 'gor:tensorflow.js', ...r, text } };
+    const { rankings, ...rest } = await trainSystem(ctx, ref, raw as unknown as GorStepPayload, spec);
+    const text = JSON.stringify({ rankings, ranker: rest.ranker });
+    return { result: { generations: 1, cut: false, producer: 'gor:tensorflow.js', ...rest, text } };
   },
 };
 
