@@ -2,11 +2,10 @@
 // summarization service for every step of a run submitted to the gateway, with the same summaries
 // as the embedded runtime and every call in the ledger.
 // Needs the build: `npx turbo run build` (services run from dist).
-import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { freePort } from '../../packages/service/test/support/service-process.js';
+import { type RunningPlugin, startExamplePlugin } from '../support/plugins.js';
 import { builtInFamilies, validateSpec } from '../support/precis.js';
 import { clusterOutcome, embeddedOutcome, repoRoot, tempDir } from './runs-support.js';
 
@@ -47,26 +46,16 @@ async function outcome(db: DataSource, runId: string) {
 
 describe('summarizer plugins across the services', () => {
   const tmp = tempDir('precis-plugin-cluster-');
-  let plugin: ChildProcess;
+  let plugin: RunningPlugin;
   let address: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    address = `127.0.0.1:${port}`;
-    plugin = spawn(
-      process.execPath,
-      [resolve(repoRoot, 'examples/plugins/lead-summarizer/server.mjs'), '--port', String(port)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    await new Promise<void>((ok) =>
-      plugin.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && ok()),
-    );
+    plugin = await startExamplePlugin();
+    address = plugin.address;
   });
 
   afterAll(() => {
-    plugin?.kill('SIGTERM');
+    plugin?.stop();
     tmp.remove();
   });
 

@@ -1,16 +1,11 @@
 // Summarizer plugins in a run (PostgreSQL, in-process bus): the example plugin as its own process
 // serves hierarchical merging; a dead plugin, a slow one and one answering an empty summary each
 // fail their system's tasks with a message naming the plugin, while the other systems go on.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  type SummarizeResponse,
-  type SummarizerServiceServer,
-  SummarizerServiceService,
-} from '@precis/contracts';
+import type { SummarizeResponse } from '@precis/contracts';
 import { freePort } from '../../packages/service/test/support/service-process.js';
+import { type RunningPlugin, serveTestPlugin, startExamplePlugin } from '../support/plugins.js';
 import { builtInFamilies, renderRunReport, validateSpec } from '../support/precis.js';
 import { type RunHarness, startRunHarness } from './run-harness.js';
 
@@ -18,9 +13,8 @@ const repo = resolve(import.meta.dirname, '../..');
 const story = resolve(repo, 'examples/data/the-lighthouse-keeper.md');
 
 // A test plugin in this process: `answer` gives each Summarize reply after `delayMs`.
-async function testPlugin(answer: () => Partial<SummarizeResponse>, delayMs = 0) {
-  const server = new Server();
-  const impl: SummarizerServiceServer = {
+function testPlugin(answer: () => Partial<SummarizeResponse>, delayMs = 0): Promise<RunningPlugin> {
+  return serveTestPlugin({
     describe: (_call, done) =>
       done(null, {
         name: 'test-plugin',
@@ -42,48 +36,24 @@ async function testPlugin(answer: () => Partial<SummarizeResponse>, delayMs = 0)
           }),
         delayMs,
       ),
-  };
-  server.addService(SummarizerServiceService, impl);
-  const port = await new Promise<number>((ok, fail) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) =>
-      err ? fail(err) : ok(p),
-    ),
-  );
-  return { address: `127.0.0.1:${port}`, stop: () => server.forceShutdown() };
-}
-
-async function examplePlugin(): Promise<{ address: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [resolve(repo, 'examples/plugins/lead-summarizer/server.mjs'), '--port', String(port)],
-    {
-      cwd: repo,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  await new Promise<void>((ok, fail) => {
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && ok());
-    child.once('exit', (code) => fail(new Error(`the example plugin exited with ${code}`)));
   });
-  return { address: `127.0.0.1:${port}`, child };
 }
 
 const hier = { chunkSize: 256, levelBudgets: [60, 120] };
 
 describe('summarizer plugins in a run', () => {
   let h: RunHarness;
-  let example: { address: string; child: ChildProcess };
+  let example: RunningPlugin;
   const stops: (() => void)[] = [];
 
   beforeAll(async () => {
     h = await startRunHarness('plugin_runs');
-    example = await examplePlugin();
+    example = await startExamplePlugin();
   });
 
   afterAll(async () => {
     for (const stop of stops) stop();
-    example?.child.kill('SIGTERM');
+    example?.stop();
     await h?.close();
   });
 

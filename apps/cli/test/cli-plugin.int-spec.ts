@@ -1,34 +1,21 @@
 // `precis plugin check` against the example plugin (its own process), a plugin that answers an
 // empty summary, and an address where nothing listens.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
-import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type SummarizerServiceServer, SummarizerServiceService, SummaryRole } from '@precis/contracts';
+import { SummaryRole } from '@precis/contracts';
 import { freePort } from '../../../packages/service/test/support/service-process.js';
-import { REPO_ROOT, runCli } from './run-cli.js';
+import { type RunningPlugin, serveTestPlugin, startExamplePlugin } from '../../../test/support/plugins.js';
+import { runCli } from './run-cli.js';
 
 describe('precis plugin check', () => {
-  let child: ChildProcess;
+  let example: RunningPlugin;
+  let hollow: RunningPlugin;
   let address: string;
-  let empty: Server;
   let emptyAddress: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    address = `127.0.0.1:${port}`;
-    child = spawn(
-      process.execPath,
-      [resolve(REPO_ROOT, 'examples/plugins/lead-summarizer/server.mjs'), '--port', String(port)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    await new Promise<void>((ok) =>
-      child.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && ok()),
-    );
-    empty = new Server();
-    const impl: SummarizerServiceServer = {
+    example = await startExamplePlugin();
+    address = example.address;
+    hollow = await serveTestPlugin({
       describe: (_c, done) =>
         done(null, {
           name: 'hollow',
@@ -39,18 +26,13 @@ describe('precis plugin check', () => {
           defaultParams: {},
         }),
       summarize: (_c, done) => done(null, { text: '', usage: undefined, producer: '', metadataJson: '' }),
-    };
-    empty.addService(SummarizerServiceService, impl);
-    emptyAddress = await new Promise((ok, fail) =>
-      empty.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) =>
-        err ? fail(err) : ok(`127.0.0.1:${p}`),
-      ),
-    );
+    });
+    emptyAddress = hollow.address;
   });
 
   afterAll(() => {
-    child?.kill('SIGTERM');
-    empty?.forceShutdown();
+    example?.stop();
+    hollow?.stop();
   });
 
   it('passes the example plugin on every role it declares', async () => {

@@ -2,18 +2,18 @@
 // (PostgreSQL leases, as model endpoints do): two callers, standing in for two service processes,
 // never have more than the cap in flight at the plugin together.
 
-import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type SummarizerServiceServer, SummarizerServiceService, SummaryRole } from '@precis/contracts';
+import { SummaryRole } from '@precis/contracts';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
 import { LimiterRegistry, MemoryLlmStore, PgSharedLimits } from '@precis/llm';
 import type { DataSource } from 'typeorm';
+import { type RunningPlugin, serveTestPlugin } from '../../../../test/support/plugins.js';
 import { PluginCaller } from '../../src/index.js';
 
 describe('plugin limits across processes', () => {
   let tdb: ThrowawayDatabase;
   let db: DataSource;
-  let server: Server;
+  let plugin: RunningPlugin;
   let address: string;
   let inFlight = 0;
   let most = 0;
@@ -21,8 +21,7 @@ describe('plugin limits across processes', () => {
   beforeAll(async () => {
     tdb = await createThrowawayDatabase('plugin_limits');
     db = await createDataSource({ url: tdb.url });
-    server = new Server();
-    const impl: SummarizerServiceServer = {
+    plugin = await serveTestPlugin({
       describe: (_c, done) =>
         done(null, {
           name: 'slow',
@@ -45,17 +44,12 @@ describe('plugin limits across processes', () => {
           });
         }, 150);
       },
-    };
-    server.addService(SummarizerServiceService, impl);
-    address = await new Promise((ok, fail) =>
-      server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) =>
-        err ? fail(err) : ok(`127.0.0.1:${p}`),
-      ),
-    );
+    });
+    address = plugin.address;
   });
 
   afterAll(async () => {
-    server?.forceShutdown();
+    plugin?.stop();
     await db?.destroy();
     await tdb?.drop();
   });
