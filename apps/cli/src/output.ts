@@ -1,9 +1,18 @@
+import { writeFileSync } from 'node:fs';
 import { formatTextTable } from '@precis/text';
 import type { DatasetView } from './runtime/ingestion-port.js';
 
 export interface Output {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WriteStream;
+}
+
+// A rendered report to the --out file (saying so on stderr), or else to stdout.
+export function writeOutput(out: Output, text: string, file: string | undefined): void {
+  if (file) {
+    writeFileSync(file, text);
+    out.stderr.write(`wrote ${file}\n`);
+  } else out.stdout.write(text);
 }
 
 export function printJson(out: Output, value: unknown): void {

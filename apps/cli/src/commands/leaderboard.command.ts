@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { crossRunBlocks, crossRunLeaderboard, type ReportFormat, renderBlocks } from '@precis/engine';
 import { Command, Option } from 'commander';
 import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
+import { writeOutput } from '../output.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { RemoteRuns } from '../runtime/remote-runs.js';
 
@@ -62,7 +62,7 @@ export function leaderboardCommand(ctx: CliContext): Command {
               format: opts.format,
               wide: opts.wide === true,
             });
-            return writeOut(ctx, text, opts.out);
+            return writeOutput(ctx, text, opts.out);
           } finally {
             client.close();
           }
@@ -79,15 +79,8 @@ export function leaderboardCommand(ctx: CliContext): Command {
               : renderBlocks(`Leaderboard over ${refs.length} run(s)`, crossRunBlocks(board), opts.format, {
                   wide: opts.wide,
                 });
-          writeOut(ctx, text, opts.out);
+          writeOutput(ctx, text, opts.out);
         });
       },
     );
-}
-
-function writeOut(ctx: CliContext, text: string, out: string | undefined): void {
-  if (out) {
-    writeFileSync(out, text);
-    ctx.stderr.write(`wrote ${out}\n`);
-  } else ctx.stdout.write(text);
 }

@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { findRun, hasResults, loadFullRunReport, type ReportFormat, renderRunReport } from '@precis/engine';
 import { Command, Option } from 'commander';
 import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
+import { writeOutput } from '../output.js';
 import { cliFamilies } from '../runtime/families.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
@@ -31,17 +31,10 @@ export function reportCommand(ctx: CliContext): Command {
               `run ${run.id} has no leaderboard yet (status ${run.status}${run.error ? `: ${run.error}` : ''})`,
             );
           }
-          writeReport(ctx, renderRunReport(report, opts.format, { wide: opts.wide }), opts.out);
+          writeOutput(ctx, renderRunReport(report, opts.format, { wide: opts.wide }), opts.out);
         });
       },
     );
-}
-
-function writeReport(ctx: CliContext, text: string, out: string | undefined): void {
-  if (out) {
-    writeFileSync(out, text);
-    ctx.stderr.write(`wrote ${out}\n`);
-  } else ctx.stdout.write(text);
 }
 
 // `precis report --remote`: the gateway renders the report; the same text as a local report.
@@ -59,7 +52,7 @@ async function remoteReport(
       throw new Error(
         `run ${run.id} has no leaderboard yet (status ${remoteRunStatus(run)}${run.error ? `: ${run.error}` : ''})`,
       );
-    writeReport(ctx, report.text, opts.out);
+    writeOutput(ctx, report.text, opts.out);
   } finally {
     remote.close();
   }
