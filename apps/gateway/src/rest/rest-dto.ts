@@ -137,6 +137,11 @@ export function toRunDto(run: Run): z.output<typeof runDto> {
   };
 }
 
+// A run with its whole spec (show and cancel answer it).
+export function toRunShowDto(run: Run): z.output<typeof runShowDto> {
+  return { run: toRunDto(run), spec: JSON.parse(run.specJson) as Record<string, unknown> };
+}
+
 export function toDatasetDto(d: Dataset): z.output<typeof datasetDto> {
   return {
     name: d.name,

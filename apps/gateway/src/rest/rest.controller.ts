@@ -33,6 +33,7 @@ import {
   leaderboardQuery,
   toDatasetDto,
   toRunDto,
+  toRunShowDto,
 } from './rest-dto.js';
 import { RestErrorsFilter } from './rest-errors.filter.js';
 import { runProgressEvents } from './run-events.js';
@@ -85,7 +86,7 @@ export class RestController {
   @Get('runs/:id')
   async showRun(@Param('id') id: string) {
     const run = await this.runs.get(id);
-    return { run: toRunDto(run), spec: JSON.parse(run.specJson) as Record<string, unknown> };
+    return toRunShowDto(run);
   }
 
   // Every stored step and verdict of one document of the run (`precis runs show --trace`).
@@ -113,7 +114,7 @@ export class RestController {
   async cancel(@Param('id') id: string, @Body() body: unknown) {
     const { reason } = cancelBody.parse(body ?? {});
     const run = await this.runs.cancel(id, reason ?? '', 'rest');
-    return { run: toRunDto(run), spec: JSON.parse(run.specJson) as Record<string, unknown> };
+    return toRunShowDto(run);
   }
 
   // The systems of several runs ranked on one per-document metric (as `precis leaderboard`).
