@@ -1,9 +1,10 @@
+import { producerOf } from '@precis/engine';
 import { EXTRACTIVE_RESPONDER, queryFocusedAnswer } from '@precis/engines';
 import { RecordGraph } from '@precis/gor';
 import { GOR_RESPOND_TEMPLATE, parseGorText } from '@precis/prompts';
 import { recordEmbedder } from '../embedder.js';
 import type { RecordsGraph } from '../payloads.js';
-import { askSystem, GorTaskError, producerOf, type StepContext } from './step-context.js';
+import { askSystem, GorTaskError, type StepContext } from './step-context.js';
 
 // Supporting materials as the prompts show them: numbered, one per paragraph.
 export const formatMaterials = (texts: readonly string[]): string =>
@@ -45,6 +46,6 @@ export async function graphStep(s: StepContext): Promise<RecordsGraph> {
     retrieved,
     embedder: embedder.label,
     responder:
-      s.system.model === undefined ? `engine:${EXTRACTIVE_RESPONDER} (heuristic)` : producerOf(s, ''),
+      s.system.model === undefined ? `engine:${EXTRACTIVE_RESPONDER} (heuristic)` : producerOf(s.system),
   };
 }

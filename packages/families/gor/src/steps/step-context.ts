@@ -84,6 +84,3 @@ export async function askSystem<T>(
 
 // Texts of the graph's nodes: the chunks, then the responses in order.
 export const nodeTexts = (s: StepContext): string[] => [...s.chunks, ...(s.payload.graph?.responses ?? [])];
-
-export const producerOf = (s: StepContext, engine: string): string =>
-  s.system.model !== undefined ? `model:${s.system.model}` : `engine:${engine}`;

@@ -1,9 +1,9 @@
-import type { TaskKind } from '@precis/engine';
+import { producerOf, type TaskKind } from '@precis/engine';
 import type { GorStep, GorStepPayload } from '../payloads.js';
 import { graphStep } from './graph-step.js';
 import { rankStep } from './rank-step.js';
 import { simulateStep } from './simulate-step.js';
-import { loadStep, producerOf, type StepContext } from './step-context.js';
+import { loadStep, type StepContext } from './step-context.js';
 import { summaryStep } from './summary-step.js';
 import { trainSystem } from './train-step.js';
 
@@ -40,7 +40,7 @@ function stepKind(step: Exclude<GorStep, 'train'>): TaskKind {
     async handle(ctx, ref, raw, spec) {
       const s = await loadStep(ctx, ref, raw, spec);
       const result = await STEPS[step](s);
-      return { result: { generations: 1, cut: false, producer: producerOf(s, 'textrank'), ...result } };
+      return { result: { generations: 1, cut: false, producer: producerOf(s.system), ...result } };
     },
   };
 }

@@ -1,8 +1,9 @@
+import { producerOf } from '@precis/engine';
 import { sentencesOf, TEXTRANK_ENGINE, textRankSummary } from '@precis/engines';
 import { GOR_SUMMARY_TEMPLATE, parseGorText } from '@precis/prompts';
 import { chunkByTokens } from '@precis/text';
 import { formatMaterials } from './graph-step.js';
-import { askSystem, GorTaskError, nodeTexts, producerOf, type StepContext } from './step-context.js';
+import { askSystem, GorTaskError, nodeTexts, type StepContext } from './step-context.js';
 
 // The materials a summary is written from: the ranked nodes' texts, best first, or (context-window)
 // the meeting from its start, cut to the window.
@@ -34,5 +35,10 @@ export async function summaryStep(s: StepContext) {
           s.system.params.temperature,
         );
   if (text === '') throw new GorTaskError(`meeting ${s.meeting.externalId}: the summary is empty`);
-  return { text, generations: 1, cut, producer: producerOf(s, TEXTRANK_ENGINE) };
+  return {
+    text,
+    generations: 1,
+    cut,
+    producer: s.system.model !== undefined ? producerOf(s.system) : `engine:${TEXTRANK_ENGINE}`,
+  };
 }
