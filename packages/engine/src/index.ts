@@ -33,6 +33,7 @@ export * from './runtime/stage-worker.js';
 export * from './scoring/bootstrap-in-order.js';
 export * from './scoring/metric-values.js';
 export * from './scoring/row-status.js';
+export * from './scoring/task-results.js';
 export * from './spec/benchmark-spec.schema.js';
 export * from './spec/load-spec.js';
 export * from './spec/scoped-metrics.js';

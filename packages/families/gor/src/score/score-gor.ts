@@ -8,6 +8,8 @@ import {
   type ScoringInput,
   summaryDocumentData,
   systemTaskId,
+  type TaskResultRow,
+  taskResultsByKind,
   upsertBoardRows,
   upsertMetricValues,
 } from '@precis/engine';
@@ -31,8 +33,6 @@ import {
   winRates,
 } from './gor-row.js';
 
-type TaskRow = { id: string; status: string; result: Record<string, unknown> | null };
-
 // What the training task stores beside its text (the rankings are in the text only).
 type StoredTraining = Omit<TrainResult, 'rankings'>;
 
@@ -46,7 +46,7 @@ function training(r: StoredTraining | undefined): GorTraining | null {
 
 function pairwiseOf(
   input: ScoringInput,
-  tasks: Map<string, TaskRow>,
+  tasks: Map<string, TaskResultRow>,
   system: string,
   docs: string[],
 ): GorPairwise[] {
@@ -73,7 +73,7 @@ function pairwiseOf(
 
 function systemRow(
   input: ScoringInput,
-  tasks: Map<string, TaskRow>,
+  tasks: Map<string, TaskResultRow>,
   references: Map<string, string[]>,
   m: { index: number; metric: RougeMetricSpec },
   system: string,
@@ -143,11 +143,7 @@ function perDocument(runId: string, system: string, samples: readonly GorSample[
 export async function scoreGor(ctx: RunContext, input: ScoringInput): Promise<Record<string, unknown>> {
   const metrics = rougeMetrics(input.spec);
   if (metrics.length === 0) return {};
-  const rows: TaskRow[] = await ctx.db.query(
-    `SELECT id, status, result FROM tasks WHERE run_id = $1 AND kind IN ('gor-train', 'gor-rank', 'gor-pairwise')`,
-    [input.runId],
-  );
-  const tasks = new Map(rows.map((r) => [r.id, r]));
+  const tasks = await taskResultsByKind(ctx.db, input.runId, ['gor-train', 'gor-rank', 'gor-pairwise']);
   const data = await summaryDocumentData(ctx.db, input.summaries);
   const references = new Map(
     [...data].map(([id, d]) => [id, (d as { references?: string[] }).references ?? []]),

@@ -6,6 +6,8 @@ import {
   type RowWork,
   type RunContext,
   type ScoringInput,
+  type TaskResultRow,
+  taskResultsByKind,
   upsertBoardRows,
 } from '@precis/engine';
 import { LEXICAL_VERIFIER } from '@precis/engines';
@@ -16,8 +18,6 @@ import { summaryParts } from '../summary/summary-parts.js';
 import { type KgdsPart, kgdsTaskId } from '../verify/kgds-metric.js';
 import { type KgdsRow, kgdsRow, type ScoredSample } from './kgds-row.js';
 import { type SampleVerdicts, scoreSample } from './sample-scores.js';
-
-type TaskRow = { id: string; status: string; result: Record<string, unknown> | null };
 
 const judgeLabel = (m: KgdsMetricSpec) =>
   judgeModel(m) !== undefined ? `model:${judgeModel(m)}` : `engine:${LEXICAL_VERIFIER} (heuristic)`;
@@ -32,7 +32,7 @@ function summarizerOf(spec: BenchmarkSpec, system: string): string {
 async function systemRow(
   ctx: RunContext,
   input: ScoringInput,
-  tasks: Map<string, TaskRow>,
+  tasks: Map<string, TaskResultRow>,
   docs: Map<string, string>,
   m: { index: number; metric: KgdsMetricSpec },
   system: string,
@@ -84,11 +84,11 @@ async function systemRow(
 export async function scoreKgds(ctx: RunContext, input: ScoringInput): Promise<Record<string, unknown>> {
   const metrics = kgdsMetrics(input.spec);
   if (metrics.length === 0) return {};
-  const rows: TaskRow[] = await ctx.db.query(
-    `SELECT id, status, result FROM tasks WHERE run_id = $1 AND kind IN ('kgds-facts', 'kgds-opinions', 'kgds-feedback')`,
-    [input.runId],
-  );
-  const tasks = new Map(rows.map((r) => [r.id, r]));
+  const tasks = await taskResultsByKind(ctx.db, input.runId, [
+    'kgds-facts',
+    'kgds-opinions',
+    'kgds-feedback',
+  ]);
   const docIds = [...new Set(input.summaries.map((s) => s.documentId))];
   const docRows = docIds.length
     ? await ctx.db

@@ -6,6 +6,8 @@ import {
   retrieveTaskId,
   type ScoringInput,
   summaryDocumentData,
+  type TaskResultRow,
+  taskResultsByKind,
   upsertBoardRows,
 } from '@precis/engine';
 import { persphereTargets } from '@precis/retrievers';
@@ -21,15 +23,13 @@ import { PERSPHERE_PARTS, persphereTaskId } from '../verify/persphere-metric.js'
 import { OFFLINE } from '../verify/verify-context.js';
 import { type PersphereRow, persphereRow, type SampleInput } from './persphere-row.js';
 
-type TaskRow = { id: string; status: string; result: Record<string, unknown> | null };
-
 const judgeLabel = (m: PersphereMetricSpec) => ('model' in m.judge ? `model:${m.judge.model}` : OFFLINE);
 
 // One sample's inputs from its tasks, or null when one of them did not finish (counted as failed).
 function sampleOf(
   order: number,
   claims: GoldClaim[],
-  tasks: (TaskRow | undefined)[],
+  tasks: (TaskResultRow | undefined)[],
   retrieved: string[],
 ): SampleInput | null {
   if (tasks.some((t) => t?.status !== 'done')) return null;
@@ -47,7 +47,7 @@ function sampleOf(
 
 function systemRow(
   input: ScoringInput,
-  tasks: Map<string, TaskRow>,
+  tasks: Map<string, TaskResultRow>,
   claims: Map<string, GoldClaim[]>,
   m: { index: number; metric: PersphereMetricSpec },
   system: string,
@@ -97,11 +97,10 @@ function systemRow(
 export async function scorePersphere(ctx: RunContext, input: ScoringInput): Promise<Record<string, unknown>> {
   const metrics = persphereMetrics(input.spec);
   if (metrics.length === 0) return {};
-  const rows: TaskRow[] = await ctx.db.query(
-    `SELECT id, status, result FROM tasks WHERE run_id = $1 AND kind LIKE 'persphere-%' AND kind <> 'persphere-summary'`,
-    [input.runId],
-  );
-  const tasks = new Map(rows.map((r) => [r.id, r]));
+  const tasks = await taskResultsByKind(ctx.db, input.runId, [
+    'persphere-retrieve',
+    ...PERSPHERE_PARTS.map((p) => `persphere-${p}`),
+  ]);
   const data = await summaryDocumentData(ctx.db, input.summaries);
   const claims = new Map([...data].map(([id, d]) => [id, (d as { claims: GoldClaim[] }).claims]));
   const board: PersphereRow[] = [];
