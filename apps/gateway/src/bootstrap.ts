@@ -1,7 +1,5 @@
+import { connectGrpcServer, GATEWAY_ENV, GatewayModule } from '@precis/api';
 import { bootstrapService, type RunningService } from '@precis/service';
-import { GATEWAY_ENV } from './config/gateway.env.js';
-import { GatewayModule } from './gateway.module.js';
-import { connectGrpcServer } from './grpc/grpc-server.js';
 
 export function bootstrap(
   overrides: { processEnv?: Record<string, string | undefined>; handleSignals?: boolean } = {},

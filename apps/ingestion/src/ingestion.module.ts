@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IngestModule } from './ingest/ingest.module.js';
+import { IngestJobModule } from '@precis/service';
 
-@Module({ imports: [IngestModule] })
+@Module({ imports: [IngestJobModule] })
 export class IngestionModule {}

@@ -55,6 +55,8 @@ export { JOB_HANDLERS, STAGE_QUEUES, StageConsumer } from './runs/stage-consumer
 export { type StageConsumerConfig, startStageConsumers } from './runs/start-stage-consumers.js';
 export { workerMetrics } from './runs/worker-metrics.js';
 export { ShutdownState } from './shutdown/shutdown-state.js';
+export { ImportDatasetJob } from './tasks/import-dataset.job.js';
+export { IngestJobModule } from './tasks/ingest-job.module.js';
 export {
   INGEST_TASK_KIND,
   type IngestTaskPayload,

@@ -22,6 +22,8 @@ export interface ServiceOptions<S extends EnvSchema> {
   stages?: Stage[];
   // Extra servers (e.g. a gRPC microservice) attached before listening.
   configure?: (app: INestApplication, config: EnvConfig<S>, logger: ServiceLogger) => void | Promise<void>;
+  // One process with the embedded database in this directory and the in-process bus.
+  embedded?: { pgliteDir: string };
   // For tests: the environment to validate (default process.env) and whether signals/exit are handled.
   processEnv?: Record<string, string | undefined>;
   handleSignals?: boolean;
@@ -56,6 +58,7 @@ function rootModule<S extends EnvSchema>(
   logger: ServiceLogger,
   metrics: MetricsRegistry,
   stages: Stage[],
+  embedded: { pgliteDir: string } | undefined,
 ): DynamicModule {
   const common = config as unknown as EnvConfig<CommonEnvSchema>;
   return {
@@ -68,12 +71,14 @@ function rootModule<S extends EnvSchema>(
         metrics,
         database: {
           url: common.DATABASE_URL,
+          pgliteDir: embedded?.pgliteDir,
           runMigrations: common.DATABASE_RUN_MIGRATIONS,
           poolSize: common.DATABASE_POOL_SIZE,
           startupTimeoutMs: common.STARTUP_TIMEOUT_MS,
         },
         bus: {
           servers: common.NATS_URL,
+          inProcess: embedded !== undefined,
           prefix: common.PRECIS_BUS_PREFIX,
           connectionName: `precis-${name}`,
           startupTimeoutMs: common.STARTUP_TIMEOUT_MS,
@@ -148,7 +153,16 @@ export async function bootstrapService<S extends EnvSchema>(
   const metrics = new MetricsRegistry();
   registerProcessMetrics(metrics, { service: options.name, version });
   const stages = options.stages ?? [];
-  const root = rootModule(appModule, options.name, { version, startedAt }, config, logger, metrics, stages);
+  const root = rootModule(
+    appModule,
+    options.name,
+    { version, startedAt },
+    config,
+    logger,
+    metrics,
+    stages,
+    options.embedded,
+  );
 
   let app: INestApplication;
   try {

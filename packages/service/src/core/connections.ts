@@ -1,5 +1,5 @@
 import type { Bus } from '@precis/bus';
-import { createNatsBus } from '@precis/bus';
+import { createInProcessBus, createNatsBus } from '@precis/bus';
 import { createDataSource } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { redactUrl } from '../config/env-schema.js';
@@ -8,6 +8,8 @@ import { retryUntil } from './retry-until.js';
 
 export interface DatabaseSettings {
   url: string;
+  // Embedded mode (`precis serve`): this PGlite directory instead of the URL.
+  pgliteDir?: string;
   runMigrations: boolean;
   poolSize?: number;
   startupTimeoutMs: number;
@@ -18,6 +20,11 @@ export async function connectDatabase(
   logger: ServiceLogger,
 ): Promise<DataSource> {
   const log = logger.child({ component: 'database' });
+  if (settings.pgliteDir) {
+    const ds = await createDataSource({ pgliteDir: settings.pgliteDir });
+    log.info({ pgliteDir: settings.pgliteDir }, 'embedded database opened');
+    return ds;
+  }
   const ds = await retryUntil(
     () =>
       createDataSource({
@@ -37,6 +44,8 @@ export async function connectDatabase(
 
 export interface BusSettings {
   servers: string[];
+  // Embedded mode (`precis serve`): the in-process bus, no NATS.
+  inProcess?: boolean;
   prefix: string | undefined;
   connectionName: string;
   startupTimeoutMs: number;
@@ -44,6 +53,7 @@ export interface BusSettings {
 
 export async function connectBus(settings: BusSettings, logger: ServiceLogger): Promise<Bus> {
   const log = logger.child({ component: 'bus' });
+  if (settings.inProcess) return createInProcessBus();
   const bus = await retryUntil(
     () =>
       createNatsBus({

@@ -6,9 +6,11 @@ import {
   errorDto,
   importedDto,
   leaderboardDto,
+  pageDataDto,
   reportDto,
   runListDto,
   runShowDto,
+  samplePageDto,
   traceDto,
 } from './rest-dto.js';
 
@@ -106,6 +108,33 @@ export function openApiDocument(version: string) {
           parameters: [runId],
           responses: {
             '200': json(reportDto, 'the report'),
+            '404': json(errorDto, 'no such run'),
+            ...errors,
+          },
+        },
+      },
+      '/api/v1/runs/{id}/view': {
+        get: {
+          summary: "the run's report blocks and figures, as the web page draws them",
+          parameters: [runId],
+          responses: {
+            '200': json(pageDataDto, 'the blocks and figures'),
+            '404': json(errorDto, 'no such run'),
+            ...errors,
+          },
+        },
+      },
+      '/api/v1/runs/{id}/samples': {
+        get: {
+          summary: 'per-summary metric values of a run, one page at a time',
+          parameters: [
+            runId,
+            { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0 } },
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+          ],
+          responses: {
+            '200': json(samplePageDto, 'one page, ordered by document, system and metric'),
+            '400': json(errorDto, 'a bad offset or limit'),
             '404': json(errorDto, 'no such run'),
             ...errors,
           },

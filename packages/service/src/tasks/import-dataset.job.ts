@@ -9,18 +9,12 @@ import {
   isDatasetKind,
   validateDatasetName,
 } from '@precis/ingest';
-import {
-  INGEST_TASK_KIND,
-  type IngestTaskResult,
-  parseIngestTaskPayload,
-  SERVICE_CONFIG,
-  SERVICE_LOGGER,
-  type ServiceLogger,
-  serverFilePolicy,
-  taskLogger,
-} from '@precis/service';
 import { DataSource } from 'typeorm';
-import type { IngestionConfig } from '../../config/ingestion.env.js';
+import type { EnvConfig } from '../config/env-schema.js';
+import { type FileAccessEnvSchema, serverFilePolicy } from '../config/file-access-env.js';
+import { SERVICE_CONFIG, SERVICE_LOGGER } from '../core/tokens.js';
+import { type ServiceLogger, taskLogger } from '../logging/create-logger.js';
+import { INGEST_TASK_KIND, type IngestTaskResult, parseIngestTaskPayload } from './ingest-task.js';
 
 // How each refusal of the file-access policy is answered (the gateway maps these to gRPC codes).
 const FILE_ERROR_CODES: Record<FileAccessProblem, TaskErrorCode> = {
@@ -35,12 +29,12 @@ const FILE_ERROR_CODES: Record<FileAccessProblem, TaskErrorCode> = {
 // Handles 'import-dataset' tasks: a validated, all-or-nothing, idempotent import (the same file
 // under the same name is a no-op, so a redelivered task changes nothing).
 @Injectable()
-export class ImportDatasetUseCase implements JobHandler {
+export class ImportDatasetJob implements JobHandler {
   readonly kind = INGEST_TASK_KIND;
 
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(SERVICE_CONFIG) private readonly config: IngestionConfig,
+    @Inject(SERVICE_CONFIG) private readonly config: EnvConfig<FileAccessEnvSchema>,
     @Inject(SERVICE_LOGGER) private readonly logger: ServiceLogger,
   ) {}
 

@@ -18,6 +18,8 @@ import {
   RunStateError,
   renderBlocks,
   renderRunReport,
+  runPageData,
+  sampleValues,
   stageCounts,
   usageSoFar,
 } from '@precis/engine';
@@ -143,6 +145,17 @@ export class RunsService {
       if (err instanceof RunNotFoundError) throw new GrpcNotFoundException(err.message);
       throw err;
     }
+  }
+
+  // What the web page draws of a run: its report blocks and figures.
+  async view(ref: string) {
+    const run = await this.find(ref);
+    return runPageData(await loadFullRunReport(this.families, this.dataSource, run));
+  }
+
+  async samples(ref: string, page: { offset: number; limit: number }) {
+    const run = await this.find(ref);
+    return sampleValues(this.dataSource, run.id, page);
   }
 
   // Every stored step and every verdict of one document of a run (`precis runs show --trace`).
