@@ -10,6 +10,7 @@ import { rescoreCommand } from './commands/rescore.command.js';
 import { retrievalCommand } from './commands/retrieval.command.js';
 import { runCommand } from './commands/run.command.js';
 import { runsCommand } from './commands/runs.command.js';
+import { serveCommand } from './commands/serve.command.js';
 import { type CliContext, withDataSource } from './context.js';
 
 export const CLI_VERSION = '0.1.0';
@@ -40,6 +41,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(rescoreCommand(ctx));
   program.addCommand(retrievalCommand(ctx));
   program.addCommand(keysCommand(ctx));
+  program.addCommand(serveCommand(ctx));
   registerMetaCommands(program, {
     stdout: ctx.stdout,
     withDataSource: (command, fn) => withDataSource(ctx, command, fn),
