@@ -191,6 +191,7 @@ describe('reports say what failed and score only complete rows', () => {
         },
         { section: dimensionReport, part: { run: runHeader(run), boards: scored.dimensions } },
       ],
+      costs: {},
     };
     const md = renderRunReport(rescored, 'md');
     expect(mdRow(md, 'tr-40')).toMatchObject({

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { pageDataOf } from '@precis/web';
 import { assertBuilt, REPO_ROOT, runCli } from './run-cli.js';
 
 const RESCORE = resolve(REPO_ROOT, 'test/engine/fixtures/rescore');
@@ -53,7 +54,10 @@ describe('precis run / runs / report / rescore (built binary, embedded)', () => 
     const csv = await runCli(['report', id, '--format', 'csv'], env);
     expect(csv.stdout.split('\n')[0]).toContain('BooookScore');
     const html = await runCli(['report', id, '--format', 'html'], env);
-    expect(html.stdout).toContain('<table>');
+    // The web page in one file, the run's blocks and figures inside.
+    const page = pageDataOf(html.stdout) as { blocks: { key: string }[]; figures: { points: unknown[] }[] };
+    expect(page.blocks.map((b) => b.key)).toEqual(['booookscore', 'booookscore-error-types']);
+    expect(page.figures[0]!.points).toHaveLength(3);
     // Terminal tables fit 120 columns and say what they left out; --wide shows every column.
     const text = await runCli(['report', id, '--format', 'text'], env);
     const tableLines = text.stdout.split('\n').filter((l) => /^(rank|----|\d+ )/.test(l));

@@ -22,6 +22,7 @@ export * from './report/fit-table.js';
 export * from './report/render-run-report.js';
 export * from './report/render-trace.js';
 export * from './report/report-blocks.js';
+export * from './report/report-figures.js';
 export * from './report/report-format.js';
 export * from './report/report-render.js';
 export * from './runtime/bus-adapters.js';

@@ -6,6 +6,7 @@ import type { RunContext } from '../planner/run-context.js';
 import type { RunDocument } from '../planner/run-documents.js';
 import type { RunStage } from '../ports.js';
 import type { ReportBlock } from '../report/report-blocks.js';
+import type { ReportFigure } from '../report/report-figures.js';
 import type { BenchmarkSpec, SystemSpec } from '../spec/benchmark-spec.schema.js';
 import type { NewTask } from '../tasks/task-store.js';
 
@@ -133,6 +134,8 @@ export interface ReportSection<T = unknown> {
   blocks(part: T): ReportBlock[];
   // Keys this section adds to the JSON report.
   json(part: T): Record<string, unknown>;
+  // Its leaderboards as charts (web page and HTML report).
+  figures?(part: T): ReportFigure[];
   // What `runs show --trace <document>` adds for one document (e.g. each verdict of its summaries).
   trace?(db: DataSource, run: RunEntity, documentId: string): Promise<ReportBlock[]>;
 }

@@ -69,6 +69,53 @@ export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSo
   };
 }
 
+// What each system's model and plugin calls cost (task ids are `<run>:<stage>:<system>:...`;
+// calls of the run-wide score task count for no system).
+export async function systemCosts(db: DataSource, runId: string): Promise<Record<string, number>> {
+  const rows: { system: string; cost: string | number }[] = await db.query(
+    `SELECT split_part(task_id, ':', 3) AS system, COALESCE(SUM(cost_usd), 0) AS cost
+     FROM llm_calls WHERE run_id = $1 AND task_id IS NOT NULL GROUP BY 1`,
+    [runId],
+  );
+  return Object.fromEntries(rows.filter((r) => r.system).map((r) => [r.system, Number(r.cost)]));
+}
+
+export interface SampleValue {
+  document: string;
+  documentId: string;
+  system: string;
+  metric: string;
+  value: number | null;
+  producedBy: string;
+}
+
+// One page of a run's per-summary metric values, by document order, system and metric.
+export async function sampleValues(
+  db: DataSource,
+  runId: string,
+  page: { offset: number; limit: number },
+): Promise<{ total: number; offset: number; samples: SampleValue[] }> {
+  const [count] = await db.query(
+    'SELECT count(*) AS n FROM metric_values WHERE run_id = $1 AND document_id IS NOT NULL',
+    [runId],
+  );
+  const rows: Record<string, unknown>[] = await db.query(
+    `SELECT d.external_id, mv.document_id, mv.system, mv.metric, mv.value, mv.produced_by
+     FROM metric_values mv JOIN documents d ON d.id = mv.document_id
+     WHERE mv.run_id = $1 ORDER BY d.ordinal, d.id, mv.system, mv.metric LIMIT $2 OFFSET $3`,
+    [runId, page.limit, page.offset],
+  );
+  const samples = rows.map((r) => ({
+    document: String(r.external_id),
+    documentId: String(r.document_id),
+    system: String(r.system),
+    metric: String(r.metric),
+    value: r.value === null ? null : Number(r.value),
+    producedBy: String(r.produced_by),
+  }));
+  return { total: toNumber(count.n), offset: page.offset, samples };
+}
+
 export async function listRuns(db: DataSource, limit = 50): Promise<RunEntity[]> {
   return db.getRepository(RunEntity).find({ order: { createdAt: 'DESC', id: 'ASC' }, take: limit });
 }

@@ -2,14 +2,18 @@ import type { RunEntity } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import type { ReportSection } from '../family/benchmark-family.js';
 import type { FamilyRegistry } from '../family/family-registry.js';
+import { systemCosts } from '../queries/run-queries.js';
 import type { ReportBlock } from './report-blocks.js';
+import type { PageData } from './report-figures.js';
 import { type ReportFormat, type RunHeader, reportTitle, runHeader } from './report-format.js';
-import { renderBlocks, type TextOptions } from './report-render.js';
+import { renderBlocks, renderHtml, type TextOptions } from './report-render.js';
 
 export interface FullRunReport {
   run: RunHeader;
   // Each loaded family's report part, in family order.
   parts: { section: ReportSection; part: unknown }[];
+  // USD per system from the ledger (model and plugin calls), for the quality-vs-cost figures.
+  costs: Record<string, number>;
 }
 
 export async function loadFullRunReport(
@@ -19,7 +23,7 @@ export async function loadFullRunReport(
 ): Promise<FullRunReport> {
   const parts: FullRunReport['parts'] = [];
   for (const section of families.reportSections) parts.push({ section, part: await section.load(db, run) });
-  return { run: runHeader(run), parts };
+  return { run: runHeader(run), parts, costs: await systemCosts(db, run.id) };
 }
 
 // What each family's part adds to a JSON report (its leaderboards), in family order.
@@ -35,10 +39,27 @@ export function hasResults(r: FullRunReport): boolean {
 // report names each family's keys once, after the run).
 export function renderRunReport(r: FullRunReport, format: ReportFormat, opts: TextOptions = {}): string {
   if (format === 'json') return `${JSON.stringify({ run: r.run, ...sectionsJson(r) }, null, 2)}\n`;
-  const blocks: ReportBlock[] = r.parts
-    .filter(({ section, part }) => section.hasResults(part))
-    .flatMap(({ section, part }) => section.blocks(part));
-  return renderBlocks(reportTitle(r.run), blocks, format, opts);
+  if (format === 'html') {
+    const page = runPageData(r);
+    return renderHtml(page.title, page.blocks, page);
+  }
+  return renderBlocks(reportTitle(r.run), runPageData(r).blocks, format, opts);
+}
+
+// What the web page shows of a run: the blocks of each family with results and their figures.
+export function runPageData(r: FullRunReport): PageData {
+  const withResults = r.parts.filter(({ section, part }) => section.hasResults(part));
+  return {
+    title: reportTitle(r.run),
+    run: r.run,
+    blocks: withResults.flatMap(({ section, part }) => section.blocks(part)),
+    figures: withResults
+      .flatMap(({ section, part }) => section.figures?.(part) ?? [])
+      .map((f) => ({
+        ...f,
+        points: f.points.map((p) => ({ ...p, costUsd: p.costUsd ?? r.costs[p.system] ?? 0 })),
+      })),
+  };
 }
 
 // The families' trace blocks of one document of a run (verdicts and the like), in family order.

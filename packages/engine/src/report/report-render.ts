@@ -1,7 +1,9 @@
 import { formatTextTable } from '@precis/text';
+import { webPageHtml } from '@precis/web';
 import { fitTable, TERMINAL_WIDTH } from './fit-table.js';
-import type { CsvValue, ReportBlock, ReportChart, ReportTable } from './report-blocks.js';
-import { csvCell, escapeHtml, type ReportFormat } from './report-format.js';
+import type { CsvValue, ReportBlock, ReportTable } from './report-blocks.js';
+import type { PageData, ReportFigure } from './report-figures.js';
+import { csvCell, type ReportFormat } from './report-format.js';
 
 // One style for every family: a title, then each block as its heading, table, notes and list.
 export function renderBlocks(
@@ -18,7 +20,7 @@ export function renderBlocks(
     case 'csv':
       return renderCsv(blocks);
     case 'html':
-      return renderHtml(title, blocks);
+      return renderHtml(title, blocks, { figures: opts.figures });
   }
 }
 
@@ -40,6 +42,8 @@ function markdownTable(t: ReportTable): string[] {
 }
 
 export interface TextOptions {
+  // Drawn by the HTML page only.
+  figures?: ReportFigure[];
   // Every column at full width instead of what fits the terminal.
   wide?: boolean;
   width?: number;
@@ -84,40 +88,18 @@ export function renderCsv(blocks: readonly ReportBlock[]): string {
   return `${tables.join('\n\n')}\n`;
 }
 
-const STYLE =
-  'body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}th{background:#f4f4f4}.bar{background:#4a7;height:.7rem;display:inline-block}';
-
-export function renderHtml(title: string, blocks: readonly ReportBlock[]): string {
-  const body = [`<h1>${escapeHtml(title)}</h1>`];
-  for (const b of blocks) {
-    if (b.heading) body.push(`<h2>${escapeHtml(b.heading)}</h2>`);
-    if (b.table) body.push(htmlTable(b.table));
-    if (b.chart) body.push(...htmlChart(b.chart));
-    for (const note of b.notes ?? []) body.push(`<p>${escapeHtml(note)}</p>`);
-    if (b.list) body.push(`<ul>${b.list.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`);
-  }
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head><body>
-${body.join('\n')}
-</body></html>
-`;
-}
-
-function htmlTable(t: ReportTable): string {
-  const cells = (row: string[], tag: string) => row.map((c) => `<${tag}>${escapeHtml(c)}</${tag}>`).join('');
-  return `<table><thead><tr>${cells(t.headers, 'th')}</tr></thead>
-<tbody>${t.rows.map((r) => `<tr>${cells(r, 'td')}</tr>`).join('\n')}</tbody></table>`;
-}
-
-function htmlChart(chart: ReportChart): string[] {
-  return [
-    `<h2>${escapeHtml(chart.title)}</h2>`,
-    ...chart.bars.map((b) =>
-      b.share === null
-        ? `<div>${escapeHtml(b.label)}: ${escapeHtml(b.display)}</div>`
-        : `<div>${escapeHtml(b.label)} <span class="bar" style="width:${Math.round(300 * b.share)}px"></span> ${escapeHtml(b.display)}</div>`,
-    ),
-  ];
+// The web page with the blocks (and the figures, when given) inside: one self-contained file
+// in the same style as the served leaderboard.
+export function renderHtml(
+  title: string,
+  blocks: readonly ReportBlock[],
+  extra: Partial<PageData> = {},
+): string {
+  const data: PageData = {
+    title,
+    blocks: [...blocks],
+    figures: extra.figures ?? [],
+    ...(extra.run ? { run: extra.run } : {}),
+  };
+  return webPageHtml({ title, data });
 }

@@ -12,6 +12,7 @@ import {
   rougeScores,
 } from '@precis/meta';
 import { OPINION_DIMENSION_IDS } from '@precis/prompts';
+import { pageDataOf } from '@precis/web';
 import type { DataSource } from 'typeorm';
 
 const repoRoot = resolve(import.meta.dirname, '../../../..');
@@ -148,6 +149,9 @@ describe('meta-evaluation on SummEval-OP (PostgreSQL)', () => {
       Number(board.judges[0]!.correlation[d].spearman!.toPrecision(12)),
     );
     expect(csv[16]).toBe(`spearman-vs-human,rouge-1,${rho.join(',')}`);
-    expect(renderLeaderboard(board, 'html')).toContain('<td>gpt-4</td>');
+    const page = pageDataOf(renderLeaderboard(board, 'html')) as {
+      blocks: { table?: { rows: string[][] } }[];
+    };
+    expect(page.blocks[0]!.table!.rows.map((r) => r[1])).toContain('gpt-4');
   });
 });

@@ -5,6 +5,7 @@ import {
   fixed,
   type ReportBlock,
   type ReportColumn,
+  type ReportFigure,
   type ReportSection,
   rankColumn,
   reportTable,
@@ -116,10 +117,30 @@ export async function loadGorReport(db: DataSource, run: RunEntity): Promise<Gor
   return { rows: rows[0]?.result?.gor ?? [] };
 }
 
+// One figure per metric: ROUGE-L F1 with its bootstrap CI.
+export function gorFigures(report: GorReport): ReportFigure[] {
+  return [...new Set(report.rows.map((r) => r.metric))].map((metric) => {
+    const rows = report.rows.filter((r) => r.metric === metric);
+    return {
+      key: metric,
+      title: `GoR (${metric}): ROUGE-L F1, rouge-score against the best reference`,
+      metric: 'ROUGE-L F1 (%)',
+      higherIsBetter: true,
+      points: rows.map((r) => ({
+        system: r.system,
+        score: r.rouge?.rougeL ?? null,
+        ci95: r.ci95.rougeL ?? null,
+        costUsd: null,
+      })),
+    };
+  });
+}
+
 export const gorReport: ReportSection<GorReport> = {
   load: loadGorReport,
   hasResults: (r) => r.rows.length > 0,
   blocks: gorBlocks,
   json: (r) => ({ gor: rankGorRows(r.rows) }),
+  figures: gorFigures,
   trace: gorTrace,
 };

@@ -3,8 +3,10 @@ import {
   ciColumn,
   failedColumn,
   fixed,
+  judgedBy,
   type ReportBlock,
   type ReportColumn,
+  type ReportFigure,
   type ReportSection,
   rankColumn,
   reportTable,
@@ -131,10 +133,39 @@ export async function loadKgdsReport(db: DataSource, run: RunEntity): Promise<Kg
   return { rows: rows[0]?.result?.kgds ?? [] };
 }
 
+// One figure per (metric, pattern): the background F1 (BSP for EBS-AOS, KBSAF for ABS-AOS) with
+// its CI, and the classified missed opinions by error type (counts from the stored shares).
+export function kgdsFigures(report: KgdsReport): ReportFigure[] {
+  return groups(report.rows).map((rows) => {
+    const { metric, pattern } = rows[0]!;
+    const [label, key] = pattern === 'ebs-aos' ? ['BSP F1', 'bspF1'] : ['KBSAF F1', 'kbsafF1'];
+    const f1 = (n: KgdsNumbers) => (pattern === 'ebs-aos' ? n.bsp : n.kbsaf)?.f1 ?? null;
+    const counts = (r: KgdsRow) =>
+      OPINION_ERROR_TYPES.map((t) => Math.round((r.errorsClassified * (r.kgds?.errorTypes[t] ?? 0)) / 100));
+    return {
+      key: `${metric}.${pattern}`,
+      title: `KGDS ${pattern.toUpperCase()} (${metric}): ${label}, ${judgedBy(rows.map((r) => r.judge))}`,
+      metric: `${label} (%)`,
+      higherIsBetter: true,
+      points: rows.map((r) => ({
+        system: r.system,
+        score: r.kgds ? f1(r.kgds) : null,
+        ci95: r.ci95[key] ?? null,
+        costUsd: null,
+      })),
+      errors: {
+        types: [...OPINION_ERROR_TYPES],
+        rows: rows.map((r) => ({ system: r.system, counts: counts(r) })),
+      },
+    };
+  });
+}
+
 export const kgdsReport: ReportSection<KgdsReport> = {
   load: loadKgdsReport,
   hasResults: (r) => r.rows.length > 0,
   blocks: kgdsBlocks,
   json: (r) => ({ kgds: rankKgdsRows(r.rows) }),
+  figures: kgdsFigures,
   trace: kgdsTrace,
 };

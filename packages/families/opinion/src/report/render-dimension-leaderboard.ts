@@ -5,6 +5,7 @@ import {
   fixed,
   type ReportBlock,
   type ReportColumn,
+  type ReportFigure,
   type ReportSection,
   type RunHeader,
   rankColumn,
@@ -193,9 +194,28 @@ export function dimensionBlocks(report: DimensionReport): ReportBlock[] {
   });
 }
 
+// One figure per (board, dimension): the judge's mean score (1-5) with its bootstrap CI.
+export function dimensionFigures(r: DimensionReport): ReportFigure[] {
+  return r.boards.flatMap((b) =>
+    b.dimensions.map((d) => ({
+      key: `${b.metric}.${d}`,
+      title: `${b.metric}: ${d}, judged by ${b.judge} (${b.templates[d] ?? 'template not recorded'})`,
+      metric: `${d} (1–5)`,
+      higherIsBetter: true,
+      points: b.rows.map((row) => ({
+        system: row.system,
+        score: row.dimensions[d]?.mean ?? null,
+        ci95: row.dimensions[d]?.ci95 ?? null,
+        costUsd: null,
+      })),
+    })),
+  );
+}
+
 export const dimensionReport: ReportSection<DimensionReport> = {
   load: (db, run) => loadDimensionReport(db, run),
   hasResults: (r) => r.boards.length > 0,
   blocks: dimensionBlocks,
   json: (r) => ({ dimensions: rankedBoards(r.boards) }),
+  figures: dimensionFigures,
 };

@@ -3,8 +3,10 @@ import {
   ciColumn,
   failedColumn,
   fixed,
+  judgedBy,
   type ReportBlock,
   type ReportColumn,
+  type ReportFigure,
   type ReportSection,
   rankColumn,
   reportTable,
@@ -101,9 +103,29 @@ export async function loadPersphereReport(db: DataSource, run: RunEntity): Promi
   return { rows: rows[0]?.result?.persphere ?? [] };
 }
 
+// One figure per metric: Overall@k (the judge's 1-10 rating) with its bootstrap CI.
+export function persphereFigures(report: PersphereReport): ReportFigure[] {
+  return [...new Set(report.rows.map((r) => r.metric))].map((metric) => {
+    const rows = report.rows.filter((r) => r.metric === metric);
+    return {
+      key: metric,
+      title: `PerSphere (${metric}): Overall@k, ${judgedBy(rows.map((r) => r.judge))}`,
+      metric: 'Overall@k (1–10)',
+      higherIsBetter: true,
+      points: rows.map((r) => ({
+        system: r.system,
+        score: r.persphere?.overall ?? null,
+        ci95: r.ci95.overall ?? null,
+        costUsd: null,
+      })),
+    };
+  });
+}
+
 export const persphereReport: ReportSection<PersphereReport> = {
   load: loadPersphereReport,
   hasResults: (r) => r.rows.length > 0,
   blocks: persphereBlocks,
   json: (r) => ({ persphere: rankPersphereRows(r.rows) }),
+  figures: persphereFigures,
 };

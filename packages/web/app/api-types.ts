@@ -1,0 +1,134 @@
+// The JSON the page reads from the gateway's REST API (/api/v1) or, in a report file, from the
+// embedded <script id="precis-data">: an HTTP contract, mirrored here because the page is built
+// for the browser and imports nothing from the server packages.
+
+export interface Run {
+  id: string;
+  name: string;
+  // pending, running, completed, completed-with-failures, failed, stopped, interrupted, cancelled
+  status: string;
+  error: string | null;
+  createdAt: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  // done, failed, open and per stage "<stage>.<state>"
+  taskCounts: Record<string, number>;
+  costUsd: number;
+}
+
+export interface RunList {
+  runs: Run[];
+  nextPageToken: string;
+}
+
+export type CsvValue = number | string | null;
+
+export interface ReportTable {
+  headers: string[];
+  // What is shown, one string per header.
+  rows: string[][];
+  // The same rows with numbers unformatted (a CI is two cells: "<h> low", "<h> high").
+  csvHeaders: string[];
+  csvRows: CsvValue[][];
+}
+
+export interface ReportBlock {
+  key: string;
+  heading?: string;
+  table?: ReportTable;
+  chart?: { title: string; bars: { label: string; share: number | null; display: string }[] };
+  notes?: string[];
+  list?: string[];
+}
+
+// One leaderboard drawn as charts: CI whiskers, quality vs cost, error types.
+export interface ReportFigure {
+  key: string;
+  // Names the metric and what produced it (judge model or offline engine, template version).
+  title: string;
+  // Axis label of the score, e.g. "BooookScore (%)".
+  metric: string;
+  // Higher is better unless false.
+  higherIsBetter: boolean;
+  points: { system: string; score: number | null; ci95: [number, number] | null; costUsd: number | null }[];
+  // Counts per error type and system, drawn as stacked bars; absent when the metric has none.
+  errors?: { types: string[]; rows: { system: string; counts: number[] }[] };
+}
+
+export interface RunView {
+  run: {
+    id: string;
+    name: string;
+    status: string;
+    createdAt: string;
+    finishedAt: string | null;
+    error: string | null;
+  };
+  blocks: ReportBlock[];
+  figures: ReportFigure[];
+}
+
+// GET /api/v1/runs/{id}/samples?offset=&limit= : per-summary metric values, server-side paged.
+export interface Sample {
+  document: string;
+  documentId: string;
+  system: string;
+  metric: string;
+  value: number | null;
+  producedBy: string;
+}
+export interface SamplePage {
+  total: number;
+  offset: number;
+  samples: Sample[];
+}
+
+// GET /api/v1/runs/{id}/traces/{document}
+export interface Trace {
+  document: { id: string; externalId: string };
+  systems: {
+    system: string;
+    strategy: string;
+    steps: {
+      taskId: string;
+      status: string;
+      payload: Record<string, unknown>;
+      result: Record<string, unknown> | null;
+      error: string | null;
+    }[];
+  }[];
+  // The families' verdict blocks (BooookScore's annotated sentences, KGDS verdicts, judge samples).
+  verdicts: ReportBlock[];
+}
+
+// SSE GET /api/v1/runs/{id}/events, event name "progress".
+export interface RunProgress {
+  id: string;
+  status: string;
+  error: string | null;
+  summaries: { expected: number; done: number; failed: number };
+  tasks: Record<string, { total: number; done: number; failed: number }>;
+}
+
+// GET /api/v1/leaderboard?runs=a,b&metric=
+export interface CrossRunBoard {
+  metric: string;
+  documents: number;
+  alpha: number;
+  resamples: number;
+  entries: {
+    run: { id: string; name: string };
+    system: string;
+    producedBy: string;
+    mean: number;
+    rank: number;
+  }[];
+  comparisons: {
+    better: string;
+    worse: string;
+    meanDiff: number;
+    p: number | null;
+    pHolm: number | null;
+    significant: boolean;
+  }[];
+}

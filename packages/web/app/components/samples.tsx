@@ -1,0 +1,190 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { type ApiError, enc, getJson, isAbort, toApiError } from '../api';
+import type { Sample, SamplePage } from '../api-types';
+import { useAuth } from '../auth';
+import { formatNumber } from '../format';
+import { href } from '../router';
+import { ErrorBox, Loading, Note } from './common';
+import { useVirtualizer } from './use-virtualizer';
+
+const ROW_HEIGHT = 32;
+const PAGE_SIZE = 200;
+// At most one batch of page requests per interval while the user scrolls.
+const FETCH_INTERVAL_MS = 100;
+const COLUMNS = ['document', 'system', 'metric', 'value', 'produced by'];
+
+interface PagedSamples {
+  total: number | null;
+  error: ApiError | null;
+  row(index: number): Sample | undefined;
+  request(first: number, last: number): void;
+}
+
+// Pages of 200 samples fetched on demand and kept; the first page gives the total.
+function usePagedSamples(runId: string): PagedSamples {
+  const { version } = useAuth();
+  const pages = useRef(new Map<number, Sample[]>());
+  const inflight = useRef(new Set<number>());
+  const signal = useRef<AbortSignal | null>(null);
+  const [total, setTotal] = useState<number | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [, setLoaded] = useState(0);
+
+  const fetchPage = useCallback(
+    (page: number) => {
+      const held = pages.current;
+      const pending = inflight.current;
+      if (held.has(page) || pending.has(page) || !signal.current) return;
+      pending.add(page);
+      const path = `/runs/${enc(runId)}/samples?offset=${page * PAGE_SIZE}&limit=${PAGE_SIZE}`;
+      getJson<SamplePage>(path, signal.current)
+        .then(
+          (p) => {
+            held.set(page, p.samples);
+            if (page === 0) setTotal(p.total);
+            setError(null);
+            setLoaded((n) => n + 1);
+          },
+          (e: unknown) => {
+            if (!isAbort(e)) setError(toApiError(e));
+          },
+        )
+        .finally(() => pending.delete(page));
+    },
+    [runId],
+  );
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    signal.current = ctrl.signal;
+    pages.current = new Map();
+    inflight.current = new Set();
+    setTotal(null);
+    setError(null);
+    fetchPage(0);
+    return () => ctrl.abort();
+  }, [fetchPage, version]);
+
+  const request = useCallback(
+    (first: number, last: number) => {
+      for (let p = Math.floor(first / PAGE_SIZE); p <= Math.floor(last / PAGE_SIZE); p++) fetchPage(p);
+    },
+    [fetchPage],
+  );
+  const row = (i: number) => pages.current.get(Math.floor(i / PAGE_SIZE))?.[i % PAGE_SIZE];
+  return { total, error, row, request };
+}
+
+// Requests the rows in view, throttled: a fast scroll through 100,000 rows asks for a few pages.
+function useRangeRequests(first: number, last: number, request: (first: number, last: number) => void) {
+  const range = useRef({ first, last });
+  const timer = useRef<number | null>(null);
+  range.current = { first, last };
+  useEffect(() => {
+    if (last < 0 || timer.current !== null) return;
+    timer.current = window.setTimeout(() => {
+      timer.current = null;
+      request(range.current.first, range.current.last);
+    }, FETCH_INTERVAL_MS);
+  }, [first, last, request]);
+  useEffect(
+    () => () => {
+      if (timer.current !== null) window.clearTimeout(timer.current);
+    },
+    [],
+  );
+}
+
+interface RowProps {
+  runId: string;
+  sample: Sample | undefined;
+  index: number;
+  start: number;
+}
+
+function SampleRow({ runId, sample, index, start }: RowProps) {
+  const style = { transform: `translateY(${start}px)` };
+  if (!sample)
+    return (
+      <tr class="vrow loading" style={style} aria-rowindex={index + 2} data-testid="sample-row-loading">
+        <td>…</td>
+      </tr>
+    );
+  // The document link is stretched over the whole row (CSS), so a click anywhere opens the trace.
+  return (
+    <tr class="vrow" style={style} aria-rowindex={index + 2} data-testid="sample-row">
+      <td title={sample.document}>
+        <a class="row-link" href={href.document(runId, sample.documentId)}>
+          {sample.document}
+        </a>
+      </td>
+      <td>{sample.system}</td>
+      <td>{sample.metric}</td>
+      <td class="num">{formatNumber(sample.value)}</td>
+      <td title={sample.producedBy}>{sample.producedBy}</td>
+    </tr>
+  );
+}
+
+function SampleTable({ runId, paged, total }: { runId: string; paged: PagedSamples; total: number }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    // The sticky header row (one row high) sits above the rows inside the scroller.
+    scrollMargin: ROW_HEIGHT,
+  });
+  const items = virtualizer.getVirtualItems();
+  useRangeRequests(items[0]?.index ?? 0, items[items.length - 1]?.index ?? -1, paged.request);
+  return (
+    <div class="vtable" ref={scroller} data-testid="samples">
+      <table aria-rowcount={total + 1}>
+        <thead>
+          <tr class="vrow" aria-rowindex={1}>
+            {COLUMNS.map((c) => (
+              <th scope="col" key={c} class={c === 'value' ? 'num' : undefined}>
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody style={{ height: `${virtualizer.getTotalSize()}px` }}>
+          {items.map((item) => (
+            <SampleRow
+              key={item.key}
+              runId={runId}
+              sample={paged.row(item.index)}
+              index={item.index}
+              start={item.start - ROW_HEIGHT}
+            />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+// Per-summary metric values of a run, paged by the server; a row opens its document's trace.
+export function Samples({ runId }: { runId: string }) {
+  const paged = usePagedSamples(runId);
+  return (
+    <section class="samples">
+      <h2>Samples</h2>
+      {paged.error ? <ErrorBox error={paged.error} /> : null}
+      {paged.total === null ? (
+        paged.error ? null : (
+          <Loading what="samples" />
+        )
+      ) : paged.total === 0 ? (
+        <Note>No per-summary metric values yet.</Note>
+      ) : (
+        <>
+          <p class="muted">{paged.total.toLocaleString()} values; click a row to see its document.</p>
+          <SampleTable runId={runId} paged={paged} total={paged.total} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+// Display helpers shared by the pages.
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '–';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
+}
+
+export function formatUsd(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return 'n/a';
+  // Small runs cost fractions of a cent: keep enough digits to tell them apart.
+  return `$${usd.toFixed(usd !== 0 && Math.abs(usd) < 1 ? 4 : 2)}`;
+}
+
+export function formatNumber(x: number | null | undefined, digits = 4): string {
+  if (x === null || x === undefined || Number.isNaN(x)) return 'n/a';
+  return Number.isInteger(x) ? String(x) : x.toFixed(digits);
+}
+
+// Compact number for chart labels: at most 3 decimals, no trailing zeros.
+export function formatShort(x: number): string {
+  return String(Number(x.toFixed(Math.abs(x) >= 100 ? 1 : 3)));
+}
+
+export const OPEN_STATUSES = new Set(['pending', 'running']);
+export const isOpen = (status: string): boolean => OPEN_STATUSES.has(status);

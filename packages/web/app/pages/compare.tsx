@@ -1,0 +1,117 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { CrossRunBoard } from '../api-types';
+import { ErrorBox, Loading, Note } from '../components/common';
+import { SortableTable } from '../components/table';
+import { formatNumber } from '../format';
+import { useFetch } from '../hooks';
+import { href } from '../router';
+
+type Entry = CrossRunBoard['entries'][number];
+
+const ENTRY_HEADERS = ['rank', 'system', 'run', 'produced by', 'mean'];
+const COMPARISON_HEADERS = ['better', 'worse', 'mean diff', 'p', 'p (Holm)', 'significant'];
+
+function EntriesTable({ entries }: { entries: Entry[] }) {
+  const rows = useMemo(
+    () => entries.map((e) => [String(e.rank), e.system, e.run.name, e.producedBy, formatNumber(e.mean)]),
+    [entries],
+  );
+  // Systems no test separates share a rank: mark them so the tie is visible.
+  const shared = useMemo(() => {
+    const counts = new Map<number, number>();
+    for (const e of entries) counts.set(e.rank, (counts.get(e.rank) ?? 0) + 1);
+    return counts;
+  }, [entries]);
+  const renderCell = (cell: string, row: number, col: number) => {
+    const e = entries[row];
+    if (!e) return cell;
+    if (col === 0)
+      return (shared.get(e.rank) ?? 0) > 1 ? (
+        <span class="tied" title={`${shared.get(e.rank)} systems share rank ${e.rank}`}>
+          {cell} <span class="tie-mark">tied</span>
+        </span>
+      ) : (
+        cell
+      );
+    if (col === 2) return <a href={href.run(e.run.id)}>{cell}</a>;
+    return cell;
+  };
+  return <SortableTable headers={ENTRY_HEADERS} rows={rows} testid="compare" renderCell={renderCell} />;
+}
+
+function ComparisonsTable({ board }: { board: CrossRunBoard }) {
+  const rows = useMemo(
+    () =>
+      board.comparisons.map((c) => [
+        c.better,
+        c.worse,
+        formatNumber(c.meanDiff),
+        formatNumber(c.p),
+        formatNumber(c.pHolm),
+        c.p === null ? 'not tested' : c.significant ? 'yes' : 'no',
+      ]),
+    [board],
+  );
+  if (rows.length === 0) return <Note>No comparisons (fewer than two systems).</Note>;
+  return <SortableTable headers={COMPARISON_HEADERS} rows={rows} testid="compare-comparisons" />;
+}
+
+function MetricForm({ runs, metric }: { runs: string[]; metric: string | null }) {
+  const [value, setValue] = useState(metric ?? '');
+  useEffect(() => setValue(metric ?? ''), [metric]);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    location.hash = href.compare(runs, value.trim() || null);
+  };
+  return (
+    <form class="inline-form" onSubmit={submit}>
+      <label>
+        metric{' '}
+        <input
+          value={value}
+          title="empty: the server's default metric"
+          onInput={(e) => setValue(e.currentTarget.value)}
+        />
+      </label>{' '}
+      <button type="submit">Show</button>
+    </form>
+  );
+}
+
+function Board({ board }: { board: CrossRunBoard }) {
+  return (
+    <>
+      <p class="lead">
+        <strong>{board.metric}</strong>: {board.entries.length} systems on {board.documents} shared documents
+        <span class="muted">
+          {' '}
+          (paired bootstrap, {board.resamples} resamples, Holm-corrected, alpha {board.alpha}; systems no test
+          separates share a rank)
+        </span>
+      </p>
+      <h2>Leaderboard</h2>
+      <EntriesTable entries={board.entries} />
+      <h2>Paired comparisons</h2>
+      <ComparisonsTable board={board} />
+    </>
+  );
+}
+
+export function ComparePage({ runs, metric }: { runs: string[]; metric: string | null }) {
+  const query = `runs=${runs.map(encodeURIComponent).join(',')}${metric ? `&metric=${encodeURIComponent(metric)}` : ''}`;
+  const { data, error } = useFetch<CrossRunBoard>(runs.length > 0 ? `/leaderboard?${query}` : null);
+  return (
+    <main>
+      <nav class="crumbs" aria-label="breadcrumb">
+        <a href={href.runs()}>Runs</a> / <span>compare {runs.length} runs</span>
+      </nav>
+      <div class="page-head">
+        <h1>Cross-run leaderboard</h1>
+        <MetricForm runs={runs} metric={metric} />
+      </div>
+      {runs.length === 0 ? <Note>Select runs to compare on the runs page.</Note> : null}
+      {error ? <ErrorBox error={error} /> : null}
+      {data ? <Board board={data} /> : error || runs.length === 0 ? null : <Loading what="leaderboard" />}
+    </main>
+  );
+}

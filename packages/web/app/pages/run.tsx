@@ -1,0 +1,99 @@
+import { enc } from '../api';
+import type { RunView } from '../api-types';
+import { BlockView } from '../components/block';
+import { ErrorBox, Loading, Note, StatusBadge } from '../components/common';
+import { FigureView } from '../components/figures';
+import { LiveProgress } from '../components/progress';
+import { Samples } from '../components/samples';
+import { formatDate, isOpen } from '../format';
+import { useFetch } from '../hooks';
+import { href } from '../router';
+
+// What the run page draws. A report file may embed blocks without a run (and with a title).
+export type PageView = Omit<RunView, 'run'> & { run?: RunView['run']; title?: string };
+
+function RunHeader({ run }: { run: RunView['run'] }) {
+  return (
+    <header class="run-head">
+      <h1>{run.name}</h1>
+      <dl class="facts">
+        <div>
+          <dt>status</dt>
+          <dd>
+            <StatusBadge status={run.status} />
+          </dd>
+        </div>
+        <div>
+          <dt>created</dt>
+          <dd>{formatDate(run.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>finished</dt>
+          <dd>{run.finishedAt ? formatDate(run.finishedAt) : isOpen(run.status) ? 'not yet' : '–'}</dd>
+        </div>
+        <div>
+          <dt>id</dt>
+          <dd class="mono">{run.id}</dd>
+        </div>
+      </dl>
+      {run.error ? (
+        <p class="run-error" data-testid="run-error">
+          {run.error}
+        </p>
+      ) : null}
+    </header>
+  );
+}
+
+// Figures then blocks: shared by the served run page and the static report file.
+export function RunResults({ view }: { view: PageView }) {
+  if (view.figures.length === 0 && view.blocks.length === 0) return <Note>No results yet.</Note>;
+  return (
+    <>
+      {view.figures.length > 0 ? (
+        <section class="figures">
+          {view.figures.map((f) => (
+            <FigureView key={f.key} figure={f} />
+          ))}
+        </section>
+      ) : null}
+      <section class="blocks">
+        {view.blocks.map((b) => (
+          <BlockView key={b.key} block={b} />
+        ))}
+      </section>
+    </>
+  );
+}
+
+export function StaticRunPage({ view }: { view: PageView }) {
+  return (
+    <main>
+      {view.run ? <RunHeader run={view.run} /> : <h1>{view.title ?? document.title}</h1>}
+      <RunResults view={view} />
+    </main>
+  );
+}
+
+export function RunPage({ runId }: { runId: string }) {
+  const { data, error, reload } = useFetch<RunView>(`/runs/${enc(runId)}/view`);
+  return (
+    <main>
+      <nav class="crumbs" aria-label="breadcrumb">
+        <a href={href.runs()}>Runs</a> / <span>{data?.run.name ?? runId}</span>
+      </nav>
+      {error ? <ErrorBox error={error} /> : null}
+      {data ? (
+        <>
+          <RunHeader run={data.run} />
+          {isOpen(data.run.status) ? <LiveProgress runId={runId} onEnd={reload} /> : null}
+          <RunResults view={data} />
+          {/* Re-read when the status changes (e.g. the run finished while open). */}
+          <Samples key={`${runId}:${data.run.status}`} runId={runId} />
+        </>
+      ) : error ? null : (
+        <Loading what="run" />
+      )}
+    </main>
+  );
+}
