@@ -53,6 +53,7 @@ try {
   const services = await provisionServices();
   process.env.DATABASE_URL = services.databaseUrl;
   process.env.NATS_URL = services.natsUrl;
+  process.env.CHROMIUM_PATH = services.chromiumPath;
 } catch (err) {
   if (err instanceof ProvisionError) {
     console.error(`npm run bench: ${err.message}`);

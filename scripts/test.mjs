@@ -40,6 +40,7 @@ const env = {
   ...process.env,
   DATABASE_URL: services.databaseUrl,
   NATS_URL: services.natsUrl,
+  CHROMIUM_PATH: services.chromiumPath,
   FORCE_COLOR: '0',
 };
 const resultsDir = join(root, '.turbo', 'test-results');

@@ -1,4 +1,5 @@
-// Makes sure a PostgreSQL and a NATS JetStream server are reachable for the tests:
+// Makes sure a PostgreSQL and a NATS JetStream server are reachable for the tests (and Debian's
+// Chromium is installed for the browser tests):
 // use the ones configured (DATABASE_URL, NATS_URL) or running on the default ports, else start
 // throwaway instances from installed binaries, else install them with apt-get when root,
 // else stop with a one-line explanation.
@@ -199,6 +200,30 @@ async function ensureNats() {
   return throwaway;
 }
 
+// Debian's Chromium for the browser tests (driven by playwright-core; never `playwright install`).
+function ensureChromium() {
+  const configured = process.env.CHROMIUM_PATH;
+  if (configured) {
+    if (!existsSync(configured)) throw new ProvisionError(`CHROMIUM_PATH=${configured} does not exist`);
+    return configured;
+  }
+  let bin = which('chromium', ['/usr/bin']);
+  if (!bin && isRoot && which('apt-get')) {
+    log('chromium is not installed: installing it with apt-get (for the browser tests)');
+    run('apt-get', ['update'], { stdio: 'inherit' });
+    run('apt-get', ['install', '-y', 'chromium'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    bin = which('chromium', ['/usr/bin']);
+  }
+  if (!bin)
+    throw new ProvisionError(
+      'chromium is not installed and installing needs root: `apt-get install -y chromium`, or set CHROMIUM_PATH',
+    );
+  return bin;
+}
+
 function redact(url) {
   return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }
@@ -206,8 +231,9 @@ function redact(url) {
 export async function provisionServices() {
   const databaseUrl = await ensurePostgres();
   const natsUrl = await ensureNats();
-  log(`PostgreSQL: ${redact(databaseUrl)}  NATS: ${natsUrl}`);
-  return { databaseUrl, natsUrl };
+  const chromiumPath = ensureChromium();
+  log(`PostgreSQL: ${redact(databaseUrl)}  NATS: ${natsUrl}  Chromium: ${chromiumPath}`);
+  return { databaseUrl, natsUrl, chromiumPath };
 }
 
 export function stopProvisioned() {

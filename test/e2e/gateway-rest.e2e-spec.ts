@@ -18,6 +18,7 @@ import {
   loadFullRunReport,
   renderBlocks,
   renderRunReport,
+  runPageData,
   validateSpec,
 } from '../support/precis.js';
 import { type GatewayStack, startGatewayStack } from './gateway-support.js';
@@ -28,6 +29,8 @@ const ROUTES = [
   '/api/v1/runs/x',
   '/api/v1/runs/x/report',
   '/api/v1/runs/x/traces/y',
+  '/api/v1/runs/x/view',
+  '/api/v1/runs/x/samples',
   '/api/v1/datasets',
 ];
 
@@ -92,6 +95,43 @@ describe('the REST API', () => {
     }
     expect((await get('/health/live')).status).toBe(200);
     expect((await get('/api/openapi.json')).status).toBe(200);
+    // The web page holds no data: it asks the visitor for a key.
+    const page = await fetch(`${base}/`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(await page.text()).toContain('<div id="app"></div>');
+  });
+
+  it("gives the web page a run's blocks and figures, and its samples one page at a time", async () => {
+    const view = await get(`/api/v1/runs/${runId}/view`, stack.key);
+    const full = await loadFullRunReport(builtInFamilies, stack.db, await findRun(stack.db, runId));
+    expect(view.body).toEqual(JSON.parse(JSON.stringify(runPageData(full))));
+    expect(view.body.blocks.map((b: { key: string }) => b.key)).toEqual([
+      'booookscore',
+      'booookscore-error-types',
+    ]);
+    expect(view.body.figures[0]).toMatchObject({
+      title: 'BooookScore, judged by engine:heuristic-duplication@1 (heuristic)',
+      metric: 'BooookScore (%)',
+      points: [{ system: 'hier-lead', score: 100, ci95: [100, 100], costUsd: 0 }],
+    });
+    const first = await get(`/api/v1/runs/${runId}/samples?limit=1`, stack.key);
+    expect(first.body).toEqual({
+      total: 1,
+      offset: 0,
+      samples: [
+        {
+          document: 'the-lighthouse-keeper.md',
+          documentId: expect.any(String),
+          system: 'hier-lead',
+          metric: 'booookscore.0',
+          value: 1,
+          producedBy: 'engine:heuristic-duplication@1 (heuristic)',
+        },
+      ],
+    });
+    expect((await get(`/api/v1/runs/${runId}/samples?offset=1`, stack.key)).body.samples).toEqual([]);
+    const bad = await get(`/api/v1/runs/${runId}/samples?limit=5000`, stack.key);
+    expect([bad.status, bad.body.error]).toEqual([400, 'limit: Too big: expected number to be <=1000']);
   });
 
   it('lists and shows runs, and gives the same report JSON as precis report --format json', async () => {
@@ -316,7 +356,9 @@ describe('the REST API', () => {
       '/api/v1/runs/{id}/cancel',
       '/api/v1/runs/{id}/events',
       '/api/v1/runs/{id}/report',
+      '/api/v1/runs/{id}/samples',
       '/api/v1/runs/{id}/traces/{document}',
+      '/api/v1/runs/{id}/view',
     ]);
     const list = doc.paths['/api/v1/runs'].get.responses['200'].content['application/json'].schema;
     expect(list.properties.runs.items.required).toEqual(

@@ -1,0 +1,199 @@
+import { type Dataset, ImportStatus, type Run } from '@precis/contracts';
+import { z } from 'zod';
+import { fromProtoRunStatus } from '../runs/dto/run.mapper.js';
+
+// The REST API's response shapes: the schemas the OpenAPI document is generated from, and the
+// mappers that fill them.
+export const runDto = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  status: z
+    .string()
+    .describe(
+      'pending, running, completed, completed-with-failures, failed, stopped, interrupted or cancelled',
+    ),
+  error: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  taskCounts: z.record(z.string(), z.number()).describe('done, failed, open and per stage "<stage>.<state>"'),
+  costUsd: z.number(),
+});
+export const runListDto = z.object({ runs: z.array(runDto), nextPageToken: z.string() });
+export const runShowDto = z.object({ run: runDto, spec: z.record(z.string(), z.unknown()) });
+export const datasetDto = z.object({
+  name: z.string(),
+  kind: z.string(),
+  counts: z.record(z.string(), z.number()).describe('kind-specific counts: documents, chunks, facts, ...'),
+  sourceSha256: z.string(),
+  createdAt: z.string().nullable(),
+});
+export const datasetListDto = z.object({ datasets: z.array(datasetDto), nextPageToken: z.string() });
+export const reportDto = z
+  .object({ run: z.record(z.string(), z.unknown()) })
+  .catchall(z.unknown())
+  .describe("the same JSON as `precis report <run> --format json`: the run, then each family's leaderboards");
+export const errorDto = z.object({ error: z.string() });
+// An import as `precis ingest` does it, of a file the ingestion service can read (INGEST_ROOT).
+export const importBody = z
+  .object({
+    kind: z.string().min(1),
+    path: z.string().min(1),
+    name: z.string().min(1),
+    documents: z.string().min(1).optional(),
+    replace: z.boolean().optional(),
+  })
+  .strict();
+export const importedDto = z.object({
+  status: z.enum(['imported', 'unchanged', 'replaced']),
+  dataset: datasetDto,
+});
+export const traceDto = z.object({
+  document: z.object({ id: z.string(), externalId: z.string() }),
+  systems: z.array(
+    z.object({
+      system: z.string(),
+      strategy: z.string(),
+      steps: z
+        .array(z.record(z.string(), z.unknown()))
+        .describe('each step: task id, status, payload, result, error'),
+    }),
+  ),
+  verdicts: z
+    .array(z.record(z.string(), z.unknown()))
+    .describe('report blocks: each verdict of each summary'),
+});
+const figureDto = z.object({
+  key: z.string(),
+  title: z.string().describe('the metric and what produced it (judge model or engine, template)'),
+  metric: z.string(),
+  higherIsBetter: z.boolean(),
+  points: z.array(
+    z.object({
+      system: z.string(),
+      score: z.number().nullable(),
+      ci95: z.tuple([z.number(), z.number()]).nullable(),
+      costUsd: z.number().nullable(),
+    }),
+  ),
+  errors: z
+    .object({
+      types: z.array(z.string()),
+      rows: z.array(z.object({ system: z.string(), counts: z.array(z.number()) })),
+    })
+    .optional(),
+});
+export const pageDataDto = z
+  .object({
+    title: z.string(),
+    run: z.record(z.string(), z.unknown()).optional(),
+    blocks: z.array(z.record(z.string(), z.unknown())).describe('the report blocks (tables, notes, lists)'),
+    figures: z.array(figureDto),
+  })
+  .describe("what the web page draws of a run: the report's blocks and its leaderboards as charts");
+export const samplesQuery = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+export const samplePageDto = z.object({
+  total: z.number().describe("the run's per-summary metric values in all"),
+  offset: z.number(),
+  samples: z.array(
+    z.object({
+      document: z.string().describe("the document's external id"),
+      documentId: z.string(),
+      system: z.string(),
+      metric: z.string(),
+      value: z.number().nullable(),
+      producedBy: z.string(),
+    }),
+  ),
+});
+export const cancelBody = z.object({ reason: z.string().max(500).optional() }).strict();
+// A spec as a JSON object, or as the YAML text of a spec file; `fresh` as for `precis run --fresh`.
+export const createBody = z
+  .object({
+    spec: z.record(z.string(), z.unknown()).optional(),
+    specYaml: z.string().optional(),
+    fresh: z.boolean().optional(),
+  })
+  .strict()
+  .refine((b) => (b.spec === undefined) !== (b.specYaml === undefined), {
+    message: 'give exactly one of spec or specYaml',
+  });
+export const createdDto = z.object({ run: runDto, resumed: z.boolean() });
+export const leaderboardQuery = z.object({
+  runs: z
+    .string({ error: 'give run ids, comma-separated' })
+    .transform((s) =>
+      s
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean),
+    )
+    .refine((r) => r.length > 0 && r.length <= 50, 'give 1 to 50 run ids, comma-separated'),
+  metric: z.string().optional(),
+  alpha: z.coerce.number().gt(0).lt(1).default(0.05),
+});
+export const leaderboardDto = z.object({
+  metric: z.string(),
+  documents: z.number(),
+  alpha: z.number(),
+  resamples: z.number(),
+  entries: z.array(
+    z.object({
+      run: z.object({ id: z.string(), name: z.string() }),
+      system: z.string(),
+      producedBy: z.string(),
+      mean: z.number(),
+      rank: z.number(),
+    }),
+  ),
+  comparisons: z.array(
+    z.object({
+      better: z.string(),
+      worse: z.string(),
+      meanDiff: z.number(),
+      p: z.number().nullable(),
+      pHolm: z.number().nullable(),
+      significant: z.boolean(),
+    }),
+  ),
+});
+
+const iso = (d: Date | undefined) => (d ? d.toISOString() : null);
+
+export const IMPORT_STATUS: Partial<Record<ImportStatus, 'imported' | 'unchanged' | 'replaced'>> = {
+  [ImportStatus.IMPORT_STATUS_IMPORTED]: 'imported',
+  [ImportStatus.IMPORT_STATUS_UNCHANGED]: 'unchanged',
+  [ImportStatus.IMPORT_STATUS_REPLACED]: 'replaced',
+};
+
+export function toRunDto(run: Run): z.output<typeof runDto> {
+  return {
+    id: run.id,
+    name: run.name,
+    status: fromProtoRunStatus(run.status) ?? 'unknown',
+    error: run.error || null,
+    createdAt: iso(run.createTime),
+    startedAt: iso(run.startTime),
+    finishedAt: iso(run.finishTime),
+    taskCounts: run.taskCounts,
+    costUsd: run.costUsd,
+  };
+}
+
+// A run with its whole spec (show and cancel answer it).
+export function toRunShowDto(run: Run): z.output<typeof runShowDto> {
+  return { run: toRunDto(run), spec: JSON.parse(run.specJson) as Record<string, unknown> };
+}
+
+export function toDatasetDto(d: Dataset): z.output<typeof datasetDto> {
+  return {
+    name: d.name,
+    kind: d.kind,
+    counts: d.counts,
+    sourceSha256: d.sourceSha256,
+    createdAt: iso(d.createTime),
+  };
+}

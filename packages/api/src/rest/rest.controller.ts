@@ -1,0 +1,188 @@
+import {
+  BadRequestException,
+  Body,
+  ConflictException,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  type MessageEvent,
+  Param,
+  Post,
+  Query,
+  Sse,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { crossRunLeaderboard, deleteRun, findRun, LeaderboardError, RunStateError } from '@precis/engine';
+import { SERVICE_INFO, type ServiceInfo } from '@precis/service';
+import type { Observable } from 'rxjs';
+import { DataSource } from 'typeorm';
+import { IngestionService } from '../ingestion/ingestion.service.js';
+import { ImportDatasetUseCase } from '../ingestion/usecases/import-dataset.usecase.js';
+import { RunsService } from '../runs/runs.service.js';
+import { CreateRunUseCase } from '../runs/usecases/create-run.usecase.js';
+import { openApiDocument } from './openapi.js';
+import { NeedsWrite, RestKeyGuard } from './rest-auth.guard.js';
+import {
+  cancelBody,
+  createBody,
+  IMPORT_STATUS,
+  importBody,
+  leaderboardQuery,
+  samplesQuery,
+  toDatasetDto,
+  toRunDto,
+  toRunShowDto,
+} from './rest-dto.js';
+import { RestErrorsFilter } from './rest-errors.filter.js';
+import { runProgressEvents } from './run-events.js';
+
+// The REST API (/api/v1): thin translations to the services the gRPC API uses.
+@Controller('api/v1')
+@UseGuards(RestKeyGuard)
+@UseFilters(RestErrorsFilter)
+export class RestController {
+  constructor(
+    private readonly runs: RunsService,
+    private readonly creator: CreateRunUseCase,
+    private readonly datasets: IngestionService,
+    private readonly importer: ImportDatasetUseCase,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  @Get('runs')
+  async listRuns(@Query('limit') limit?: string, @Query('pageToken') pageToken?: string) {
+    const page = await this.runs.list({ limit: limit ? Number(limit) : undefined, pageToken });
+    return { runs: page.runs.map(toRunDto), nextPageToken: page.nextPageToken };
+  }
+
+  // Paths in the spec resolve as for gRPC: absolute, or under the gateway's INGEST_ROOT.
+  @Post('runs')
+  @NeedsWrite()
+  async createRun(@Body() body: unknown) {
+    const b = createBody.parse(body ?? {});
+    const spec = b.spec === undefined ? {} : { specJson: JSON.stringify(b.spec) };
+    const yaml = b.specYaml === undefined ? {} : { specYaml: b.specYaml };
+    const { run, resumed } = await this.creator.execute(
+      { ...spec, ...yaml, fresh: b.fresh === true },
+      undefined,
+    );
+    return { run: toRunDto(run!), resumed };
+  }
+
+  // Deletes a finished (or cancelled, interrupted) run and its results; its ledger rows stay.
+  @Delete('runs/:id')
+  @NeedsWrite()
+  async deleteRun(@Param('id') id: string) {
+    const run = await findRun(this.dataSource, id);
+    await deleteRun(this.dataSource, run.id).catch((err: unknown) => {
+      if (err instanceof RunStateError) throw new ConflictException(err.message);
+      throw err;
+    });
+    return { deleted: run.id };
+  }
+
+  @Get('runs/:id')
+  async showRun(@Param('id') id: string) {
+    const run = await this.runs.get(id);
+    return toRunShowDto(run);
+  }
+
+  // Every stored step and verdict of one document of the run (`precis runs show --trace`).
+  @Get('runs/:id/traces/:document')
+  trace(@Param('id') id: string, @Param('document') document: string) {
+    return this.runs.trace(id, document);
+  }
+
+  // Live progress as server-sent events (`progress`), until the run reaches a final status.
+  @Sse('runs/:id/events')
+  async events(@Param('id') id: string): Promise<Observable<MessageEvent>> {
+    const run = await findRun(this.dataSource, id);
+    return runProgressEvents(this.dataSource, run.id);
+  }
+
+  // The report's blocks and figures, as the web page draws them.
+  @Get('runs/:id/view')
+  view(@Param('id') id: string) {
+    return this.runs.view(id);
+  }
+
+  // Per-summary metric values, server-side paged (the web page's samples table).
+  @Get('runs/:id/samples')
+  samples(@Param('id') id: string, @Query('offset') offset?: string, @Query('limit') limit?: string) {
+    return this.runs.samples(id, samplesQuery.parse({ offset, limit }));
+  }
+
+  // The same JSON as `precis report <run> --format json`.
+  @Get('runs/:id/report')
+  async report(@Param('id') id: string) {
+    return JSON.parse((await this.runs.report(id, 'json', false)).text) as Record<string, unknown>;
+  }
+
+  @Post('runs/:id/cancel')
+  @HttpCode(200)
+  @NeedsWrite()
+  async cancel(@Param('id') id: string, @Body() body: unknown) {
+    const { reason } = cancelBody.parse(body ?? {});
+    const run = await this.runs.cancel(id, reason ?? '', 'rest');
+    return toRunShowDto(run);
+  }
+
+  // The systems of several runs ranked on one per-document metric (as `precis leaderboard`).
+  @Get('leaderboard')
+  async leaderboard(
+    @Query('runs') runs?: string,
+    @Query('metric') metric?: string,
+    @Query('alpha') alpha?: string,
+  ) {
+    const q = leaderboardQuery.parse({ runs, metric, alpha });
+    try {
+      return await crossRunLeaderboard(this.dataSource, q.runs, {
+        ...(q.metric ? { metric: q.metric } : {}),
+        alpha: q.alpha,
+      });
+    } catch (err) {
+      if (err instanceof LeaderboardError) throw new BadRequestException(err.message);
+      throw err;
+    }
+  }
+
+  @Get('datasets/:name')
+  async showDataset(@Param('name') name: string) {
+    return { dataset: toDatasetDto(await this.datasets.get(name)) };
+  }
+
+  // Waits for the ingestion service to import the file (as `precis ingest --remote`).
+  @Post('datasets')
+  @NeedsWrite()
+  async importDataset(@Body() body: unknown) {
+    const b = importBody.parse(body ?? {});
+    const res = await this.importer.execute({
+      kind: b.kind,
+      path: b.path,
+      datasetName: b.name,
+      replace: b.replace === true,
+      ...(b.documents ? { documentsPath: b.documents } : {}),
+    });
+    return { status: IMPORT_STATUS[res.status] ?? 'imported', dataset: toDatasetDto(res.dataset!) };
+  }
+
+  @Get('datasets')
+  async listDatasets(@Query('kind') kind?: string, @Query('pageToken') pageToken?: string) {
+    const page = await this.datasets.list({ kind, pageToken });
+    return { datasets: page.datasets.map(toDatasetDto), nextPageToken: page.nextPageToken };
+  }
+}
+
+// The OpenAPI document, open like the health checks.
+@Controller('api')
+export class OpenApiController {
+  constructor(@Inject(SERVICE_INFO) private readonly info: ServiceInfo) {}
+
+  @Get('openapi.json')
+  document() {
+    return openApiDocument(this.info.version);
+  }
+}

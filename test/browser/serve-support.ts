@@ -1,0 +1,86 @@
+// `precis serve` (the built CLI) as its own process on a throwaway embedded database, and
+// Debian's Chromium driven by playwright-core, for the web page's browser tests.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { freePort } from '@precis/testing';
+import { type Browser, chromium } from 'playwright-core';
+import { repoRoot, tempDir, waitFor } from '../e2e/runs-support.js';
+
+export const CLI = resolve(repoRoot, 'apps/cli/dist/main.js');
+export const SCREENSHOTS = resolve(repoRoot, '.turbo/test-results/screenshots');
+
+export interface Served {
+  base: string;
+  grpcAddress: string;
+  key: string;
+  stop(): Promise<void>;
+}
+
+// A valid write key given in PRECIS_API_KEYS (the pattern `precis keys create` prints).
+export const newKey = () => `precis_${randomBytes(32).toString('base64url')}`;
+
+export async function startServe(env: Record<string, string> = {}): Promise<Served> {
+  const home = tempDir('precis-serve-');
+  const [port, grpc] = [await freePort(), await freePort()];
+  const key = newKey();
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PRECIS_HOME: home.dir, PRECIS_API_KEYS: key, ...env };
+  // Embedded: neither variable may leak in from the test environment.
+  delete childEnv.DATABASE_URL;
+  delete childEnv.NATS_URL;
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [CLI, 'serve', '--port', String(port), '--grpc-port', String(grpc)],
+    { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  await waitFor('precis serve to listen', async () => out.includes('precis serve: web page'), 60_000).catch(
+    (err: Error) => {
+      child.kill('SIGKILL');
+      throw new Error(`${err.message}; it wrote:\n${out.slice(-3000)}`);
+    },
+  );
+  return {
+    base: `http://127.0.0.1:${port}`,
+    grpcAddress: `127.0.0.1:${grpc}`,
+    key,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      home.remove();
+    },
+  };
+}
+
+export function launchChromium(): Promise<Browser> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
+  });
+}
+
+// A REST call with the key; the JSON body, or an error naming the status and the server's text.
+export async function api<T>(s: Served, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${s.base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = (await res.json()) as T & { error?: string };
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${json.error}`);
+  return json;
+}

@@ -1,0 +1,165 @@
+// The web leaderboard in a real browser (Debian's Chromium, playwright-core) against `precis
+// serve`: key form, runs list, sortable leaderboard with charts, drill-down, live progress,
+// comparison, and the HTML report file.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type FakeLlmServer, parseRules, startFakeLlmServer } from '@precis/testing';
+import type { Browser, Page } from 'playwright-core';
+import {
+  bookSpec,
+  judgeRules,
+  registryObject,
+  repoRoot,
+  tempDir,
+  waitFor,
+  writeJson,
+} from '../e2e/runs-support.js';
+import { api, CLI, launchChromium, SCREENSHOTS, type Served, startServe } from './serve-support.js';
+
+type RunDto = { id: string; name: string; status: string };
+
+describe('the web page (Chromium)', () => {
+  const scratch = tempDir('precis-web-');
+  let fake: FakeLlmServer;
+  let served: Served;
+  let browser: Browser;
+  let page: Page;
+  let quickstart: RunDto;
+
+  const createRun = async (body: Record<string, unknown>) =>
+    (await api<{ run: RunDto }>(served, '/api/v1/runs', body)).run;
+  const finished = (id: string) =>
+    waitFor(
+      `run ${id} to finish`,
+      async () => {
+        const { run } = await api<{ run: RunDto }>(served, `/api/v1/runs/${id}`);
+        return run.status !== 'pending' && run.status !== 'running' && run;
+      },
+      120_000,
+    );
+
+  beforeAll(async () => {
+    // Slow enough that a model-backed run is seen in progress.
+    fake = await startFakeLlmServer({ latencyMs: 150, capacity: 4, rules: parseRules(judgeRules()) });
+    const models = writeJson(join(scratch.dir, 'models.json'), registryObject(fake.baseURL));
+    served = await startServe({ PRECIS_MODELS: models, INGEST_ROOT: resolve(repoRoot, 'examples') });
+    const specYaml = readFileSync(resolve(repoRoot, 'examples/quickstart.yaml'), 'utf8');
+    quickstart = await finished((await createRun({ specYaml })).id);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+    await fake?.close();
+    scratch.remove();
+  });
+
+  const systemsOf = (table: string) =>
+    page.locator(`[data-testid="${table}"] tbody tr td:nth-child(2)`).allTextContents();
+
+  it('asks for an API key, then lists the runs with their status', async () => {
+    await page.goto(served.base);
+    const form = page.getByTestId('key-form');
+    await form.waitFor();
+    expect(await form.textContent()).toContain('This server requires an API key');
+    await form.locator('input').fill(served.key);
+    await form.getByRole('button', { name: 'Use key' }).click();
+    const row = page.getByTestId('run-row').filter({ hasText: 'quickstart-lighthouse' });
+    await row.waitFor();
+    expect(await row.getByTestId('status').textContent()).toBe('completed');
+    await page.screenshot({ path: join(SCREENSHOTS, 'runs.png') });
+  });
+
+  it('shows a run: charts named by their judge, a sortable leaderboard, drill-down to a document', async () => {
+    await page.getByRole('link', { name: 'quickstart-lighthouse' }).first().click();
+    const figure = page.getByTestId('figure-BooookScore');
+    await figure.waitFor();
+    expect(await figure.locator('h3').textContent()).toBe(
+      'BooookScore, judged by engine:heuristic-duplication@1 (heuristic)',
+    );
+    // CI whiskers, quality vs cost and error types: three SVG charts (drawn once laid out).
+    await figure.locator('svg').nth(2).waitFor();
+    const header = page.locator('[data-testid="table-booookscore"] th', { hasText: 'system' }).first();
+    await header.click();
+    expect(await header.getAttribute('aria-sort')).toBe('ascending');
+    expect(await systemsOf('table-booookscore')).toEqual(['hier-lead', 'hier-textrank', 'inc-textrank']);
+    await header.click();
+    expect(await header.getAttribute('aria-sort')).toBe('descending');
+    expect(await systemsOf('table-booookscore')).toEqual(['inc-textrank', 'hier-textrank', 'hier-lead']);
+    await page.screenshot({ path: join(SCREENSHOTS, 'run.png'), fullPage: true });
+
+    const samples = page.getByTestId('sample-row');
+    await samples.first().waitFor();
+    expect(await samples.count()).toBe(3);
+    await samples.first().click();
+    const trace = page.getByTestId('trace');
+    await trace.waitFor();
+    // Each summary's sentences as the BooookScore judge annotated them.
+    const annotated = trace.locator('[data-testid="table-trace.hier-lead.booookscore.0"] tbody tr');
+    expect(await annotated.count()).toBe(7);
+    expect(await annotated.first().locator('td').nth(2).textContent()).toBe('coherent');
+    expect(page.url()).toMatch(/#\/runs\/[0-9a-f-]+\/documents\//);
+    await page.screenshot({ path: join(SCREENSHOTS, 'document.png'), fullPage: true });
+  });
+
+  it("follows a model-backed run's progress live until its leaderboard appears", async () => {
+    const run = await createRun({ spec: bookSpec() });
+    await page.goto(`${served.base}/#/runs/${run.id}`);
+    const progress = page.getByTestId('progress');
+    await progress.waitFor();
+    const early = (await progress.locator('.progress-text').textContent())!;
+    const [done, expected] = /(\d+)\/(\d+) summaries/.exec(early)!.slice(1).map(Number);
+    expect(expected).toBe(3);
+    expect(done).toBeLessThan(3);
+    await page.screenshot({ path: join(SCREENSHOTS, 'progress.png') });
+    // The page reloads the view itself when the stream ends.
+    await page.getByTestId('figure-BooookScore').waitFor({ timeout: 120_000 });
+    expect(await systemsOf('table-booookscore')).toHaveLength(3);
+    expect((await finished(run.id)).status).toBe('completed');
+  }, 150_000);
+
+  it('compares runs, and shows the API error when a comparison is impossible', async () => {
+    const again = await finished((await createRun({ spec: bookSpec(), fresh: true })).id);
+    await page.goto(served.base);
+    await page.getByTestId('run-row').first().waitFor();
+    for (const id of [quickstart.id, again.id])
+      await page.locator(`[data-testid="run-row"][data-run-id="${id}"] input[type="checkbox"]`).check();
+    await page.getByRole('button', { name: /Compare selected/ }).click();
+    // The quickstart and the book spec share no scored document.
+    const error = page.getByTestId('error');
+    await error.waitFor();
+    expect(await error.textContent()).toContain(
+      "the runs' systems share no document scored by booookscore.0: compare runs on one dataset",
+    );
+    const model = (await api<{ runs: RunDto[] }>(served, '/api/v1/runs')).runs.filter(
+      (r) => r.name === 'lighthouse-cluster',
+    );
+    await page.goto(`${served.base}/#/compare?runs=${model.map((r) => r.id).join(',')}`);
+    const table = page.getByTestId('compare');
+    await table.waitFor();
+    expect(await table.locator('tbody tr').count()).toBe(6);
+    await page.screenshot({ path: join(SCREENSHOTS, 'compare.png'), fullPage: true });
+  }, 150_000);
+
+  it('opens `precis report --format html` as one file with the same charts and no requests', async () => {
+    const out = join(scratch.dir, 'report.html');
+    const res = spawnSync(
+      process.execPath,
+      [CLI, '--remote', served.grpcAddress, 'report', quickstart.id, '--format', 'html', '--out', out],
+      { env: { ...process.env, PRECIS_API_KEY: served.key }, encoding: 'utf8' },
+    );
+    expect([res.status, res.stderr]).toEqual([0, `wrote ${out}\n`]);
+    const file = await browser.newPage();
+    const requests: string[] = [];
+    file.on('request', (r) => requests.push(r.url()));
+    await file.goto(`file://${out}`);
+    await file.getByTestId('figure-BooookScore').locator('svg').nth(2).waitFor();
+    expect(await file.getByTestId('samples').count()).toBe(0);
+    expect(requests).toEqual([`file://${out}`]);
+    await file.close();
+  });
+});
