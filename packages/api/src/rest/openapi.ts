@@ -133,7 +133,7 @@ export function openApiDocument(version: string) {
             { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
           ],
           responses: {
-            '200': json(samplePageDto, 'one page, ordered by document, system and metric'),
+            '200': json(samplePageDto, 'one page, ordered by system, document id and metric'),
             '400': json(errorDto, 'a bad offset or limit'),
             '404': json(errorDto, 'no such run'),
             ...errors,

@@ -14,6 +14,12 @@ import { RunEntity } from './run.entity.js';
 // produced it. Leaderboards are read from the system-level rows.
 @Entity({ name: 'metric_values' })
 @Index('ix_metric_values_run', ['runId', 'metric'])
+// A report reads a run's system-level rows, the web page pages through its per-summary rows:
+// each has its own partial index, so neither scans the other's (100,000 rows: seconds otherwise).
+@Index('ix_metric_values_system_rows', ['runId'], { where: 'document_id IS NULL' })
+@Index('ix_metric_values_samples', ['runId', 'system', 'documentId', 'metric'], {
+  where: 'document_id IS NOT NULL',
+})
 export class MetricValueEntity {
   // `<run>:<system>:<document or '*'>:<metric>`
   @PrimaryColumn({ type: 'text' })

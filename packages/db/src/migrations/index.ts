@@ -8,6 +8,7 @@ import { ApiKeys1795561958502 } from './1795561958502-ApiKeys.js';
 import { ClusterLimits1795583136960 } from './1795583136960-ClusterLimits.js';
 import { RetrievalCorpus1795624408046 } from './1795624408046-RetrievalCorpus.js';
 import { GorModels1795633982138 } from './1795633982138-GorModels.js';
+import { MetricValuePartialIndexes1795645227383 } from './1795645227383-MetricValuePartialIndexes.js';
 
 // Every migration, in order. Listed as classes (not a glob) so the same list works from src/ under
 // Jest and from dist/ in the built services. Add each new generated migration here.
@@ -21,4 +22,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ClusterLimits1795583136960,
   RetrievalCorpus1795624408046,
   GorModels1795633982138,
+  MetricValuePartialIndexes1795645227383,
 ];

@@ -89,7 +89,8 @@ export interface SampleValue {
   producedBy: string;
 }
 
-// One page of a run's per-summary metric values, by document order, system and metric.
+// One page of a run's per-summary metric values, by system, document and metric: the order of
+// their partial index (ix_metric_values_samples), so a page is an index walk, not a sort.
 export async function sampleValues(
   db: DataSource,
   runId: string,
@@ -101,8 +102,11 @@ export async function sampleValues(
   );
   const rows: Record<string, unknown>[] = await db.query(
     `SELECT d.external_id, mv.document_id, mv.system, mv.metric, mv.value, mv.produced_by
-     FROM metric_values mv JOIN documents d ON d.id = mv.document_id
-     WHERE mv.run_id = $1 ORDER BY d.ordinal, d.id, mv.system, mv.metric LIMIT $2 OFFSET $3`,
+     FROM (SELECT document_id, system, metric, value, produced_by FROM metric_values
+           WHERE run_id = $1 AND document_id IS NOT NULL
+           ORDER BY system, document_id, metric LIMIT $2 OFFSET $3) mv
+     JOIN documents d ON d.id = mv.document_id
+     ORDER BY mv.system, mv.document_id, mv.metric`,
     [runId, page.limit, page.offset],
   );
   const samples = rows.map((r) => ({

@@ -7,7 +7,7 @@ import {
   type ReportSection,
   runHeader,
 } from '@precis/engine';
-import type { DataSource } from 'typeorm';
+import { type DataSource, IsNull } from 'typeorm';
 import type { LeaderboardRow } from '../booookscore/leaderboard-row.js';
 import { booookScoreTrace } from './booookscore-trace.js';
 import { booookScoreBlocks, type RunReport, rankRows } from './render-leaderboard.js';
@@ -32,10 +32,10 @@ function withWork(r: StoredRow): LeaderboardRow {
 export async function loadRunReport(db: DataSource, run: RunEntity): Promise<RunReport> {
   const rows = await db
     .getRepository(MetricValueEntity)
-    .find({ where: { runId: run.id }, order: { id: 'ASC' } });
+    .find({ where: { runId: run.id, documentId: IsNull() }, order: { id: 'ASC' } });
   // System-level BooookScore rows (dimension judges have their own report).
   const leaderboard = rows
-    .filter((r) => r.documentId === null && r.metric.startsWith('booookscore.'))
+    .filter((r) => r.metric.startsWith('booookscore.'))
     .map((r) => withWork(r.details as unknown as StoredRow));
   const spec = run.spec as unknown as BenchmarkSpec;
   return {
