@@ -15,20 +15,29 @@ export interface Served {
   base: string;
   grpcAddress: string;
   key: string;
-  stop(): Promise<void>;
+  // What it printed so far (stdout and stderr).
+  output(): string;
+  // SIGTERM, then its exit code.
+  stop(): Promise<number | null>;
 }
 
 // A valid write key given in PRECIS_API_KEYS (the pattern `precis keys create` prints).
 export const newKey = () => `precis_${randomBytes(32).toString('base64url')}`;
 
-export async function startServe(env: Record<string, string> = {}): Promise<Served> {
-  const home = tempDir('precis-serve-');
+// Embedded unless env names DATABASE_URL and NATS_URL; with a key in PRECIS_API_KEYS unless
+// `key: false` (then `precis serve` creates the first one itself).
+export async function startServe(
+  env: Record<string, string> = {},
+  opts: { key?: boolean; home?: string } = {},
+): Promise<Served> {
+  const home = opts.home ? { dir: opts.home, remove() {} } : tempDir('precis-serve-');
   const [port, grpc] = [await freePort(), await freePort()];
-  const key = newKey();
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PRECIS_HOME: home.dir, PRECIS_API_KEYS: key, ...env };
-  // Embedded: neither variable may leak in from the test environment.
+  const key = opts.key === false ? '' : newKey();
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PRECIS_HOME: home.dir, LOG_LEVEL: 'warn' };
+  // Neither variable may leak in from the test environment.
   delete childEnv.DATABASE_URL;
   delete childEnv.NATS_URL;
+  Object.assign(childEnv, key ? { PRECIS_API_KEYS: key } : {}, env);
   const child: ChildProcess = spawn(
     process.execPath,
     [CLI, 'serve', '--port', String(port), '--grpc-port', String(grpc)],
@@ -37,7 +46,7 @@ export async function startServe(env: Record<string, string> = {}): Promise<Serv
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   await waitFor('precis serve to listen', async () => out.includes('precis serve: web page'), 60_000).catch(
     (err: Error) => {
       child.kill('SIGKILL');
@@ -48,10 +57,12 @@ export async function startServe(env: Record<string, string> = {}): Promise<Serv
     base: `http://127.0.0.1:${port}`,
     grpcAddress: `127.0.0.1:${grpc}`,
     key,
+    output: () => out,
     stop: async () => {
       child.kill('SIGTERM');
-      await exited;
+      const code = await exited;
       home.remove();
+      return code;
     },
   };
 }
