@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInProcessBus } from '@precis/bus';
 import { createApiKey } from '@precis/db';
+import { importDataset } from '@precis/ingest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { runCli } from '../../apps/cli/test/run-cli.js';
 import {
@@ -209,6 +210,33 @@ describe('the REST API', () => {
       'precis: error: no run ffffffff (see `precis runs ls`)',
     ]);
   });
+
+  it('gives `meta correlate` and `meta leaderboard` with --remote the text a local one has', async () => {
+    await importDataset(stack.db, {
+      kind: 'summeval-op',
+      path: resolve(repoRoot, '../shared/datasets/summeval-op/summeval-op.jsonl'),
+      name: 'sop',
+    });
+    const local = { DATABASE_URL: stack.common.DATABASE_URL! };
+    const remote = { PRECIS_API_KEY: stack.key };
+    for (const args of [
+      ['meta', 'correlate', '--dataset', 'sop', '--metric', 'rouge-1', '--ci', '20'],
+      ['meta', 'correlate', '--dataset', 'sop', '--metric', 'rouge-l', '--level', 'system', '--json'],
+      ['meta', 'leaderboard', '--dataset', 'sop', '--judge', 'rouge-2', '--format', 'md'],
+    ]) {
+      const mine = await runCli(args, local);
+      const theirs = await runCli(['--remote', stack.address, ...args], remote);
+      expect([args, mine.code, mine.stderr]).toEqual([args, 0, '']);
+      expect([args, theirs.code, theirs.stdout, theirs.stderr]).toEqual([args, 0, mine.stdout, '']);
+    }
+    const missing = await runCli(
+      ['--remote', stack.address, 'meta', 'leaderboard', '--dataset', 'nope'],
+      remote,
+    );
+    const here = await runCli(['meta', 'leaderboard', '--dataset', 'nope'], local);
+    expect([missing.code, here.code]).toEqual([1, 1]);
+    expect(missing.stderr).toContain(here.stderr.replace('precis: error: ', '').trim());
+  }, 120_000);
 
   it('ranks systems across runs over the API as precis leaderboard does', async () => {
     const board = await get(`/api/v1/leaderboard?runs=${runId.slice(0, 8)}`, stack.key);

@@ -4,6 +4,7 @@ import { ingestCommand } from './commands/ingest.command.js';
 import { keysCommand } from './commands/keys.command.js';
 import { leaderboardCommand } from './commands/leaderboard.command.js';
 import { registerMetaCommands } from './commands/meta/index.js';
+import { metaQuery } from './commands/meta/meta-query.js';
 import { pluginCommand } from './commands/plugin.command.js';
 import { reportCommand } from './commands/report.command.js';
 import { rescoreCommand } from './commands/rescore.command.js';
@@ -11,7 +12,7 @@ import { retrievalCommand } from './commands/retrieval.command.js';
 import { runCommand } from './commands/run.command.js';
 import { runsCommand } from './commands/runs.command.js';
 import { serveCommand } from './commands/serve.command.js';
-import { type CliContext, withDataSource } from './context.js';
+import type { CliContext } from './context.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -44,7 +45,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(serveCommand(ctx));
   registerMetaCommands(program, {
     stdout: ctx.stdout,
-    withDataSource: (command, fn) => withDataSource(ctx, command, fn),
+    query: (command, q) => metaQuery(ctx, command, q),
   });
   // Every (sub)command reports usage errors through runCli instead of calling process.exit.
   const exitOverride = (cmd: Command) => {

@@ -5,6 +5,7 @@ export * from './errors.js';
 export * from './judge-scores.js';
 export * from './leaderboard.js';
 export * from './leaderboard-render.js';
+export * from './meta-query.js';
 export * from './metric-scores.js';
 export * from './opinion-dataset.js';
 export * from './ratings-file.js';

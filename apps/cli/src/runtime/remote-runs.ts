@@ -112,6 +112,14 @@ export class RemoteRuns {
     return res.text;
   }
 
+  // A meta-evaluation computed on the gateway's database, as JSON.
+  async meta(queryJson: string): Promise<string> {
+    const res = await this.call<{ resultJson: string }>((o, cb) =>
+      this.client.getMetaReport({ queryJson }, callMetadata(this.access), o, cb),
+    );
+    return res.resultJson;
+  }
+
   close(): void {
     this.client.close();
   }

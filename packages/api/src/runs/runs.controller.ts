@@ -8,6 +8,8 @@ import type {
   CreateRunResponse,
   GetLeaderboardRequest,
   GetLeaderboardResponse,
+  GetMetaReportRequest,
+  GetMetaReportResponse,
   GetRunReportRequest,
   GetRunReportResponse,
   GetRunRequest,
@@ -68,6 +70,11 @@ export class RunsController {
     return this.calls.run('GetLeaderboard', metadata, 'read', () =>
       this.runs.leaderboard({ ...request, runIds: request.runIds ?? [] }),
     );
+  }
+
+  @GrpcMethod(SERVICE, 'getMetaReport')
+  getMetaReport(request: GetMetaReportRequest, metadata: Metadata): Promise<GetMetaReportResponse> {
+    return this.calls.run('GetMetaReport', metadata, 'read', () => this.runs.meta(request.queryJson ?? ''));
   }
 
   @GrpcMethod(SERVICE, 'cancelRun')

@@ -23,6 +23,7 @@ import {
   stageCounts,
   usageSoFar,
 } from '@precis/engine';
+import { MetaInputError, parseMetaQuery, runMetaQuery } from '@precis/meta';
 import { builtInFamilies, FAMILIES } from '@precis/service';
 import { DataSource } from 'typeorm';
 import { boundedField, cut, decodePageToken, encodePageToken, pageSize } from '../grpc/page-token.js';
@@ -122,6 +123,16 @@ export class RunsService {
   }
 
   // The cross-run leaderboard, rendered as `precis leaderboard` renders it.
+  // `precis meta correlate|leaderboard --remote`: the result as JSON for the client to render.
+  async meta(queryJson: string): Promise<{ resultJson: string }> {
+    try {
+      return { resultJson: JSON.stringify(await runMetaQuery(this.dataSource, parseMetaQuery(queryJson))) };
+    } catch (err) {
+      if (err instanceof MetaInputError) throw new GrpcInvalidArgumentException(err.message);
+      throw err;
+    }
+  }
+
   async leaderboard(request: GetLeaderboardRequest): Promise<{ text: string }> {
     const format = (request.format || 'text') as ReportFormat;
     if (!REPORT_FORMATS.includes(format))

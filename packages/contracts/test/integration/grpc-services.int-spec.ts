@@ -76,6 +76,7 @@ const runs: RunServiceServer = {
   cancelRun: unimplemented('CancelRun'),
   getRunReport: unimplemented('GetRunReport'),
   getLeaderboard: unimplemented('GetLeaderboard'),
+  getMetaReport: unimplemented('GetMetaReport'),
 };
 
 describe('grpc-js service definitions', () => {

@@ -1,23 +1,4 @@
-import {
-  type CorrelationLevel,
-  isRougeMetric,
-  type LeaderboardFormat,
-  ROUGE_METRICS,
-  type RougeMetricName,
-} from '@precis/meta';
-
-// Parsed `--metric`: a ROUGE variant or judge scores of a run (judge:<run id or name>).
-export type MetricArg = { kind: 'rouge'; metric: RougeMetricName } | { kind: 'judge'; run: string };
-
-export function parseMetricArg(value: string, option = '--metric'): MetricArg {
-  const v = value.trim();
-  if (isRougeMetric(v)) return { kind: 'rouge', metric: v };
-  if (v.startsWith('judge:') && v.length > 'judge:'.length)
-    return { kind: 'judge', run: v.slice('judge:'.length) };
-  throw new Error(
-    `${option} "${value}" is not a metric: use ${ROUGE_METRICS.join(', ')} or judge:<run id or name>`,
-  );
-}
+import type { CorrelationLevel, LeaderboardFormat } from '@precis/meta';
 
 export function parseLevel(value: string): CorrelationLevel {
   if (value === 'summary' || value === 'system') return value;

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
 import { importDataset } from '@precis/ingest';
+import { runMetaQuery } from '@precis/meta';
 import { Command } from 'commander';
 import type { DataSource } from 'typeorm';
 import { registerMetaCommands } from './meta.command.js';
@@ -39,7 +40,7 @@ async function run(...args: string[]): Promise<string> {
     },
   });
   const program = new Command('precis').exitOverride();
-  registerMetaCommands(program, { stdout, withDataSource: (_cmd, fn) => fn(ds) });
+  registerMetaCommands(program, { stdout, query: (_cmd, q) => runMetaQuery(ds, q) });
   for (const c of program.commands) for (const s of c.commands) s.exitOverride();
   await program.parseAsync(['node', 'precis', 'meta', ...args]);
   return out;

@@ -1,32 +1,23 @@
 import {
   agreementFromRatingsFile,
+  type CorrelationReport,
   compareSampleScoreFiles,
-  correlateWithHumans,
-  humanLeaderboard,
-  type LeaderboardJudge,
-  loadJudgeScores,
-  loadOpinionDataset,
+  type HumanLeaderboard,
+  type MetaQuery,
+  type MetaResult,
+  parseMetricArg,
   renderLeaderboard,
-  rougeScores,
   SUMMEVAL_OP_HUMAN_SYSTEM,
 } from '@precis/meta';
 import { Command } from 'commander';
-import type { DataSource } from 'typeorm';
-import {
-  parseBootstrap,
-  parseFormat,
-  parseGroups,
-  parseLevel,
-  parseMethod,
-  parseMetricArg,
-} from './meta-options.js';
+import { parseBootstrap, parseFormat, parseGroups, parseLevel, parseMethod } from './meta-options.js';
 import { agreementText, compareText, correlationText } from './meta-output.js';
 
 export interface MetaCommandDeps {
   stdout: NodeJS.WritableStream;
-  // Opens the database the global options select (embedded PGlite or PostgreSQL), runs fn,
-  // and closes it. Only correlate and leaderboard need it.
-  withDataSource<T>(command: Command, fn: (ds: DataSource) => Promise<T>): Promise<T>;
+  // Runs a query on the database the global options select (embedded PGlite or PostgreSQL), or
+  // on a gateway's with --remote. Only correlate and leaderboard need one.
+  query(command: Command, q: MetaQuery): Promise<MetaResult>;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -90,20 +81,19 @@ function correlateCommand(meta: Command, deps: MetaCommandDeps): void {
         command: Command,
       ) => {
         const metric = parseMetricArg(opts.metric);
-        const level = parseLevel(opts.level);
         if (metric.kind === 'judge' && opts.reference) {
           throw new Error('--reference applies to ROUGE only; judge scores are reference-free');
         }
-        const report = await deps.withDataSource(command, (ds) =>
-          correlateWithHumans(ds, {
-            dataset: opts.dataset,
-            metric: metric.kind === 'rouge' ? metric.metric : { judgeRun: metric.run },
-            reference: opts.reference,
-            level,
-            stem: opts.stem,
-            bootstrap: parseBootstrap(opts.ci, opts.seed),
-          }),
-        );
+        const bootstrap = parseBootstrap(opts.ci, opts.seed);
+        const report = (await deps.query(command, {
+          command: 'correlate',
+          dataset: opts.dataset,
+          metric: opts.metric,
+          reference: opts.reference,
+          level: parseLevel(opts.level),
+          stem: opts.stem,
+          ...(bootstrap ? { bootstrap } : {}),
+        })) as CorrelationReport;
         write(deps, opts.json ? JSON.stringify(report, null, 2) : correlationText(report));
       },
     );
@@ -177,21 +167,14 @@ function leaderboardCommand(meta: Command, deps: MetaCommandDeps): void {
         command: Command,
       ) => {
         const format = parseFormat(opts.format);
-        const columns = (opts.judge ?? []).map((j) => ({ label: j, arg: parseMetricArg(j, '--judge') }));
-        const board = await deps.withDataSource(command, async (ds) => {
-          const data = await loadOpinionDataset(ds, opts.dataset);
-          const judges: LeaderboardJudge[] = [];
-          for (const c of columns) {
-            const scores =
-              c.arg.kind === 'rouge'
-                ? rougeScores(data.products, c.arg.metric, {
-                    reference: opts.reference ?? SUMMEVAL_OP_HUMAN_SYSTEM,
-                  })
-                : await loadJudgeScores(ds, c.arg.run, data.products);
-            judges.push({ label: c.label, scores });
-          }
-          return humanLeaderboard(data.name, data.products, judges);
-        });
+        const judges = opts.judge ?? [];
+        for (const j of judges) parseMetricArg(j, '--judge');
+        const board = (await deps.query(command, {
+          command: 'leaderboard',
+          dataset: opts.dataset,
+          judges,
+          reference: opts.reference,
+        })) as HumanLeaderboard;
         write(deps, renderLeaderboard(board, format));
       },
     );

@@ -105,6 +105,19 @@ export interface GetLeaderboardResponse {
   text: string;
 }
 
+export interface GetMetaReportRequest {
+  /**
+   * The query as JSON: {"command": "correlate", "dataset", "metric", "reference"?, "level",
+   * "stem", "bootstrap"?} or {"command": "leaderboard", "dataset", "judges", "reference"?}.
+   */
+  queryJson: string;
+}
+
+export interface GetMetaReportResponse {
+  /** The correlation report or the human leaderboard, as JSON. */
+  resultJson: string;
+}
+
 function createBaseCreateRunRequest(): CreateRunRequest {
   return { specJson: undefined, specYaml: undefined, fresh: false };
 }
@@ -1223,6 +1236,152 @@ export const GetLeaderboardResponse: MessageFns<GetLeaderboardResponse> = {
   },
 };
 
+function createBaseGetMetaReportRequest(): GetMetaReportRequest {
+  return { queryJson: "" };
+}
+
+export const GetMetaReportRequest: MessageFns<GetMetaReportRequest> = {
+  encode(message: GetMetaReportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queryJson !== "") {
+      writer.uint32(10).string(message.queryJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMetaReportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetMetaReportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.queryJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetMetaReportRequest {
+    return {
+      queryJson: isSet(object.queryJson)
+        ? globalThis.String(object.queryJson)
+        : isSet(object.query_json)
+        ? globalThis.String(object.query_json)
+        : "",
+    };
+  },
+
+  toJSON(message: GetMetaReportRequest): unknown {
+    const obj: any = {};
+    if (message.queryJson !== "") {
+      obj.queryJson = message.queryJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetMetaReportRequest>, I>>(base?: I): GetMetaReportRequest {
+    return GetMetaReportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetMetaReportRequest>, I>>(object: I): GetMetaReportRequest {
+    const message = createBaseGetMetaReportRequest();
+    message.queryJson = object.queryJson ?? "";
+    return message;
+  },
+};
+
+function createBaseGetMetaReportResponse(): GetMetaReportResponse {
+  return { resultJson: "" };
+}
+
+export const GetMetaReportResponse: MessageFns<GetMetaReportResponse> = {
+  encode(message: GetMetaReportResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.resultJson !== "") {
+      writer.uint32(10).string(message.resultJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMetaReportResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetMetaReportResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.resultJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetMetaReportResponse {
+    return {
+      resultJson: isSet(object.resultJson)
+        ? globalThis.String(object.resultJson)
+        : isSet(object.result_json)
+        ? globalThis.String(object.result_json)
+        : "",
+    };
+  },
+
+  toJSON(message: GetMetaReportResponse): unknown {
+    const obj: any = {};
+    if (message.resultJson !== "") {
+      obj.resultJson = message.resultJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetMetaReportResponse>, I>>(base?: I): GetMetaReportResponse {
+    return GetMetaReportResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetMetaReportResponse>, I>>(object: I): GetMetaReportResponse {
+    const message = createBaseGetMetaReportResponse();
+    message.resultJson = object.resultJson ?? "";
+    return message;
+  },
+};
+
 /** Submits and follows benchmark runs (served by the gateway). */
 export type RunServiceService = typeof RunServiceService;
 export const RunServiceService = {
@@ -1298,6 +1457,20 @@ export const RunServiceService = {
       Buffer.from(GetLeaderboardResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetLeaderboardResponse => GetLeaderboardResponse.decode(value),
   },
+  /**
+   * A meta-evaluation on the gateway's database (`precis meta correlate|leaderboard --remote`):
+   * its result as JSON, which the client renders as a local one.
+   */
+  getMetaReport: {
+    path: "/precis.v1.RunService/GetMetaReport" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetMetaReportRequest): Buffer => Buffer.from(GetMetaReportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetMetaReportRequest => GetMetaReportRequest.decode(value),
+    responseSerialize: (value: GetMetaReportResponse): Buffer =>
+      Buffer.from(GetMetaReportResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetMetaReportResponse => GetMetaReportResponse.decode(value),
+  },
 } as const;
 
 export interface RunServiceServer extends UntypedServiceImplementation {
@@ -1322,6 +1495,11 @@ export interface RunServiceServer extends UntypedServiceImplementation {
    * leaderboard` renders it. Fails with INVALID_ARGUMENT when the runs share no metric or document.
    */
   getLeaderboard: handleUnaryCall<GetLeaderboardRequest, GetLeaderboardResponse>;
+  /**
+   * A meta-evaluation on the gateway's database (`precis meta correlate|leaderboard --remote`):
+   * its result as JSON, which the client renders as a local one.
+   */
+  getMetaReport: handleUnaryCall<GetMetaReportRequest, GetMetaReportResponse>;
 }
 
 export interface RunServiceClient extends Client {
@@ -1429,6 +1607,25 @@ export interface RunServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetLeaderboardResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A meta-evaluation on the gateway's database (`precis meta correlate|leaderboard --remote`):
+   * its result as JSON, which the client renders as a local one.
+   */
+  getMetaReport(
+    request: GetMetaReportRequest,
+    callback: (error: ServiceError | null, response: GetMetaReportResponse) => void,
+  ): ClientUnaryCall;
+  getMetaReport(
+    request: GetMetaReportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetMetaReportResponse) => void,
+  ): ClientUnaryCall;
+  getMetaReport(
+    request: GetMetaReportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetMetaReportResponse) => void,
   ): ClientUnaryCall;
 }
 
