@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
 import { runCli } from '../../apps/cli/test/run-cli.js';
 import { startServe } from '../browser/serve-support.js';
-import { deleteBusStreams, natsUrl, tempDir } from './runs-support.js';
+import { deleteBusStreams, natsUrl, tempDir, waitFor } from './runs-support.js';
 
 const PREFIX = `serve_${process.pid}`;
 
@@ -29,10 +29,15 @@ describe('precis serve', () => {
 
   it('creates and prints a first write key on an empty embedded database, and only then', async () => {
     const first = await startServe({}, { key: false, home: home.dir });
-    const printed = /created write key "serve" \(shown only now; the page asks for it\): (precis_\S+)/.exec(
-      first.output(),
+    // Printed right after the listen line, once the key is stored.
+    const printed = await waitFor(
+      'the first key',
+      async () =>
+        /created write key "serve" \(shown only now; the page asks for it\): (precis_\S+)/.exec(
+          first.output(),
+        ),
+      10_000,
     );
-    expect(printed).not.toBeNull();
     expect(await runs(first.base, printed![1]!)).toEqual({
       status: 200,
       body: { runs: [], nextPageToken: '' },

@@ -1,4 +1,3 @@
-import { serve } from '@precis/api';
 import { createApiKey, listApiKeys } from '@precis/db';
 import { Command, InvalidArgumentError } from 'commander';
 import { DataSource } from 'typeorm';
@@ -36,6 +35,8 @@ export function serveCommand(ctx: CliContext): Command {
         ...(opts.port ? { HTTP_PORT: opts.port } : {}),
         ...(opts.grpcPort ? { GRPC_PORT: opts.grpcPort } : {}),
       };
+      // Loaded here: the gateway's modules take seconds to import, which no other command should pay.
+      const { serve } = await import('@precis/api');
       const running = await serve({ processEnv, cwd: ctx.cwd });
       const { HTTP_HOST, HTTP_PORT } = running.config;
       ctx.stdout.write(`precis serve: web page and REST API at http://${HTTP_HOST}:${HTTP_PORT}/\n`);
