@@ -9,7 +9,8 @@ export default defineConfig({
   build: {
     outDir: '../dist/app',
     emptyOutDir: true,
-    minify: true,
+    // Lib mode keeps whitespace in ES output (for re-bundling); this page is final: 412 -> 317 kB.
+    rolldownOptions: { output: { minify: true } },
     lib: { entry: 'main.tsx', formats: ['es'], fileName: () => 'app.js', cssFileName: 'app' },
   },
 });

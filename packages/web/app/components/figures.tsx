@@ -9,6 +9,7 @@ type Point = ReportFigure['points'][number];
 type Scored = Point & { score: number };
 type Errors = NonNullable<ReportFigure['errors']>;
 
+// '~g' ticks: a one-value domain (every system at 100) would otherwise read 100.000000.
 // SVG presentation attributes cannot read CSS variables: the chart colours are fixed here.
 const ACCENT = '#2563eb';
 const INK = '#374151';
@@ -59,7 +60,7 @@ function WhiskerChart({ figure, points }: { figure: ReportFigure; points: Scored
         marginLeft: labelMargin(systems),
         marginRight: 24,
         style: PLOT_STYLE,
-        x: { label: figure.metric, grid: true, nice: true, inset: 16 },
+        x: { label: figure.metric, grid: true, nice: true, inset: 16, tickFormat: '~g' },
         y: { label: null, domain: systems },
         marks: [
           Plot.ruleY(
@@ -93,7 +94,7 @@ function CostChart({ figure, points }: { figure: ReportFigure; points: Scored[] 
         style: PLOT_STYLE,
         grid: true,
         x: { label: 'cost (USD)', nice: true, inset: 16, tickFormat: (d: number) => `$${d}` },
-        y: { label: figure.metric, nice: true, inset: 16 },
+        y: { label: figure.metric, nice: true, inset: 16, tickFormat: '~g' },
         marks: [
           Plot.dot(points, { x: 'costUsd', y: 'score', r: 5, fill: ACCENT, title: pointTitle }),
           Plot.text(points, {
@@ -128,7 +129,7 @@ function ErrorChart({ errors, order }: { errors: Errors; order: string[] }) {
         marginLeft: labelMargin(systems),
         style: PLOT_STYLE,
         color: { legend: true, domain: errors.types, scheme: 'tableau10' },
-        x: { label: 'errors (count)', grid: true },
+        x: { label: 'errors (count)', grid: true, tickFormat: '~g' },
         y: { label: null, domain: systems },
         marks: [
           Plot.barX(data, {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { describeWork, type RowWork, renderCsv, renderHtml, renderMarkdown } from '@precis/engine';
+import {
+  describeWork,
+  type ReportBlock,
+  type RowWork,
+  renderCsv,
+  renderHtml,
+  renderMarkdown,
+} from '@precis/engine';
+import { pageDataOf } from '@precis/web';
 import type { LeaderboardRow } from '../booookscore/leaderboard-row.js';
 import { booookScoreBlocks, type RunReport, rankRows } from './render-leaderboard.js';
 
@@ -91,7 +99,12 @@ describe('booookScoreBlocks', () => {
     expect(md).toContain(
       '- beta: entity omission 10.0% in the 10 judged sentences (incomplete: 1 of 4 summaries failed, 2 of 10 judgments failed)\n',
     );
-    const html = renderHtml('Run n', booookScoreBlocks(report));
-    expect(html).toContain('<div>beta: incomplete: 1 of 4 summaries failed, 2 of 10 judgments failed</div>');
+    // The HTML report carries the same blocks for the page to draw: the bar says why there is none.
+    const page = pageDataOf(renderHtml('Run n', booookScoreBlocks(report))) as { blocks: ReportBlock[] };
+    expect(page.blocks[0]!.chart!.bars[1]).toEqual({
+      label: 'beta',
+      share: null,
+      display: 'incomplete: 1 of 4 summaries failed, 2 of 10 judgments failed',
+    });
   });
 });
