@@ -31,6 +31,18 @@ function run(cmd, args, opts = {}) {
   return execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...opts });
 }
 
+// Installs a Debian package when running as root with apt-get; false when that is not possible.
+function aptInstall(pkg, what) {
+  if (!isRoot || !which('apt-get')) return false;
+  log(`${what} is not installed: installing ${pkg} with apt-get`);
+  run('apt-get', ['update'], { stdio: 'inherit' });
+  run('apt-get', ['install', '-y', pkg], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  return true;
+}
+
 async function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -134,15 +146,7 @@ async function ensurePostgres() {
     }
   }
   let binDir = pgBinDir();
-  if (!binDir && isRoot && which('apt-get')) {
-    log('PostgreSQL is not installed: installing it with apt-get');
-    run('apt-get', ['update'], { stdio: 'inherit' });
-    run('apt-get', ['install', '-y', 'postgresql'], {
-      stdio: 'inherit',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-    binDir = pgBinDir();
-  }
+  if (!binDir && aptInstall('postgresql', 'PostgreSQL')) binDir = pgBinDir();
   if (!binDir) {
     throw new ProvisionError(
       'PostgreSQL is not reachable at 127.0.0.1:5432, no PostgreSQL binaries are installed, and installing needs root: set DATABASE_URL or install postgresql',
@@ -172,15 +176,8 @@ async function ensureNats() {
   if (configured)
     throw new ProvisionError(`NATS_URL=${configured} is set but no NATS server with JetStream answers there`);
   let bin = which('nats-server', ['/usr/sbin', '/usr/local/bin']);
-  if (!bin && isRoot && which('apt-get')) {
-    log('nats-server is not installed: installing it with apt-get');
-    run('apt-get', ['update'], { stdio: 'inherit' });
-    run('apt-get', ['install', '-y', 'nats-server'], {
-      stdio: 'inherit',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
+  if (!bin && aptInstall('nats-server', 'nats-server'))
     bin = which('nats-server', ['/usr/sbin', '/usr/local/bin']);
-  }
   if (!bin) {
     throw new ProvisionError(
       'NATS is not reachable at 127.0.0.1:4222, nats-server is not installed, and installing needs root: set NATS_URL or install nats-server',
@@ -208,15 +205,8 @@ function ensureChromium() {
     return configured;
   }
   let bin = which('chromium', ['/usr/bin']);
-  if (!bin && isRoot && which('apt-get')) {
-    log('chromium is not installed: installing it with apt-get (for the browser tests)');
-    run('apt-get', ['update'], { stdio: 'inherit' });
-    run('apt-get', ['install', '-y', 'chromium'], {
-      stdio: 'inherit',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
+  if (!bin && aptInstall('chromium', 'chromium (for the browser tests)'))
     bin = which('chromium', ['/usr/bin']);
-  }
   if (!bin)
     throw new ProvisionError(
       'chromium is not installed and installing needs root: `apt-get install -y chromium`, or set CHROMIUM_PATH',

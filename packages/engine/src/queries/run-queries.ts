@@ -1,5 +1,5 @@
-import { DocumentEntity, RunEntity, TaskEntity, toNumber } from '@precis/db';
-import type { DataSource } from 'typeorm';
+import { DocumentEntity, JudgmentEntity, RunEntity, SummaryEntity, TaskEntity, toNumber } from '@precis/db';
+import { type DataSource, In, Like } from 'typeorm';
 import { runCounts } from '../planner/run-progress.js';
 import type { TraceStep } from '../report/render-trace.js';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
@@ -182,4 +182,26 @@ export async function loadTraces(
         })),
     })),
   };
+}
+
+// A document's summaries in a run and the judgments of them whose metric starts with
+// `metricPrefix` (what a family's trace shows), summaries by system.
+export async function documentJudgments(
+  db: DataSource,
+  runId: string,
+  documentId: string,
+  metricPrefix: string,
+): Promise<{ summary: SummaryEntity; judgments: JudgmentEntity[] }[]> {
+  const summaries = await db
+    .getRepository(SummaryEntity)
+    .find({ where: { runId, documentId }, order: { system: 'ASC' } });
+  if (summaries.length === 0) return [];
+  const judgments = await db.getRepository(JudgmentEntity).find({
+    where: { summaryId: In(summaries.map((s) => s.id)), metric: Like(`${metricPrefix}%`) },
+    order: { metric: 'ASC', unit: 'ASC' },
+  });
+  return summaries.map((summary) => ({
+    summary,
+    judgments: judgments.filter((j) => j.summaryId === summary.id),
+  }));
 }

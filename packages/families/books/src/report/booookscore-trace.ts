@@ -1,8 +1,7 @@
-import { JudgmentEntity, type RunEntity, SummaryEntity } from '@precis/db';
-import { type ReportBlock, type ReportColumn, reportTable } from '@precis/engine';
+import type { JudgmentEntity, RunEntity } from '@precis/db';
+import { documentJudgments, type ReportBlock, type ReportColumn, reportTable } from '@precis/engine';
 import { splitSentences } from '@precis/text';
 import type { DataSource } from 'typeorm';
-import { In, Like } from 'typeorm';
 
 type Annotated = { n: number; sentence: string; judgment: JudgmentEntity | undefined };
 
@@ -31,16 +30,8 @@ export async function booookScoreTrace(
   run: RunEntity,
   documentId: string,
 ): Promise<ReportBlock[]> {
-  const summaries = await db
-    .getRepository(SummaryEntity)
-    .find({ where: { runId: run.id, documentId }, order: { system: 'ASC' } });
-  if (summaries.length === 0) return [];
-  const judgments = await db.getRepository(JudgmentEntity).find({
-    where: { summaryId: In(summaries.map((s) => s.id)), metric: Like('booookscore.%') },
-    order: { metric: 'ASC', unit: 'ASC' },
-  });
-  return summaries.flatMap((s) => {
-    const own = judgments.filter((j) => j.summaryId === s.id);
+  const summaries = await documentJudgments(db, run.id, documentId, 'booookscore.');
+  return summaries.flatMap(({ summary: s, judgments: own }) => {
     if (own.length === 0) return [];
     return [...new Set(own.map((j) => j.metric))].map((metric) => ({
       key: `trace.${s.system}.${metric}`,

@@ -1,7 +1,6 @@
-import { JudgmentEntity, type RunEntity, SummaryEntity } from '@precis/db';
-import { type ReportBlock, type ReportColumn, reportTable } from '@precis/engine';
+import type { JudgmentEntity, RunEntity } from '@precis/db';
+import { documentJudgments, type ReportBlock, type ReportColumn, reportTable } from '@precis/engine';
 import type { DataSource } from 'typeorm';
-import { In, Like } from 'typeorm';
 
 type Verdict = JudgmentEntity;
 
@@ -31,20 +30,13 @@ const COLUMNS: ReportColumn<Verdict>[] = [
 // For `runs show --trace <sample>`: each KGDS summary of the document, then every verdict of it
 // (facts, opinions with their error types, the feedback judgment).
 export async function kgdsTrace(db: DataSource, run: RunEntity, documentId: string): Promise<ReportBlock[]> {
-  const summaries = await db
-    .getRepository(SummaryEntity)
-    .find({ where: { runId: run.id, documentId }, order: { system: 'ASC' } });
-  if (summaries.length === 0) return [];
-  const verdicts = await db.getRepository(JudgmentEntity).find({
-    where: { summaryId: In(summaries.map((s) => s.id)), metric: Like('kgds.%') },
-    order: { metric: 'ASC', unit: 'ASC' },
-  });
-  return summaries.flatMap((s) => {
-    const own = verdicts.filter((v) => v.summaryId === s.id);
-    if (own.length === 0) return [];
-    return [
-      { key: `trace.${s.system}.summary`, heading: `${s.system} (${s.producer})`, notes: [s.text] },
-      { key: `trace.${s.system}`, table: reportTable(COLUMNS, own) },
-    ];
-  });
+  return (await documentJudgments(db, run.id, documentId, 'kgds.')).flatMap(
+    ({ summary: s, judgments: own }) => {
+      if (own.length === 0) return [];
+      return [
+        { key: `trace.${s.system}.summary`, heading: `${s.system} (${s.producer})`, notes: [s.text] },
+        { key: `trace.${s.system}`, table: reportTable(COLUMNS, own) },
+      ];
+    },
+  );
 }
