@@ -20,6 +20,7 @@ import {
   createRunContext,
   type DimensionLeaderboard,
   loadFullRunReport,
+  loadTraceBlocks,
   RunCoordinator,
   renderRunReport,
   startStageWorker,
@@ -258,6 +259,17 @@ describe('dimension judges (Op-I, G-Eval, logprobs) over SummEval-OP candidates'
     );
     for (const format of ['csv', 'json', 'html', 'text'] as const)
       expect(renderRunReport(report, format)).toContain('plansum');
+
+    // The drill-down: the judge samples behind each score of one summary, the failure named.
+    const doc = summaries.find((s) => s.system === 'gpt-4' && s.text.trim() === poisoned)!;
+    const trace = await loadTraceBlocks(builtInFamilies, db, run, doc.documentId);
+    const gpt4Trace = trace.find((t) => t.key === 'trace.gpt-4.dimensions')!;
+    const b = baseOf(poisoned);
+    expect(gpt4Trace.heading).toBe('gpt-4: judge samples (dataset:gpt-4)');
+    expect(gpt4Trace.table!.rows.map((r) => r.slice(0, 5))).toEqual([
+      ['coherence', expect.any(String), `${b}×5, ${b + 1}×10, ${b + 2}×3`, '18', '2'],
+      ['fluency', 'failed', '', '0', '20'],
+    ]);
   });
 
   it('feeds `meta correlate judge:<run>` from the run rows', async () => {

@@ -18,6 +18,7 @@ import type {
   DimensionLeaderboard,
   DimensionSystemRow,
 } from '../dimensions/dimension-scores.js';
+import { dimensionTrace } from './dimension-trace.js';
 
 export interface DimensionReport {
   run: RunHeader;
@@ -218,4 +219,5 @@ export const dimensionReport: ReportSection<DimensionReport> = {
   blocks: dimensionBlocks,
   json: (r) => ({ dimensions: rankedBoards(r.boards) }),
   figures: dimensionFigures,
+  trace: dimensionTrace,
 };
