@@ -56,6 +56,7 @@ export interface ReportFigure {
 }
 
 export interface RunView {
+  title: string;
   run: {
     id: string;
     name: string;

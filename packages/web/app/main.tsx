@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import './style.css';
+import './run.css';
 import { setKey, storedKey, useAuth } from './auth';
 import { ErrorBox } from './components/common';
 import { KeyForm } from './components/key-form';

@@ -2,7 +2,7 @@ import { formatTextTable } from '@precis/text';
 import { webPageHtml } from '@precis/web';
 import { fitTable, TERMINAL_WIDTH } from './fit-table.js';
 import type { CsvValue, ReportBlock, ReportTable } from './report-blocks.js';
-import type { PageData, ReportFigure } from './report-figures.js';
+import type { PageData } from './report-figures.js';
 import { csvCell, type ReportFormat } from './report-format.js';
 
 // One style for every family: a title, then each block as its heading, table, notes and list.
@@ -20,7 +20,7 @@ export function renderBlocks(
     case 'csv':
       return renderCsv(blocks);
     case 'html':
-      return renderHtml(title, blocks, { figures: opts.figures });
+      return renderHtml(title, blocks);
   }
 }
 
@@ -42,8 +42,6 @@ function markdownTable(t: ReportTable): string[] {
 }
 
 export interface TextOptions {
-  // Drawn by the HTML page only.
-  figures?: ReportFigure[];
   // Every column at full width instead of what fits the terminal.
   wide?: boolean;
   width?: number;

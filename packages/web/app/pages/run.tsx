@@ -10,7 +10,7 @@ import { useFetch } from '../hooks';
 import { href } from '../router';
 
 // What the run page draws. A report file may embed blocks without a run (and with a title).
-export type PageView = Omit<RunView, 'run'> & { run?: RunView['run']; title?: string };
+export type PageView = Omit<RunView, 'run'> & { run?: RunView['run'] };
 
 function RunHeader({ run }: { run: RunView['run'] }) {
   return (
@@ -69,7 +69,7 @@ export function RunResults({ view }: { view: PageView }) {
 export function StaticRunPage({ view }: { view: PageView }) {
   return (
     <main>
-      {view.run ? <RunHeader run={view.run} /> : <h1>{view.title ?? document.title}</h1>}
+      {view.run ? <RunHeader run={view.run} /> : <h1>{view.title}</h1>}
       <RunResults view={view} />
     </main>
   );
