@@ -1,6 +1,7 @@
 # One image for every Precis service; the SERVICE build arg picks which app the container runs:
 #   docker build --build-arg SERVICE=gateway -t precis-gateway .
-# (docker-compose.yml builds all six from this file.)
+# (docker-compose.yml builds all six from this file; deploy/kubernetes names them precis-<service>.)
+# The migrations Job and the services' init containers run packages/db/dist/migrate.js from it.
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -22,5 +23,8 @@ COPY --from=build /app /app
 ARG SERVICE=gateway
 ENV SERVICE=${SERVICE}
 USER node
+# The same check as the compose file's and the Kubernetes readiness probe's.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.HTTP_PORT || 8080) + '/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # exec: node becomes PID 1 and receives SIGTERM itself (graceful shutdown, exit 0).
 CMD ["sh", "-c", "exec node apps/${SERVICE}/dist/main.js"]
