@@ -3,15 +3,22 @@
 # (docker-compose.yml builds all six from this file; deploy/kubernetes names them precis-<service>.)
 # The migrations Job and the services' init containers run packages/db/dist/migrate.js from it.
 
+# Only the workspaces the service depends on (turbo prune): their manifests first, so the
+# dependency layer is rebuilt only when a package.json or the lockfile changes.
+FROM node:20-bookworm-slim AS prune
+WORKDIR /src
+COPY . .
+ARG SERVICE=gateway
+RUN npx --yes turbo@2.11.11 prune @precis/${SERVICE} --docker --out-dir /pruned
+
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json turbo.json tsconfig.base.json tsconfig.json .swcrc ./
-COPY scripts ./scripts
-COPY proto ./proto
-COPY packages ./packages
-COPY apps ./apps
+COPY --from=prune /pruned/json/ ./
 # `npm ci` rejects a lockfile written without other platforms' optional builds (see STACK.md).
 RUN npm install --no-audit --no-fund
+COPY --from=prune /pruned/full/ ./
+COPY .swcrc ./
+COPY scripts/build-package.mjs ./scripts/
 ARG SERVICE=gateway
 RUN npx turbo run build --filter=@precis/${SERVICE}... \
  && npm prune --omit=dev --no-audit --no-fund
