@@ -55,11 +55,20 @@ async function leaderboard(ds: DataSource, q: Extract<MetaQuery, { command: 'lea
   return humanLeaderboard(data.name, data.products, judges);
 }
 
+// What a query's arguments must satisfy, checked before any database is opened.
+export function checkMetaQuery(q: MetaQuery): void {
+  if (q.command === 'leaderboard') {
+    for (const j of q.judges) parseMetricArg(j, '--judge');
+    return;
+  }
+  if (parseMetricArg(q.metric).kind === 'judge' && q.reference)
+    throw new MetaInputError('--reference applies to ROUGE only; judge scores are reference-free');
+}
+
 export async function runMetaQuery(ds: DataSource, q: MetaQuery): Promise<MetaResult> {
+  checkMetaQuery(q);
   if (q.command === 'leaderboard') return leaderboard(ds, q);
   const metric = parseMetricArg(q.metric);
-  if (metric.kind === 'judge' && q.reference)
-    throw new MetaInputError('--reference applies to ROUGE only; judge scores are reference-free');
   return correlateWithHumans(ds, {
     dataset: q.dataset,
     metric: metric.kind === 'rouge' ? metric.metric : { judgeRun: metric.run },

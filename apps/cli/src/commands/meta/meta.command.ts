@@ -5,7 +5,6 @@ import {
   type HumanLeaderboard,
   type MetaQuery,
   type MetaResult,
-  parseMetricArg,
   renderLeaderboard,
   SUMMEVAL_OP_HUMAN_SYSTEM,
 } from '@precis/meta';
@@ -80,10 +79,6 @@ function correlateCommand(meta: Command, deps: MetaCommandDeps): void {
         },
         command: Command,
       ) => {
-        const metric = parseMetricArg(opts.metric);
-        if (metric.kind === 'judge' && opts.reference) {
-          throw new Error('--reference applies to ROUGE only; judge scores are reference-free');
-        }
         const bootstrap = parseBootstrap(opts.ci, opts.seed);
         const report = (await deps.query(command, {
           command: 'correlate',
@@ -167,12 +162,10 @@ function leaderboardCommand(meta: Command, deps: MetaCommandDeps): void {
         command: Command,
       ) => {
         const format = parseFormat(opts.format);
-        const judges = opts.judge ?? [];
-        for (const j of judges) parseMetricArg(j, '--judge');
         const board = (await deps.query(command, {
           command: 'leaderboard',
           dataset: opts.dataset,
-          judges,
+          judges: opts.judge ?? [],
           reference: opts.reference,
         })) as HumanLeaderboard;
         write(deps, renderLeaderboard(board, format));
