@@ -43,17 +43,22 @@ export function renderRunReport(r: FullRunReport, format: ReportFormat, opts: Te
     const page = runPageData(r);
     return renderHtml(page.title, page.blocks, page);
   }
-  return renderBlocks(reportTitle(r.run), runPageData(r).blocks, format, opts);
+  return renderBlocks(reportTitle(r.run), resultBlocks(r), format, opts);
 }
+
+const withResults = (r: FullRunReport) => r.parts.filter(({ section, part }) => section.hasResults(part));
+
+// The blocks of each family with results, in family order.
+const resultBlocks = (r: FullRunReport): ReportBlock[] =>
+  withResults(r).flatMap(({ section, part }) => section.blocks(part));
 
 // What the web page shows of a run: the blocks of each family with results and their figures.
 export function runPageData(r: FullRunReport): PageData {
-  const withResults = r.parts.filter(({ section, part }) => section.hasResults(part));
   return {
     title: reportTitle(r.run),
     run: r.run,
-    blocks: withResults.flatMap(({ section, part }) => section.blocks(part)),
-    figures: withResults
+    blocks: resultBlocks(r),
+    figures: withResults(r)
       .flatMap(({ section, part }) => section.figures?.(part) ?? [])
       .map((f) => ({
         ...f,
