@@ -1,16 +1,9 @@
 import { MetricValueEntity, type RunEntity } from '@precis/db';
-import {
-  type BenchmarkSpec,
-  errorRows,
-  judgedBy,
-  type ReportFigure,
-  type ReportSection,
-  runHeader,
-} from '@precis/engine';
+import { type BenchmarkSpec, type ReportSection, runHeader } from '@precis/engine';
 import { type DataSource, IsNull } from 'typeorm';
 import type { LeaderboardRow } from '../booookscore/leaderboard-row.js';
 import { booookScoreTrace } from './booookscore-trace.js';
-import { booookScoreBlocks, type RunReport, rankRows } from './render-leaderboard.js';
+import { booookScoreBlocks, booookScoreFigures, type RunReport, rankRows } from './render-leaderboard.js';
 
 type StoredRow = LeaderboardRow & { incomplete?: number };
 
@@ -43,29 +36,6 @@ export async function loadRunReport(db: DataSource, run: RunEntity): Promise<Run
     leaderboard,
     bootstrapResamples: spec.bootstrap?.resamples ?? 1000,
   };
-}
-
-const x100 = (x: number) => 100 * x;
-
-// One figure per BooookScore metric: score and CI in percent, coherence errors by type.
-export function booookScoreFigures(r: RunReport): ReportFigure[] {
-  return [...new Set(r.leaderboard.map((x) => x.metric))].map((metric) => {
-    const rows = r.leaderboard.filter((x) => x.metric === metric);
-    const judges = rows.map((x) => (x.judgeTemplate ? `${x.judge} (${x.judgeTemplate})` : x.judge));
-    return {
-      key: metric,
-      title: `${/^booookscore$/i.test(metric) ? 'BooookScore' : `BooookScore (${metric})`}, ${judgedBy(judges)}`,
-      metric: 'BooookScore (%)',
-      higherIsBetter: true,
-      points: rows.map((x) => ({
-        system: x.system,
-        score: x.score === null ? null : x100(x.score),
-        ci95: x.ci95 ? [x100(x.ci95[0]), x100(x.ci95[1])] : null,
-        costUsd: null,
-      })),
-      errors: errorRows(rows),
-    };
-  });
 }
 
 export const booookScoreReport: ReportSection<RunReport> = {

@@ -1,9 +1,12 @@
 import {
+  errorRows,
   failedColumn,
   fixed,
   isComplete,
+  judgedBy,
   type ReportBlock,
   type ReportColumn,
+  type ReportFigure,
   type RunHeader,
   rankColumn,
   reportTable,
@@ -17,7 +20,8 @@ export interface RunReport {
 }
 
 const pct = (x: number) => `${x.toFixed(1)}%`;
-const x100 = (x: number | null) => (x === null ? null : 100 * x);
+// A share as percent; null stays null.
+const x100 = <T extends number | null>(x: T): T => (x === null ? x : 100 * x) as T;
 const score = (x: number | null) => fixed(x100(x), 1);
 
 // A leaderboard row with its place: null for a row left out of the ranking (its work is not
@@ -107,10 +111,13 @@ function errorTypeLine(r: LeaderboardRow): string {
 }
 
 // Each judge once; a judge none of whose judgments succeeded says so.
+// A judge with its template version, as the note and the figure titles name it.
+const judgeLabel = (r: LeaderboardRow) => `${r.judge}${r.judgeTemplate ? ` [${r.judgeTemplate}]` : ''}`;
+
 function judgesNote(rows: readonly LeaderboardRow[]): string {
   const judges = new Map<string, { expected: number; failed: number }>();
   for (const r of rows) {
-    const name = `${r.judge}${r.judgeTemplate ? ` [${r.judgeTemplate}]` : ''}`;
+    const name = judgeLabel(r);
     const j = judges.get(name) ?? { expected: 0, failed: 0 };
     j.expected += r.work.judgments.expected;
     j.failed += r.work.judgments.failed;
@@ -142,4 +149,24 @@ export function booookScoreBlocks(report: RunReport): ReportBlock[] {
     },
     { key: 'booookscore-error-types', heading: 'Error types', list: ranked.map(errorTypeLine) },
   ];
+}
+
+// One figure per BooookScore metric: score and CI in percent, coherence errors by type.
+export function booookScoreFigures(r: RunReport): ReportFigure[] {
+  return [...new Set(r.leaderboard.map((x) => x.metric))].map((metric) => {
+    const rows = r.leaderboard.filter((x) => x.metric === metric);
+    return {
+      key: metric,
+      title: `${/^booookscore$/i.test(metric) ? 'BooookScore' : `BooookScore (${metric})`}, ${judgedBy(rows.map(judgeLabel))}`,
+      metric: 'BooookScore (%)',
+      higherIsBetter: true,
+      points: rows.map((x) => ({
+        system: x.system,
+        score: x100(x.score),
+        ci95: x.ci95 ? [x100(x.ci95[0]), x100(x.ci95[1])] : null,
+        costUsd: null,
+      })),
+      errors: errorRows(rows),
+    };
+  });
 }
