@@ -117,8 +117,8 @@ export class RestController {
 
   // The same JSON as `precis report <run> --format json`.
   @Get('runs/:id/report')
-  async report(@Param('id') id: string) {
-    return JSON.parse((await this.runs.report(id, 'json', false)).text) as Record<string, unknown>;
+  report(@Param('id') id: string) {
+    return this.runs.reportJson(id);
   }
 
   @Post('runs/:id/cancel')

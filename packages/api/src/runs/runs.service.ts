@@ -18,6 +18,7 @@ import {
   RunStateError,
   renderBlocks,
   renderRunReport,
+  reportJson,
   runPageData,
   sampleValues,
   stageCounts,
@@ -106,6 +107,12 @@ export class RunsService {
       if (!(err instanceof RunStateError)) throw err;
     });
     return this.get(run.id);
+  }
+
+  // The object `precis report --format json` prints (REST answers it without a text round trip).
+  async reportJson(ref: string): Promise<Record<string, unknown>> {
+    const run = await this.find(ref);
+    return reportJson(await loadFullRunReport(this.families, this.dataSource, run));
   }
 
   // The run's leaderboards as `precis report` renders them (the gateway has the families).

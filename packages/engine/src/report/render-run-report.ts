@@ -31,6 +31,11 @@ export function sectionsJson(r: FullRunReport): Record<string, unknown> {
   return Object.assign({}, ...r.parts.map(({ section, part }) => section.json(part)));
 }
 
+// The JSON report as an object: the run, then each family's keys.
+export function reportJson(r: FullRunReport): Record<string, unknown> {
+  return { run: r.run, ...sectionsJson(r) };
+}
+
 export function hasResults(r: FullRunReport): boolean {
   return r.parts.some(({ section, part }) => section.hasResults(part));
 }
@@ -38,7 +43,7 @@ export function hasResults(r: FullRunReport): boolean {
 // Every leaderboard a run has: the blocks of each family with results under one title (the JSON
 // report names each family's keys once, after the run).
 export function renderRunReport(r: FullRunReport, format: ReportFormat, opts: TextOptions = {}): string {
-  if (format === 'json') return `${JSON.stringify({ run: r.run, ...sectionsJson(r) }, null, 2)}\n`;
+  if (format === 'json') return `${JSON.stringify(reportJson(r), null, 2)}\n`;
   if (format === 'html') {
     const page = runPageData(r);
     return renderHtml(page.title, page.blocks, page);
