@@ -1,11 +1,18 @@
 #!/usr/bin/env node
 // Runs the fake OpenAI-compatible server as its own process and prints one JSON line with its URL.
 // npm run fake-llm -- --port 0 --latency 100 --capacity 64 [--reply TEXT] [--rules rules.json]
-//   [--fault rate-limit:3@1] [--fault hang:1] [--fault-rate 0.1 --seed 7] [--api-key KEY] [--embedding-dim 64]
+//   [--fault rate-limit:3@1] [--fault hang:1] [--fault-rate 0.1 --seed 7 [--fault-kinds rate-limit,hang]]
+//   [--api-key KEY] [--embedding-dim 64]
 import { parseArgs } from 'node:util';
 import { parseFaultSpec } from './fake-llm/fault-spec.js';
 import { loadRulesFile } from './fake-llm/rules-file.js';
 import { startFakeLlmServer } from './fake-llm/server.js';
+import type { FakeFault } from './fake-llm/types.js';
+
+function randomKind(spec: string): FakeFault {
+  if (spec.includes(':')) throw new Error(`--fault-kinds "${spec}": a kind takes no count here`);
+  return parseFaultSpec(spec).fault;
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -18,6 +25,8 @@ async function main(): Promise<void> {
       rules: { type: 'string' },
       fault: { type: 'string', multiple: true, default: [] },
       'fault-rate': { type: 'string' },
+      // Kinds drawn at --fault-rate (each as in --fault, without a count); default 429, 500, 503.
+      'fault-kinds': { type: 'string' },
       seed: { type: 'string', default: '1' },
       'api-key': { type: 'string' },
       'embedding-dim': { type: 'string', default: '64' },
@@ -41,7 +50,11 @@ async function main(): Promise<void> {
     randomFaults:
       values['fault-rate'] === undefined
         ? undefined
-        : { probability: num('fault-rate', values['fault-rate']), seed: num('seed', values.seed) },
+        : {
+            probability: num('fault-rate', values['fault-rate']),
+            seed: num('seed', values.seed),
+            kinds: values['fault-kinds']?.split(',').map((k) => randomKind(k)),
+          },
   });
   for (const spec of values.fault) {
     const { fault, count } = parseFaultSpec(spec);
