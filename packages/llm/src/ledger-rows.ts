@@ -20,6 +20,7 @@ const COLUMNS = [
   ['tokens_out', 'integer'],
   ['latency_ms', 'integer'],
   ['cost_usd', 'numeric'],
+  ['list_cost_usd', 'numeric'],
   ['attempts', 'integer'],
   ['error', 'text'],
   ['calls', 'integer'],
@@ -38,6 +39,7 @@ const SETTLED = [
   'tokens_out',
   'latency_ms',
   'cost_usd',
+  'list_cost_usd',
   'attempts',
   'error',
   'calls',
@@ -80,6 +82,7 @@ function toRow(c: LlmCallRecord): Record<string, unknown> {
     latency_ms: c.latencyMs,
     // An exact decimal string: numeric parses its text, no float in between.
     cost_usd: c.costUsd,
+    list_cost_usd: c.listCostUsd ?? c.costUsd,
     attempts: c.attempts,
     error: c.error,
     calls: c.calls,

@@ -78,6 +78,7 @@ export class PluginCaller {
           cacheHit: true,
           status: 'cached',
           latencyMs: latency(),
+          listCostUsd: dollars(Number((hit.usage as { costUsd?: unknown } | undefined)?.costUsd ?? 0)),
         });
         return { text: hit.text, producer: String(hit.producer ?? modelId), cached: true, attempts: 0 };
       }

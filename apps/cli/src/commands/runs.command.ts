@@ -137,7 +137,7 @@ function showCommand(ctx: CliContext, runs: Command): void {
             `status:   ${run.status}${run.error ? ` (${run.error})` : ''}`,
             `created:  ${run.createdAt.toISOString()}`,
             `finished: ${run.finishedAt?.toISOString() ?? '-'}`,
-            `usage:    ${usage.calls} model calls (${usage.cacheHits} from cache), ${usage.tokensIn} tokens in, ${usage.tokensOut} out, $${usage.costUsd.toFixed(4)}`,
+            `usage:    ${usage.calls} model calls (${usage.cacheHits} from cache${usage.repeated ? `, ${usage.repeated} repeated after faults` : ''}), ${usage.tokensIn} tokens in, ${usage.tokensOut} out, $${usage.costUsd.toFixed(4)}`,
             'tasks:',
             ...Object.entries(tasks).map(
               ([stage, c]) =>

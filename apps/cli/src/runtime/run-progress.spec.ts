@@ -3,7 +3,7 @@ import { describeOutcome, plainProgress } from './run-progress.js';
 import type { StageEta } from './stage-eta.js';
 
 describe('plain progress lines', () => {
-  const usage = { calls: 14, cacheHits: 0, tokensIn: 900, tokensOut: 100, costUsd: 0.0123 };
+  const usage = { calls: 14, cacheHits: 0, repeated: 0, tokensIn: 900, tokensOut: 100, costUsd: 0.0123 };
   const counts = (done: number, failed: number) => ({
     summarize: { total: 40, done, failed, open: 40 - done - failed },
   });

@@ -57,6 +57,11 @@ export class LlmCallEntity {
   @Column({ name: 'cost_usd', type: 'numeric', precision: 20, scale: 10, default: 0 })
   costUsd!: string;
 
+  // What the call costs at its model's prices even when the cache answered it: a leaderboard's
+  // cost per system, which must not depend on which of two tasks asked first.
+  @Column({ name: 'list_cost_usd', type: 'numeric', precision: 20, scale: 10, default: 0 })
+  listCostUsd!: string;
+
   @Column({ type: 'integer', default: 1 })
   attempts!: number;
 

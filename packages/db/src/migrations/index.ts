@@ -9,6 +9,7 @@ import { ClusterLimits1795583136960 } from './1795583136960-ClusterLimits.js';
 import { RetrievalCorpus1795624408046 } from './1795624408046-RetrievalCorpus.js';
 import { GorModels1795633982138 } from './1795633982138-GorModels.js';
 import { MetricValuePartialIndexes1795645227383 } from './1795645227383-MetricValuePartialIndexes.js';
+import { LedgerListCost1795654527752 } from './1795654527752-LedgerListCost.js';
 
 // Every migration, in order. Listed as classes (not a glob) so the same list works from src/ under
 // Jest and from dist/ in the built services. Add each new generated migration here.
@@ -23,4 +24,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   RetrievalCorpus1795624408046,
   GorModels1795633982138,
   MetricValuePartialIndexes1795645227383,
+  LedgerListCost1795654527752,
 ];

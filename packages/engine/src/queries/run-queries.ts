@@ -36,9 +36,12 @@ export interface StageCounts {
   open: number;
 }
 
+// What the run paid for: every ledger row, repeats after faults included.
 export interface UsageSoFar {
   calls: number;
   cacheHits: number;
+  // Calls asked again by the same task (after a killed worker, a model error or an outage).
+  repeated: number;
   tokensIn: number;
   tokensOut: number;
   costUsd: number;
@@ -55,6 +58,7 @@ export async function stageCounts(db: DataSource, runId: string): Promise<Record
 export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSoFar> {
   const rows = await db.query(
     `SELECT COALESCE(SUM(calls), 0) AS calls, COALESCE(SUM(CASE WHEN cache_hit THEN calls ELSE 0 END), 0) AS hits,
+            COUNT(task_id) - COUNT(DISTINCT (task_id, cache_key)) FILTER (WHERE task_id IS NOT NULL) AS repeated,
             COALESCE(SUM(tokens_in), 0) AS tin, COALESCE(SUM(tokens_out), 0) AS tout, COALESCE(SUM(cost_usd), 0) AS cost
      FROM llm_calls WHERE run_id = $1`,
     [runId],
@@ -63,18 +67,28 @@ export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSo
   return {
     calls: toNumber(r.calls),
     cacheHits: toNumber(r.hits),
+    repeated: toNumber(r.repeated),
     tokensIn: toNumber(r.tin),
     tokensOut: toNumber(r.tout),
     costUsd: Number(r.cost),
   };
 }
 
+// The calls a run's results used, as a subquery over llm_calls ($1 the run): per task and prompt
+// one answered row, the model's answer before any replay of it from the cache, so a call repeated
+// after a fault (a killed worker, a model error) counts once. Its list_cost_usd is what it costs
+// at the model's prices whether the cache answered it or not: cost per system is then the same
+// however the run's tasks were interleaved. The run's spend (usageSoFar) counts every row.
+export const RESULT_CALLS_SQL = `(SELECT DISTINCT ON (task_id, cache_key) * FROM llm_calls
+   WHERE run_id = $1 AND task_id IS NOT NULL AND status IN ('ok', 'cached')
+   ORDER BY task_id, cache_key, cache_hit, created_at)`;
+
 // What each system's model and plugin calls cost (task ids are `<run>:<stage>:<system>:...`;
 // calls of the run-wide score task count for no system).
 export async function systemCosts(db: DataSource, runId: string): Promise<Record<string, number>> {
   const rows: { system: string; cost: string | number }[] = await db.query(
-    `SELECT split_part(task_id, ':', 3) AS system, COALESCE(SUM(cost_usd), 0) AS cost
-     FROM llm_calls WHERE run_id = $1 AND task_id IS NOT NULL GROUP BY 1`,
+    `SELECT split_part(task_id, ':', 3) AS system, COALESCE(SUM(list_cost_usd), 0) AS cost
+     FROM ${RESULT_CALLS_SQL} c GROUP BY 1`,
     [runId],
   );
   return Object.fromEntries(rows.filter((r) => r.system).map((r) => [r.system, Number(r.cost)]));

@@ -39,8 +39,11 @@ export function baseRecord(
   };
 }
 
-// Cache hits cost nothing; their tokens are recorded so workload size stays visible.
+// Cache hits cost nothing; their tokens are recorded so workload size stays visible, and what
+// the call costs at the model's prices, so a leaderboard's cost does not depend on which task
+// asked first.
 export function hitRecord(
+  spec: ModelSpec,
   base: LlmCallRecord,
   usage: { promptTokens: number; completionTokens: number },
   latencyMs: number,
@@ -56,6 +59,9 @@ export function hitRecord(
     tokensIn: usage.promptTokens,
     tokensOut: usage.completionTokens,
     latencyMs,
+    listCostUsd: formatCost(
+      costUnits(usage.promptTokens, usage.completionTokens, spec.priceInUnits, spec.priceOutUnits),
+    ),
   };
 }
 

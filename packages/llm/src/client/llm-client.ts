@@ -78,7 +78,9 @@ export class LlmClient {
       if (hit) {
         const result = chatResult(hit, cacheKey!, started, true, ZERO_COST, 0);
         const base = baseRecord(prepared.spec, 'chat', cacheKey!, req, {}, templateVersion);
-        await this.store.record(hitRecord(base, hit.usage, result.latencyMs, { cachedAs: cacheKey! }));
+        await this.store.record(
+          hitRecord(prepared.spec, base, hit.usage, result.latencyMs, { cachedAs: cacheKey! }),
+        );
         return result;
       }
     }
@@ -121,7 +123,7 @@ export class LlmClient {
         usage.completionTokens += cached[k]!.usage.completionTokens;
       }
       const base = baseRecord(prepared.spec, 'chat', keys[hits[0]!]!, req, {}, req.templateVersion ?? null);
-      const record = hitRecord(base, usage, Math.round(performance.now() - started), {
+      const record = hitRecord(prepared.spec, base, usage, Math.round(performance.now() - started), {
         cachedAs: hits.map((k) => keys[k]!),
         samples: hits,
       });
@@ -205,7 +207,7 @@ export class LlmClient {
       const hit = await this.cachedBody(cacheKey, (b) => parseEmbeddingBody(b, spec.name, expected));
       if (hit) {
         const result = finish(hit, ZERO_COST, 0);
-        await this.store.record(hitRecord(base, hit.usage, result.latencyMs, { cachedAs: cacheKey }));
+        await this.store.record(hitRecord(spec, base, hit.usage, result.latencyMs, { cachedAs: cacheKey }));
         return result;
       }
     }

@@ -27,6 +27,8 @@ export interface LlmCallRecord {
   latencyMs: number;
   // Exact decimal string with 10 fractional digits.
   costUsd: string;
+  // What the call costs at its model's prices, also when the cache answered it (default costUsd).
+  listCostUsd?: string;
   attempts: number;
   error: string | null;
   // Calls this record accounts for: 1, or the n cache hits of one n-sample request recorded

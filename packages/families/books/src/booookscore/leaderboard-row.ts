@@ -1,8 +1,9 @@
 import type { RowWork } from '@precis/engine';
 
+// The calls a system's results used, each once, at the model's prices (cache hits included): what
+// the system costs, not what this run happened to pay (the run's spend is in `runs show`).
 export interface UsageTotals {
   calls: number;
-  cacheHits: number;
   tokensIn: number;
   tokensOut: number;
   costUsd: number;

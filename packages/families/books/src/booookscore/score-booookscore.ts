@@ -4,6 +4,7 @@ import {
   isGeneratedSystem,
   metricValueId,
   producerOf,
+  RESULT_CALLS_SQL,
   type RunContext,
   type ScoringInput,
   type SystemSpec,
@@ -24,19 +25,19 @@ async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string
     system: string;
     metric: string;
     calls: unknown;
-    hits: unknown;
     tin: unknown;
     tout: unknown;
     cost: unknown;
   }[] = await ctx.db.query(
     // Summarizer calls per system; judge calls per system and BooookScore metric (the task's
-    // kind keeps other judges, e.g. dimension judges, out of these rows).
+    // kind keeps other judges, e.g. dimension judges, out of these rows). Each call the results
+    // used, once, at its list cost: the same figures whatever faults or cache timing the run met.
     `SELECT t.stage AS stage, split_part(c.task_id, ':', 3) AS system,
             CASE WHEN t.kind = 'booookscore-batch' THEN split_part(c.task_id, ':', 5) ELSE '' END AS metric,
-            SUM(c.calls) AS calls, SUM(CASE WHEN c.cache_hit THEN c.calls ELSE 0 END) AS hits,
-            COALESCE(SUM(c.tokens_in), 0) AS tin, COALESCE(SUM(c.tokens_out), 0) AS tout, COALESCE(SUM(c.cost_usd), 0) AS cost
-     FROM llm_calls c JOIN tasks t ON t.id = c.task_id
-     WHERE c.run_id = $1 AND (t.stage = 'summarize' OR t.kind = 'booookscore-batch')
+            SUM(c.calls) AS calls, COALESCE(SUM(c.tokens_in), 0) AS tin, COALESCE(SUM(c.tokens_out), 0) AS tout,
+            COALESCE(SUM(c.list_cost_usd), 0) AS cost
+     FROM ${RESULT_CALLS_SQL} c JOIN tasks t ON t.id = c.task_id
+     WHERE t.stage = 'summarize' OR t.kind = 'booookscore-batch'
      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     [runId],
   );
@@ -44,7 +45,6 @@ async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string
   for (const r of rows) {
     out.set(r.stage === 'verify' ? `verify:${r.system}:${r.metric}` : `summarize:${r.system}`, {
       calls: Number(r.calls),
-      cacheHits: Number(r.hits),
       tokensIn: Number(r.tin),
       tokensOut: Number(r.tout),
       costUsd: Number(r.cost),
@@ -53,7 +53,7 @@ async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string
   return out;
 }
 
-const zeroUsage = (): UsageTotals => ({ calls: 0, cacheHits: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 });
+const zeroUsage = (): UsageTotals => ({ calls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 });
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 // The label of a BooookScore metric's judge, from the spec: known even when no judgment exists.

@@ -11,7 +11,7 @@ import { pageDataOf } from '@precis/web';
 import type { LeaderboardRow } from '../booookscore/leaderboard-row.js';
 import { booookScoreBlocks, type RunReport, rankRows } from './render-leaderboard.js';
 
-const usage = { calls: 0, cacheHits: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 };
+const usage = { calls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 };
 
 function row(system: string, score: number | null, work: RowWork): LeaderboardRow {
   return {
