@@ -147,6 +147,8 @@ export async function startCluster(opts: {
   prefix: string;
   modelsFile: string;
   verifiers: number;
+  // A NATS server of the test's own (default NATS_URL).
+  natsUrl?: string;
   // Retrieval service processes (PerSphere's retrieve stage); none by default.
   retrievals?: number;
   concurrency?: number;
@@ -156,7 +158,7 @@ export async function startCluster(opts: {
   const common = {
     DATABASE_URL: opts.databaseUrl,
     DATABASE_RUN_MIGRATIONS: 'false',
-    NATS_URL: natsUrl,
+    NATS_URL: opts.natsUrl ?? natsUrl,
     PRECIS_BUS_PREFIX: opts.prefix,
     HTTP_HOST: '127.0.0.1',
     PRECIS_MODELS: opts.modelsFile,

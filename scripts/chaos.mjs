@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// `npm run chaos`: the full chaos test (test/chaos/chaos.e2e-spec.ts, whose small form runs in
+// `npm test`): 10 SIGKILLs of random service processes, one NATS and one PostgreSQL restart and
+// model faults, over a larger run. PRECIS_CHAOS_* variables set already are kept (see
+// test/chaos/chaos-workload.ts); the outcome is written to .turbo/test-results/chaos.json.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ProvisionError, provisionServices, stopProvisioned } from './lib/provision.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const FULL = {
+  PRECIS_CHAOS_KILLS: '10',
+  PRECIS_CHAOS_DOCUMENTS: '8',
+  // This seed's kills reach every kind of process (gateway, summarization, scoring, both verifiers).
+  PRECIS_CHAOS_SEED: '9',
+  PRECIS_CHAOS_TIMEOUT_MS: '900000',
+};
+
+const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+let services;
+try {
+  services = await provisionServices();
+} catch (err) {
+  if (err instanceof ProvisionError) {
+    console.error(`npm run chaos: ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+}
+const env = { ...FULL, ...process.env, DATABASE_URL: services.databaseUrl, NATS_URL: services.natsUrl };
+const jest = spawnSync(
+  'node',
+  ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', 'test/chaos'],
+  { cwd: root, stdio: 'inherit', env },
+);
+stopProvisioned();
+process.exit(jest.status ?? 1);

@@ -1,0 +1,202 @@
+// One chaos run: the cluster as separate processes on a PostgreSQL and a NATS server of its own
+// runs a model-backed leaderboard against the fake model (which answers some requests with a
+// 429, a 500 or nothing at all) while processes are killed and both servers restarted; then the
+// outcome is set beside the same spec run embedded with no fault at all.
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDataSource, RunEntity } from '@precis/db';
+import {
+  parseRules,
+  spawnFakeLlmProcess,
+  startFakeLlmServer,
+  startThrowawayNats,
+  startThrowawayPostgres,
+  type ThrowawayNats,
+  type ThrowawayPostgres,
+} from '@precis/testing';
+import type { DataSource } from 'typeorm';
+import { isFinished, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
+import {
+  type Cluster,
+  embeddedOutcome,
+  judgeRules,
+  type RunCounts,
+  runCounts,
+  startCluster,
+  writeJson,
+} from '../e2e/runs-support.js';
+import { builtInFamilies, loadFullRunReport, reportJson } from '../support/precis.js';
+import { applyChaos, type ChaosEvent } from './chaos-faults.js';
+import { type ChaosPlan, chaosRegistry, chaosSpec, writeChapters } from './chaos-workload.js';
+
+export interface ChaosOutcome {
+  plan: ChaosPlan;
+  events: ChaosEvent[];
+  wallMs: number;
+  // The JSON reports without the run's id and timestamps.
+  report: Record<string, unknown>;
+  baselineReport: Record<string, unknown>;
+  counts: RunCounts;
+  baselineCounts: RunCounts;
+  // Tasks that ran more than once (a kill, an outage or a model error interrupted them).
+  tasksRunAgain: number;
+  // Chats the fake server answered (200) for the run, and what the fault-free run needed.
+  completedChats: number;
+  baselineChats: number;
+  // Requests answered with a fault, by kind (rate-limit, server-error, hang).
+  faults: Record<string, number>;
+  // Ledger rows beyond one per (task, prompt): the calls repeated because of the faults.
+  repeatedLedgerRows: number;
+}
+
+const RULES = judgeRules();
+
+// What a report says that no two runs share.
+function comparable(report: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, createdAt: _c, finishedAt: _f, ...run } = report.run as Record<string, unknown>;
+  return { ...report, run };
+}
+
+async function reportOf(db: DataSource, runId: string): Promise<Record<string, unknown>> {
+  const run = await db.getRepository(RunEntity).findOneByOrFail({ id: runId });
+  return comparable(reportJson(await loadFullRunReport(builtInFamilies, db, run)));
+}
+
+// The same spec embedded against an in-process fake with the same rules and no faults.
+async function baseline(spec: ReturnType<typeof chaosSpec>) {
+  const fake = await startFakeLlmServer({ latencyMs: 1, capacity: 64, rules: parseRules(RULES) });
+  try {
+    return await embeddedOutcome({
+      name: 'chaos',
+      registry: chaosRegistry(fake.baseURL),
+      spec,
+      concurrency: 4,
+      outcome: async (db, runId) => ({
+        report: await reportOf(db, runId),
+        counts: await runCounts(db, runId),
+        chats: fake.stats().completedChats,
+      }),
+    });
+  } finally {
+    await fake.close();
+  }
+}
+
+async function runQuery(db: DataSource, sql: string, runId: string): Promise<number> {
+  return Number((await db.query(sql, [runId]))[0].n);
+}
+
+interface Servers {
+  pg: ThrowawayPostgres;
+  nats: ThrowawayNats;
+  db: DataSource;
+  url: string;
+}
+
+async function startServers(): Promise<Servers> {
+  const pg = await startThrowawayPostgres();
+  const nats = await startThrowawayNats();
+  const url = await pg.createDatabase('chaos');
+  const db = await createDataSource({ url, runMigrations: true });
+  return { pg, nats, db, url };
+}
+
+export async function runChaos(
+  plan: ChaosPlan,
+  dir: string,
+  log: (line: string) => void,
+): Promise<ChaosOutcome> {
+  const spec = chaosSpec(writeChapters(dir, plan));
+  const base = await baseline(spec);
+  log(`fault-free run: ${base.counts.tasks} tasks, ${base.chats} model calls`);
+  const servers = await startServers();
+  const rulesFile = writeJson(join(dir, 'rules.json'), RULES);
+  const fake = await spawnFakeLlmProcess([
+    ...['--latency', String(plan.latencyMs), '--capacity', '64', '--rules', rulesFile],
+    ...['--fault-rate', String(plan.faultRate), '--seed', String(plan.seed)],
+    ...['--fault-kinds', 'rate-limit,server-error,hang'],
+  ]);
+  let cluster: Cluster | undefined;
+  let runs: RemoteRuns | undefined;
+  try {
+    cluster = await startCluster({
+      databaseUrl: servers.url,
+      natsUrl: servers.nats.url,
+      prefix: `chaos_${randomBytes(3).toString('hex')}`,
+      modelsFile: writeJson(join(dir, 'models.json'), chaosRegistry(fake.baseURL)),
+      verifiers: plan.verifiers,
+      concurrency: plan.concurrency,
+      // The gateway reads the chapters written for this run.
+      env: { gateway: { INGEST_ROOT: realpathSync(dir) } },
+    });
+    runs = new RemoteRuns(cluster.grpcAddress, cluster.access);
+    const submittedAt = Date.now();
+    const { run } = await runs.createRun(spec);
+    const events = await applyChaos(
+      plan,
+      { cluster, nats: servers.nats, pg: servers.pg, log, runOpen: () => isOpen(servers.db, run.id) },
+      submittedAt,
+    );
+    await waitFinished(runs, run.id, log);
+    const wallMs = Date.now() - submittedAt;
+    const stats = await fake.stats();
+    const db = servers.db;
+    return {
+      plan,
+      events,
+      wallMs,
+      report: await reportOf(db, run.id),
+      baselineReport: base.report,
+      counts: await runCounts(db, run.id),
+      baselineCounts: base.counts,
+      tasksRunAgain: await runQuery(
+        db,
+        'SELECT count(*) AS n FROM tasks WHERE run_id = $1 AND attempts > 1',
+        run.id,
+      ),
+      completedChats: stats.completedChats,
+      baselineChats: base.chats,
+      faults: stats.faults,
+      repeatedLedgerRows: await runQuery(
+        db,
+        'SELECT count(*) - count(DISTINCT (task_id, cache_key)) AS n FROM llm_calls WHERE run_id = $1',
+        run.id,
+      ),
+    };
+  } finally {
+    runs?.close();
+    await cluster?.stopAll();
+    await fake.close();
+    await servers.db.destroy();
+    await servers.nats.dispose();
+    await servers.pg.dispose();
+  }
+}
+
+async function isOpen(db: DataSource, runId: string): Promise<boolean> {
+  try {
+    const [row] = await db.query('SELECT finished_at FROM runs WHERE id = $1', [runId]);
+    return !row?.finished_at;
+  } catch {
+    // PostgreSQL is restarting: the run cannot have finished meanwhile.
+    return true;
+  }
+}
+
+// Follows the run through the gateway until it finished (3 minutes at most after the faults).
+async function waitFinished(runs: RemoteRuns, runId: string, log: (line: string) => void): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const run = await runs.getRun(runId);
+    const status = remoteRunStatus(run);
+    if (isFinished(run)) {
+      if (status !== 'completed') throw new Error(`the chaos run ended ${status}: ${run.error}`);
+      log(`run ${runId} completed`);
+      return;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`the chaos run ${runId} did not finish within 3 minutes of the faults`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
