@@ -16,7 +16,7 @@ import {
   type ThrowawayPostgres,
 } from '@precis/testing';
 import type { DataSource } from 'typeorm';
-import { isFinished, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
+import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import {
   type Cluster,
   embeddedOutcome,
@@ -33,6 +33,8 @@ import { type ChaosPlan, chaosRegistry, chaosSpec, writeChapters } from './chaos
 export interface ChaosOutcome {
   plan: ChaosPlan;
   events: ChaosEvent[];
+  // Times the follower found the gateway unreachable (killed, or its database or bus down).
+  gatewayOutages: number;
   wallMs: number;
   // The JSON reports without the run's id and timestamps.
   report: Record<string, unknown>;
@@ -133,18 +135,20 @@ export async function runChaos(
     runs = new RemoteRuns(cluster.grpcAddress, cluster.access);
     const submittedAt = Date.now();
     const { run } = await runs.createRun(spec);
-    const events = await applyChaos(
+    const chaos = applyChaos(
       plan,
       { cluster, nats: servers.nats, pg: servers.pg, log, runOpen: () => isOpen(servers.db, run.id) },
       submittedAt,
     );
-    await waitFinished(runs, run.id, log);
+    const gatewayOutages = await follow(runs, run.id, chaos, log);
+    const events = await chaos;
     const wallMs = Date.now() - submittedAt;
     const stats = await fake.stats();
     const db = servers.db;
     return {
       plan,
       events,
+      gatewayOutages,
       wallMs,
       report: await reportOf(db, run.id),
       baselineReport: base.report,
@@ -184,19 +188,34 @@ async function isOpen(db: DataSource, runId: string): Promise<boolean> {
   }
 }
 
-// Follows the run through the gateway until it finished (3 minutes at most after the faults).
-async function waitFinished(runs: RemoteRuns, runId: string, log: (line: string) => void): Promise<void> {
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const run = await runs.getRun(runId);
+// Follows the run through the gateway as `precis run --remote` does, from its submission, riding
+// the gateway's restarts and outages; at most 3 minutes after the last fault.
+async function follow(runs: RemoteRuns, runId: string, chaos: Promise<unknown>, log: (line: string) => void) {
+  let outages = 0;
+  const following = followRemoteRun(runs, runId, {
+    pollMs: 250,
+    reconnectMs: 60_000,
+    onUnreachable: (message) => {
+      outages++;
+      log(`following: ${message}`);
+    },
+  });
+  following.catch(() => {});
+  await chaos;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the chaos run ${runId} did not finish within 3 minutes of the faults`)),
+      180_000,
+    );
+  });
+  try {
+    const { run } = await Promise.race([following, late]);
     const status = remoteRunStatus(run);
-    if (isFinished(run)) {
-      if (status !== 'completed') throw new Error(`the chaos run ended ${status}: ${run.error}`);
-      log(`run ${runId} completed`);
-      return;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`the chaos run ${runId} did not finish within 3 minutes of the faults`);
-    await new Promise((r) => setTimeout(r, 250));
+    if (status !== 'completed') throw new Error(`the chaos run ended ${status}: ${run.error}`);
+    log(`run ${runId} completed`);
+    return outages;
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -45,19 +45,38 @@ export function callMetadata(access: RemoteAccess, extra: Record<string, string>
   return md;
 }
 
+// A failed gateway call, with its gRPC status: UNAVAILABLE (the gateway restarting, or its
+// database or bus down) and DEADLINE_EXCEEDED are worth another try.
+export class GatewayCallError extends Error {
+  constructor(
+    message: string,
+    readonly code: status,
+  ) {
+    super(message);
+  }
+
+  get transient(): boolean {
+    return this.code === status.UNAVAILABLE || this.code === status.DEADLINE_EXCEEDED;
+  }
+}
+
 // A gRPC error as the CLI user should read it; the gateway's own message otherwise (spec and
 // dataset problems name their file, record and field).
-export function explainGrpcError(address: string, error: ServiceError): Error {
+export function explainGrpcError(address: string, error: ServiceError): GatewayCallError {
+  const fail = (message: string) => new GatewayCallError(message, error.code);
   switch (error.code) {
     case status.UNAVAILABLE:
-      return new Error(
+      // The gateway's own answer (its database or bus down) carries a log reference.
+      if (/\(reference [0-9a-f]{8}\)/.test(error.details))
+        return fail(`the gateway at ${address} answered: ${error.details}`);
+      return fail(
         `cannot reach the gateway at ${address} (${error.details || 'unavailable'}); check --remote host:port, that the gateway is running, and PRECIS_TLS_CA if it uses TLS`,
       );
     case status.DEADLINE_EXCEEDED:
-      return new Error(`the gateway at ${address} did not answer in time`);
+      return fail(`the gateway at ${address} did not answer in time`);
     case status.UNAUTHENTICATED:
-      return new Error(`the gateway at ${address} refused the API key in PRECIS_API_KEY: ${error.details}`);
+      return fail(`the gateway at ${address} refused the API key in PRECIS_API_KEY: ${error.details}`);
     default:
-      return new Error(error.details || error.message);
+      return fail(error.details || error.message);
   }
 }

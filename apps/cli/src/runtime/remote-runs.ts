@@ -8,7 +8,7 @@ import {
 } from '@precis/contracts';
 import type { RunEntity } from '@precis/db';
 import { type BenchmarkSpec, exitCodeOf } from '@precis/engine';
-import { callMetadata, explainGrpcError, type RemoteAccess } from './remote-access.js';
+import { callMetadata, explainGrpcError, GatewayCallError, type RemoteAccess } from './remote-access.js';
 
 // gRPC metadata key the gateway resolves relative spec paths against (see the gateway's
 // CreateRunUseCase); the CLI sends absolute paths anyway, this covers hand-written JSON.
@@ -162,6 +162,44 @@ export interface FollowOptions {
   pollMs?: number;
   signal?: AbortSignal;
   onProgress?: (line: string, run: Run) => void;
+  // How long the gateway may stay unreachable (restarting, its database or bus down) before
+  // following gives up (default 2 minutes); `onUnreachable` hears each outage once.
+  reconnectMs?: number;
+  onUnreachable?: (message: string) => void;
+}
+
+const sleepUnlessAborted = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+// GetRun, tried again while the gateway answers UNAVAILABLE, for up to opts.reconnectMs.
+async function getRunRiding(runs: RemoteRuns, runId: string, opts: FollowOptions): Promise<Run> {
+  let since: number | null = null;
+  for (;;) {
+    try {
+      return await runs.getRun(runId);
+    } catch (err) {
+      if (!(err instanceof GatewayCallError) || !err.transient || opts.signal?.aborted) throw err;
+      const now = Date.now();
+      if (since === null) {
+        since = now;
+        opts.onUnreachable?.(`${err.message}; trying again`);
+      } else if (now - since > (opts.reconnectMs ?? 120_000))
+        throw new Error(
+          `${err.message} (for ${Math.round((now - since) / 1000)} s; the run goes on in the cluster)`,
+        );
+      await sleepUnlessAborted(opts.pollMs ?? 1000, opts.signal);
+    }
+  }
 }
 
 // Polls GetRun until the run finishes (or `signal` aborts: the run keeps going in the cluster).
@@ -174,23 +212,13 @@ export async function followRemoteRun(
   const pollMs = opts.pollMs ?? 1000;
   let last = '';
   for (;;) {
-    const run = await runs.getRun(runId);
+    const run = await getRunRiding(runs, runId, opts);
     const line = describeRemoteProgress(run);
     if (line !== last) opts.onProgress?.(line, run);
     last = line;
     if (isFinished(run)) return { run, interrupted: false };
     if (opts.signal?.aborted) return { run, interrupted: true };
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, pollMs);
-      opts.signal?.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
-    });
+    await sleepUnlessAborted(pollMs, opts.signal);
   }
 }
 
@@ -212,6 +240,7 @@ export async function runRemote(
       pollMs: opts.pollMs,
       signal: opts.signal,
       onProgress: (line) => out.stderr.write(`${line}\n`),
+      onUnreachable: (message) => out.stderr.write(`${message}\n`),
     });
     if (followed.interrupted) {
       out.stderr.write(
