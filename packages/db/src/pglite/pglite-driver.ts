@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGliteDriver } from 'typeorm-pglite';
+import { pgliteTemplate } from './pglite-template.js';
 
 // typeorm-pglite keeps ONE PGlite instance per process (a static) and hands the same session to
 // every TypeORM query runner, so two concurrent transactions would interleave their statements
@@ -169,7 +170,9 @@ export function createPgliteDriver(opts: PgliteDriverOptions): PgliteDriverHandl
     unlock();
   };
 
-  const pgliteOptions: PGliteOptions = opts.dir === undefined ? {} : { dataDir: location };
+  const template = pgliteTemplate(opts.dir === undefined ? undefined : location);
+  const pgliteOptions: PGliteOptions =
+    opts.dir === undefined ? {} : { dataDir: location, ...(template ? { loadDataDir: template } : {}) };
   const Base = basePool(pgliteOptions);
   const leaseTimeoutMs = opts.leaseTimeoutMs ?? 120_000;
 

@@ -1,0 +1,43 @@
+// The built package's template for new embedded databases: a fresh directory starts from it,
+// fully migrated; a directory that holds a database, or a template made for other migrations,
+// is left to PGlite and the migrations as before. Needs the build (`npx turbo run build`).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+
+const dist = new URL('../../dist/', import.meta.url).href;
+const { createDataSource, MIGRATIONS, MIGRATIONS_TABLE } = await import(`${dist}index.js`);
+const { pgliteTemplate, PGLITE_TEMPLATE } = await import(`${dist}pglite/pglite-template.js`);
+
+describe('the embedded database template', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'precis-template-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives a new directory a migrated database, and no template to one that has a database', async () => {
+    expect(pgliteTemplate(join(dir, 'db'))).toBeInstanceOf(Blob);
+    const ds = await createDataSource({ pgliteDir: join(dir, 'db') });
+    try {
+      const applied: { name: string }[] = await ds.query(`SELECT name FROM ${MIGRATIONS_TABLE} ORDER BY id`);
+      expect(applied.map((m) => m.name)).toEqual(MIGRATIONS.map((m: { name: string }) => m.name));
+      expect(await ds.showMigrations()).toBe(false);
+      expect((await ds.query('SELECT count(*)::int AS n FROM runs'))[0].n).toBe(0);
+    } finally {
+      await ds.destroy();
+    }
+    expect(pgliteTemplate(join(dir, 'db'))).toBeUndefined();
+    expect(pgliteTemplate(undefined)).toBeUndefined();
+  });
+
+  it('is not used when it was made for other migrations, or not built', () => {
+    const manifest = join(dir, 'older.json');
+    writeFileSync(
+      manifest,
+      JSON.stringify({ migrations: MIGRATIONS.slice(0, -1).map((m: { name: string }) => m.name) }),
+    );
+    expect(pgliteTemplate(join(dir, 'other'), { template: PGLITE_TEMPLATE, manifest })).toBeUndefined();
+    expect(
+      pgliteTemplate(join(dir, 'other'), { template: join(dir, 'none.tar.gz'), manifest }),
+    ).toBeUndefined();
+  });
+});
