@@ -120,10 +120,11 @@ export class FakeEndpoint {
 
   async handle(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAt: number): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    // Control routes for a server running in another process (CLI): stats and reset,
-    // not counted as traffic.
+    // Control routes for a server running in another process (CLI): stats, the request log and
+    // reset, not counted as traffic.
     if (req.method === 'GET' && path === '/_fake/stats')
       return this.sendJson(res, 200, this.book.snapshot(this.slots));
+    if (req.method === 'GET' && path === '/_fake/requests') return this.sendJson(res, 200, this.book.log());
     if (req.method === 'POST' && path === '/_fake/reset') {
       this.book.reset();
       return this.sendJson(res, 200, { ok: true });

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { FakeLlmStats } from './types.js';
+import type { FakeLlmStats, FakeRequestRecord } from './types.js';
 
 // The built CLI (packages/testing/dist/fake-llm-cli.js), from src/ under Jest or from dist/.
 const CLI = fileURLToPath(new URL('../../dist/fake-llm-cli.js', import.meta.url));
@@ -11,6 +11,8 @@ export interface FakeLlmProcess {
   baseURL: string;
   child: ChildProcess;
   stats(): Promise<FakeLlmStats>;
+  // The server's request log (bodies included; the last maxLoggedRequests, 10,000 by default).
+  requests(): Promise<FakeRequestRecord[]>;
   resetStats(): Promise<void>;
   // CPU seconds the server process used so far (Linux /proc; null elsewhere).
   cpuSeconds(): number | null;
@@ -50,6 +52,7 @@ export async function spawnFakeLlmProcess(args: string[], startTimeoutMs = 15_00
     ...info,
     child,
     stats: async () => (await (await fetch(`${info.url}/_fake/stats`)).json()) as FakeLlmStats,
+    requests: async () => (await (await fetch(`${info.url}/_fake/requests`)).json()) as FakeRequestRecord[],
     resetStats: async () => {
       await (await fetch(`${info.url}/_fake/reset`, { method: 'POST' })).arrayBuffer();
     },

@@ -1,0 +1,162 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { createNatsBus } from '@precis/bus';
+import { createDataSource, createThrowawayDatabase, generateApiKey } from '@precis/db';
+import { freePort } from '@precis/testing';
+import type { DataSource } from 'typeorm';
+import { DATASET, type JobOptions, jobSpec, PRECIS_CLI, registry, repo, scratch } from './job.js';
+import {
+  childEnv,
+  failIfNonZero,
+  log,
+  serverView,
+  startFake,
+  timedCommand,
+  type VariantResult,
+} from './measure.js';
+import { describePhases, type RunPhases, runPhases } from './phases.js';
+
+const NATS_URL = () => process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+export interface ClusterOptions {
+  verifiers: number;
+  // WORKER_CONCURRENCY of each verifier: the embedded run's limits.concurrency (128) by default.
+  workerConcurrency: number;
+}
+
+export interface ClusterResult extends VariantResult {
+  phases: RunPhases;
+  timeline: string;
+  servicesStartMs: number;
+}
+
+interface Services {
+  grpcAddress: string;
+  apiKey: string;
+}
+
+// Starts a built service and waits for /health/ready; the child is in `procs` from the start, so
+// one that never gets ready is stopped too.
+async function startService(name: string, env: Record<string, string>, procs: ChildProcess[]): Promise<void> {
+  const child = spawn(process.execPath, [resolve(repo, 'apps', name, 'dist/main.js')], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  procs.push(child);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ok = await fetch(`http://127.0.0.1:${env.HTTP_PORT}/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(
+        `precis cluster: ${name} did not get ready (exit code ${child.exitCode}); see its stderr above`,
+      );
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// Gateway, summarization, scoring and the verifiers as separate processes over one database and
+// a NATS prefix of their own (as test/e2e's startCluster), each ready before the run is sent.
+async function startServices(
+  env: Record<string, string>,
+  opts: ClusterOptions,
+  procs: ChildProcess[],
+): Promise<Services> {
+  const start = async (name: string, extra: Record<string, string> = {}) =>
+    startService(name, { ...env, HTTP_PORT: String(await freePort()), ...extra }, procs);
+  const grpcPort = await freePort();
+  const apiKey = generateApiKey();
+  await start('gateway', { PRECIS_API_KEYS: apiKey, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(grpcPort) });
+  const worker = { WORKER_CONCURRENCY: String(opts.workerConcurrency) };
+  await Promise.all([
+    start('summarization'),
+    start('scoring'),
+    ...Array.from({ length: opts.verifiers }, () => start('verifier', worker)),
+  ]);
+  return { grpcAddress: `127.0.0.1:${grpcPort}`, apiKey };
+}
+
+async function stopAll(procs: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    procs.map(
+      (p) =>
+        new Promise<void>((done) => {
+          if (p.exitCode !== null || p.signalCode !== null) return done();
+          p.once('exit', () => done());
+          p.kill('SIGKILL');
+        }),
+    ),
+  );
+}
+
+// The same spec submitted with `precis run --remote` to the services, timed from submission to
+// completion (the CLI polls the run once a second, so its wall time rounds up to that).
+export async function runCluster(job: JobOptions, opts: ClusterOptions): Promise<ClusterResult> {
+  const fake = await startFake(job);
+  const dir = scratch('cluster');
+  const prefix = `bench_peer_${randomBytes(4).toString('hex')}`;
+  const tdb = await createThrowawayDatabase('bench_peer_load');
+  const procs: ChildProcess[] = [];
+  let db: DataSource | undefined;
+  try {
+    db = await createDataSource({ url: tdb.url, runMigrations: true, poolSize: 2 });
+    const env = {
+      DATABASE_URL: tdb.url,
+      DATABASE_RUN_MIGRATIONS: 'false',
+      NATS_URL: NATS_URL(),
+      PRECIS_BUS_PREFIX: prefix,
+      HTTP_HOST: '127.0.0.1',
+      PRECIS_MODELS: dir.write('models.json', registry(fake.baseURL, job.capacity)),
+      INGEST_ROOT: realpathSync(dirname(DATASET)),
+      LOG_LEVEL: 'warn',
+    };
+    log(`precis cluster: starting gateway, summarization, scoring, ${opts.verifiers} verifier(s)`);
+    const t = performance.now();
+    const services = await startServices(env, opts, procs);
+    const servicesStartMs = performance.now() - t;
+    const spec = dir.write('spec.json', jobSpec(job.products));
+    log(`precis cluster: services ready in ${(servicesStartMs / 1000).toFixed(1)} s; precis run --remote`);
+    const res = await timedCommand(
+      process.execPath,
+      [PRECIS_CLI, 'run', spec, '--remote', services.grpcAddress],
+      { cwd: dir.dir, env: childEnv({ PRECIS_API_KEY: services.apiKey }), label: 'precis cluster' },
+    );
+    failIfNonZero(res, 'precis run --remote (cluster)');
+    const server = await serverView(fake, res.startedAt);
+    const phases = await runPhases(db);
+    const timeline = describePhases(phases, res.startedAt, [
+      ['first judge call', server.firstCallMs === null ? null : res.startedAt + server.firstCallMs],
+      ['last judge answer', server.lastAnswerMs === null ? null : res.startedAt + server.lastAnswerMs],
+      ['exit', res.startedAt + res.wallMs],
+    ]);
+    log(`precis cluster: ${(res.wallMs / 1000).toFixed(2)} s; timeline (s after submission): ${timeline}`);
+    return {
+      label: 'precis cluster',
+      wallMs: res.wallMs,
+      jobMs: phases.runFinished === null ? null : phases.runFinished - phases.runCreated,
+      jobSource: 'run row created -> finished',
+      server,
+      parsed: `${phases.verifyDone}/${phases.verifyTotal}`,
+      notes: [
+        `${opts.verifiers} verifier(s) x WORKER_CONCURRENCY ${opts.workerConcurrency}; services started in ${(servicesStartMs / 1000).toFixed(1)} s (not in the wall time)`,
+        ...(phases.status === 'completed' ? [] : [`run ended ${phases.status}`]),
+      ],
+      phases,
+      timeline,
+      servicesStartMs,
+    };
+  } finally {
+    await stopAll(procs);
+    await db?.destroy();
+    await tdb.drop().catch(() => {});
+    const admin = await createNatsBus({ servers: NATS_URL(), prefix });
+    await admin.deleteStreams().finally(() => admin.close());
+    await fake.close();
+    dir.remove();
+  }
+}

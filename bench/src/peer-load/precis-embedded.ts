@@ -1,0 +1,104 @@
+import { join } from 'node:path';
+import { createDataSource } from '@precis/db';
+import { type JobOptions, jobSpec, PRECIS_CLI, registry, scratch } from './job.js';
+import {
+  childEnv,
+  failIfNonZero,
+  log,
+  serverView,
+  startFake,
+  timedCommand,
+  type VariantResult,
+} from './measure.js';
+import { describePhases, type RunPhases, runPhases } from './phases.js';
+
+export interface EmbeddedResult extends VariantResult {
+  phases: RunPhases;
+  timeline: string;
+  // Start-up alone: `precis --version`, and `precis datasets ls` on a fresh PRECIS_HOME (Node,
+  // the CLI's modules, PGlite created and migrated, closed).
+  probes: { versionMs: number; freshHomeMs: number };
+}
+
+// Process start-up without the job, each on a fresh PRECIS_HOME.
+async function startupProbes(): Promise<EmbeddedResult['probes']> {
+  const dir = scratch('probe');
+  try {
+    const env = childEnv({ PRECIS_HOME: join(dir.dir, 'home') });
+    const version = await timedCommand(process.execPath, [PRECIS_CLI, '--version'], {
+      cwd: dir.dir,
+      env,
+      label: 'precis --version',
+    });
+    failIfNonZero(version, 'precis --version');
+    const ls = await timedCommand(process.execPath, [PRECIS_CLI, 'datasets', 'ls'], {
+      cwd: dir.dir,
+      env,
+      label: 'precis datasets ls',
+    });
+    failIfNonZero(ls, 'precis datasets ls (fresh PRECIS_HOME)');
+    return { versionMs: version.wallMs, freshHomeMs: ls.wallMs };
+  } finally {
+    dir.remove();
+  }
+}
+
+// The real `precis run` as its own process on a fresh PRECIS_HOME (embedded PGlite, nothing
+// cached), the registry in PRECIS_MODELS. `profileDir`: also write a V8 CPU profile there.
+export async function runEmbedded(job: JobOptions, profileDir?: string): Promise<EmbeddedResult> {
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  log('precis embedded: start-up probes (precis --version, precis datasets ls on a fresh home)');
+  const probes = await startupProbes();
+  const fake = await startFake(job);
+  const dir = scratch('embedded');
+  try {
+    const home = join(dir.dir, 'home');
+    const env = childEnv({
+      PRECIS_HOME: home,
+      PRECIS_MODELS: dir.write('models.json', registry(fake.baseURL, job.capacity)),
+    });
+    const spec = dir.write('spec.json', jobSpec(job.products));
+    log(
+      `precis embedded: precis run (${job.products} products)${profileDir ? `, CPU profile in ${profileDir}` : ''}`,
+    );
+    const res = await timedCommand(process.execPath, [...nodeArgs, PRECIS_CLI, 'run', spec], {
+      cwd: dir.dir,
+      env,
+      label: 'precis embedded',
+    });
+    failIfNonZero(res, 'precis run (embedded)');
+    const server = await serverView(fake, res.startedAt);
+    // Read after the clock stopped: opening PGlite here takes a few seconds.
+    const db = await createDataSource({ pgliteDir: join(home, 'db'), runMigrations: false });
+    let phases: RunPhases;
+    try {
+      phases = await runPhases(db);
+    } finally {
+      await db.destroy();
+    }
+    const started = res.lines.find((l) => l.text.startsWith('started run'));
+    const timeline = describePhases(phases, res.startedAt, [
+      ['"started run" printed', started ? res.startedAt + started.t : null],
+      ['preflight call', server.preflightMs === null ? null : res.startedAt + server.preflightMs],
+      ['first judge call', server.firstCallMs === null ? null : res.startedAt + server.firstCallMs],
+      ['last judge answer', server.lastAnswerMs === null ? null : res.startedAt + server.lastAnswerMs],
+      ['exit', res.startedAt + res.wallMs],
+    ]);
+    log(`precis embedded: ${(res.wallMs / 1000).toFixed(2)} s; timeline (s after spawn): ${timeline}`);
+    return {
+      label: 'precis embedded',
+      wallMs: res.wallMs,
+      jobMs: phases.runFinished === null ? null : phases.runFinished - phases.runCreated,
+      jobSource: 'run row created -> finished',
+      server,
+      parsed: `${phases.verifyDone}/${phases.verifyTotal}`,
+      notes: phases.status === 'completed' ? [] : [`run ended ${phases.status}`],
+      phases,
+      timeline,
+      probes,
+    };
+  } finally {
+    await fake.close();
+    dir.remove();
+  }
+}
