@@ -41,6 +41,10 @@ export interface ChaosOutcome {
   baselineReport: Record<string, unknown>;
   counts: RunCounts;
   baselineCounts: RunCounts;
+  // Tasks, summaries, judgments and metric values the fault-free run has and this one lacks,
+  // and those this one has beyond it.
+  lost: number;
+  duplicated: number;
   // Tasks that ran more than once (a kill, an outage or a model error interrupted them).
   tasksRunAgain: number;
   // Chats the fake server answered (200) for the run, and what the fault-free run needed.
@@ -145,14 +149,16 @@ export async function runChaos(
     const wallMs = Date.now() - submittedAt;
     const stats = await fake.stats();
     const db = servers.db;
+    const counts = await runCounts(db, run.id);
     return {
+      ...difference(counts, base.counts),
       plan,
       events,
       gatewayOutages,
       wallMs,
       report: await reportOf(db, run.id),
       baselineReport: base.report,
-      counts: await runCounts(db, run.id),
+      counts,
       baselineCounts: base.counts,
       tasksRunAgain: await runQuery(
         db,
@@ -176,6 +182,16 @@ export async function runChaos(
     await servers.nats.dispose();
     await servers.pg.dispose();
   }
+}
+
+function difference(got: RunCounts, want: RunCounts): { lost: number; duplicated: number } {
+  let lost = 0;
+  let duplicated = 0;
+  for (const key of ['tasks', 'summaries', 'judgments', 'metricValues'] as const) {
+    lost += Math.max(0, want[key] - got[key]);
+    duplicated += Math.max(0, got[key] - want[key]);
+  }
+  return { lost, duplicated };
 }
 
 async function isOpen(db: DataSource, runId: string): Promise<boolean> {

@@ -31,7 +31,7 @@ function summary(o: ChaosOutcome): string {
     .join(', ');
   return [
     `chaos: ${o.events.length} faults (${o.events.map((e) => `${e.what} ${e.target}`).join('; ')})`,
-    `followed through ${o.gatewayOutages} gateway outages; run wall ${(o.wallMs / 1000).toFixed(1)} s; tasks ${o.counts.tasks} (${o.counts.tasksDone} done), ${o.tasksRunAgain} run more than once`,
+    `results lost ${o.lost}, duplicated ${o.duplicated}; followed through ${o.gatewayOutages} gateway outages; run wall ${(o.wallMs / 1000).toFixed(1)} s; tasks ${o.counts.tasks} (${o.counts.tasksDone} done), ${o.tasksRunAgain} run more than once`,
     `model calls answered ${o.completedChats} vs ${o.baselineChats} fault-free: ${o.completedChats - o.baselineChats} extra; model faults injected: ${faults || 'none'}`,
     `ledger rows repeated after faults ${o.repeatedLedgerRows}; cache hits ${o.counts.cacheHits}`,
   ].join('\n');
@@ -59,6 +59,7 @@ describe('the cluster under chaos', () => {
       );
       expect(outcome.report).toEqual(outcome.baselineReport);
       // Every task done once; the same summaries, judgments and values: none lost, none twice.
+      expect({ lost: outcome.lost, duplicated: outcome.duplicated }).toEqual({ lost: 0, duplicated: 0 });
       const { modelCalls: _m, cacheHits: _c, ...rows } = outcome.counts;
       const { modelCalls: _bm, cacheHits: _bc, ...baseRows } = outcome.baselineCounts;
       expect(rows).toEqual(baseRows);

@@ -16,6 +16,7 @@ describe('precis run examples/persphere.yaml (built binary, embedded)', () => {
     if (home) await rm(home, { recursive: true, force: true });
   });
 
+  // 185 queries embedded take ~50 s beside another suite on 2 cores: room above Jest's 60 s.
   it('runs offline systems over all 185 queries with no model endpoint', async () => {
     const run = await runCli(
       ['run', 'examples/persphere.yaml', '--systems', 'bm25-10-lead,golden-lead', '--json'],
@@ -46,5 +47,5 @@ describe('precis run examples/persphere.yaml (built binary, embedded)', () => {
     const all = await runCli(['run', 'examples/persphere.yaml'], { PRECIS_HOME: home, OPENAI_API_KEY: '' });
     expect(all.code).toBe(4);
     expect(all.stderr).toContain('OPENAI_API_KEY');
-  });
+  }, 150_000);
 });
