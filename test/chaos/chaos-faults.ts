@@ -1,7 +1,7 @@
 // The faults the chaos test applies to a running cluster, one after another at seeded random
 // moments: SIGKILLs of random service processes (each started again at once), one NATS restart
 // and one PostgreSQL restart.
-import type { ThrowawayNats, ThrowawayPostgres } from '@precis/testing';
+import { seededRandom, type ThrowawayNats, type ThrowawayPostgres } from '@precis/testing';
 import type { ServiceName } from '../../packages/service/test/support/service-process.js';
 import type { Cluster } from '../e2e/runs-support.js';
 import type { ChaosPlan } from './chaos-workload.js';
@@ -13,18 +13,6 @@ export interface ChaosEvent {
   target: string;
   // How long the process or server was away (kill to ready again, stop to started).
   downMs: number;
-}
-
-// A small seeded generator (mulberry32): the same plan kills the same processes in the same order.
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -67,7 +55,8 @@ export async function applyChaos(
   t: ChaosTargets,
   submittedAt: number,
 ): Promise<ChaosEvent[]> {
-  const rnd = seeded(plan.seed);
+  // Seeded: the same plan kills the same processes in the same order.
+  const rnd = seededRandom(plan.seed);
   const done: ChaosEvent[] = [];
   const events = schedule(plan);
   for (const [i, what] of events.entries()) {

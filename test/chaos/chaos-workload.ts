@@ -2,7 +2,8 @@
 // with the fake model's scripted replies, sized by the plan so the run outlasts its faults.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type BenchmarkSpec, builtInFamilies, validateSpec } from '../support/precis.js';
+import { bookSpec, registryObject } from '../e2e/runs-support.js';
+import type { BenchmarkSpec } from '../support/precis.js';
 
 export interface ChaosPlan {
   // Chapters of Alice in Wonderland summarized, each cut to `words` words.
@@ -63,47 +64,14 @@ export function writeChapters(dir: string, plan: ChaosPlan): string {
   return file;
 }
 
-// Two model-backed systems and one offline system, judged sentence by sentence by the model.
+// The end-to-end tests' book benchmark over the chapters, the judge asked one sentence at a time.
 export function chaosSpec(dataset: string): BenchmarkSpec {
-  return validateSpec(builtInFamilies, {
-    name: 'chaos',
-    datasets: [{ name: 'alice', kind: 'jsonl', path: dataset }],
-    systems: [
-      {
-        name: 'hier-fake',
-        strategy: 'hierarchical',
-        model: 'fake-model',
-        params: { chunkSize: 200, levelBudgets: [60, 120] },
-      },
-      {
-        name: 'inc-fake',
-        strategy: 'incremental',
-        model: 'fake-model',
-        params: { chunkSize: 200, runningBudget: 120 },
-      },
-      { name: 'hier-textrank', strategy: 'hierarchical', engine: 'textrank', params: { chunkSize: 200 } },
-    ],
-    metrics: [{ name: 'booookscore', judge: { model: 'fake-model' }, mode: 'batched', batchSize: 1 }],
-    seed: 7,
-  });
+  return bookSpec({ name: 'chaos', batchSize: 1, dataset: { name: 'alice', kind: 'jsonl', path: dataset } });
 }
 
-// The registry of the fake model: a short timeout so a hung request is given up and re-sent.
+// The fake model's registry with a short timeout, so a hung request is given up and sent again.
 export function chaosRegistry(baseURL: string) {
-  return {
-    models: {
-      'fake-model': {
-        baseURL,
-        model: 'fake-model',
-        contextWindow: 4096,
-        maxConcurrency: 16,
-        timeoutMs: 2_000,
-        maxRetries: 6,
-        retryBaseMs: 100,
-        retryMaxMs: 1_000,
-        pricePer1MInput: 1,
-        pricePer1MOutput: 2,
-      },
-    },
-  };
+  const { models } = registryObject(baseURL);
+  const retries = { timeoutMs: 2_000, maxRetries: 6, retryBaseMs: 100, retryMaxMs: 1_000 };
+  return { models: { 'fake-model': { ...models['fake-model'], ...retries } } };
 }

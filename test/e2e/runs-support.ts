@@ -73,10 +73,14 @@ export function judgeRules(maxSentences = 80): unknown[] {
   return rules;
 }
 
-export function bookSpec(opts: { batchSize?: number } = {}): BenchmarkSpec {
+// Two model-backed systems and one offline one, judged by the model in batches; the lighthouse
+// story unless another dataset is given.
+export function bookSpec(
+  opts: { batchSize?: number; name?: string; dataset?: { name: string; kind: string; path: string } } = {},
+): BenchmarkSpec {
   return validateSpec(builtInFamilies, {
-    name: 'lighthouse-cluster',
-    datasets: [{ name: 'lighthouse', kind: 'text', path: story }],
+    name: opts.name ?? 'lighthouse-cluster',
+    datasets: [opts.dataset ?? { name: 'lighthouse', kind: 'text', path: story }],
     systems: [
       {
         name: 'hier-fake',

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { type CommandResult, log, type ServerView, type VariantResult } from './measure.js';
 
 // Where a Precis run's time went, from its rows' own timestamps (epoch ms; PGlite and PostgreSQL
 // both stamp rows with the machine clock, like the fake server's request log).
@@ -75,4 +76,35 @@ export function describePhases(p: RunPhases, t0: number, extra: [string, number 
     .sort((a, b) => a[1] - b[1])
     .map(([k, v]) => `${k} ${(v / 1000).toFixed(2)}`)
     .join(', ');
+}
+
+// A Precis variant's figures: its timeline from the run's rows, the server's first call and last
+// answer, and `marks` of its own (epoch ms), logged and returned with the phases.
+export function precisVariant(
+  label: string,
+  res: CommandResult,
+  server: ServerView,
+  phases: RunPhases,
+  marks: [string, number | null][],
+  notes: string[],
+): VariantResult & { phases: RunPhases; timeline: string } {
+  const at = (ms: number | null) => (ms === null ? null : res.startedAt + ms);
+  const timeline = describePhases(phases, res.startedAt, [
+    ...marks,
+    ['first judge call', at(server.firstCallMs)],
+    ['last judge answer', at(server.lastAnswerMs)],
+    ['exit', res.startedAt + res.wallMs],
+  ]);
+  log(`${label}: ${(res.wallMs / 1000).toFixed(2)} s; timeline (s after start): ${timeline}`);
+  return {
+    label,
+    wallMs: res.wallMs,
+    jobMs: phases.runFinished === null ? null : phases.runFinished - phases.runCreated,
+    jobSource: 'run row created -> finished',
+    server,
+    parsed: `${phases.verifyDone}/${phases.verifyTotal}`,
+    notes: [...notes, ...(phases.status === 'completed' ? [] : [`run ended ${phases.status}`])],
+    phases,
+    timeline,
+  };
 }

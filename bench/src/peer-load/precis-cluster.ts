@@ -16,7 +16,7 @@ import {
   timedCommand,
   type VariantResult,
 } from './measure.js';
-import { describePhases, type RunPhases, runPhases } from './phases.js';
+import { precisVariant, type RunPhases, runPhases } from './phases.js';
 
 const NATS_URL = () => process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
@@ -129,27 +129,8 @@ export async function runCluster(job: JobOptions, opts: ClusterOptions): Promise
     failIfNonZero(res, 'precis run --remote (cluster)');
     const server = await serverView(fake, res.startedAt);
     const phases = await runPhases(db);
-    const timeline = describePhases(phases, res.startedAt, [
-      ['first judge call', server.firstCallMs === null ? null : res.startedAt + server.firstCallMs],
-      ['last judge answer', server.lastAnswerMs === null ? null : res.startedAt + server.lastAnswerMs],
-      ['exit', res.startedAt + res.wallMs],
-    ]);
-    log(`precis cluster: ${(res.wallMs / 1000).toFixed(2)} s; timeline (s after submission): ${timeline}`);
-    return {
-      label: 'precis cluster',
-      wallMs: res.wallMs,
-      jobMs: phases.runFinished === null ? null : phases.runFinished - phases.runCreated,
-      jobSource: 'run row created -> finished',
-      server,
-      parsed: `${phases.verifyDone}/${phases.verifyTotal}`,
-      notes: [
-        `${opts.verifiers} verifier(s) x WORKER_CONCURRENCY ${opts.workerConcurrency}; services started in ${(servicesStartMs / 1000).toFixed(1)} s (not in the wall time)`,
-        ...(phases.status === 'completed' ? [] : [`run ended ${phases.status}`]),
-      ],
-      phases,
-      timeline,
-      servicesStartMs,
-    };
+    const note = `${opts.verifiers} verifier(s) x WORKER_CONCURRENCY ${opts.workerConcurrency}; services started in ${(servicesStartMs / 1000).toFixed(1)} s (not in the wall time)`;
+    return { ...precisVariant('precis cluster', res, server, phases, [], [note]), servicesStartMs };
   } finally {
     await stopAll(procs);
     await db?.destroy();

@@ -10,7 +10,7 @@ import {
   timedCommand,
   type VariantResult,
 } from './measure.js';
-import { describePhases, type RunPhases, runPhases } from './phases.js';
+import { precisVariant, type RunPhases, runPhases } from './phases.js';
 
 export interface EmbeddedResult extends VariantResult {
   phases: RunPhases;
@@ -77,26 +77,11 @@ export async function runEmbedded(job: JobOptions, profileDir?: string): Promise
       await db.destroy();
     }
     const started = res.lines.find((l) => l.text.startsWith('started run'));
-    const timeline = describePhases(phases, res.startedAt, [
+    const marks: [string, number | null][] = [
       ['"started run" printed', started ? res.startedAt + started.t : null],
       ['preflight call', server.preflightMs === null ? null : res.startedAt + server.preflightMs],
-      ['first judge call', server.firstCallMs === null ? null : res.startedAt + server.firstCallMs],
-      ['last judge answer', server.lastAnswerMs === null ? null : res.startedAt + server.lastAnswerMs],
-      ['exit', res.startedAt + res.wallMs],
-    ]);
-    log(`precis embedded: ${(res.wallMs / 1000).toFixed(2)} s; timeline (s after spawn): ${timeline}`);
-    return {
-      label: 'precis embedded',
-      wallMs: res.wallMs,
-      jobMs: phases.runFinished === null ? null : phases.runFinished - phases.runCreated,
-      jobSource: 'run row created -> finished',
-      server,
-      parsed: `${phases.verifyDone}/${phases.verifyTotal}`,
-      notes: phases.status === 'completed' ? [] : [`run ended ${phases.status}`],
-      phases,
-      timeline,
-      probes,
-    };
+    ];
+    return { ...precisVariant('precis embedded', res, server, phases, marks, []), probes };
   } finally {
     await fake.close();
     dir.remove();

@@ -1,5 +1,6 @@
 export { fakeEmbedding } from './fake-llm/embeddings.js';
 export { parseFaultSpec } from './fake-llm/fault-spec.js';
+export { seededRandom } from './fake-llm/rng.js';
 export { loadRulesFile, parseRules } from './fake-llm/rules-file.js';
 export { type FakeLlmServer, startFakeLlmServer } from './fake-llm/server.js';
 export { type FakeLlmProcess, spawnFakeLlmProcess } from './fake-llm/spawn-process.js';
