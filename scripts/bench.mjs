@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ProvisionError, provisionServices, stopProvisioned } from './lib/provision.mjs';
+import { provisionOrExit, stopProvisioned } from './lib/provision.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Benchmark names come first; everything from the first flag (or after a literal `--`) goes to the
@@ -49,18 +49,10 @@ if (names.length && selected.length !== names.length) {
   process.exit(2);
 }
 
-try {
-  const services = await provisionServices();
-  process.env.DATABASE_URL = services.databaseUrl;
-  process.env.NATS_URL = services.natsUrl;
-  process.env.CHROMIUM_PATH = services.chromiumPath;
-} catch (err) {
-  if (err instanceof ProvisionError) {
-    console.error(`npm run bench: ${err.message}`);
-    process.exit(1);
-  }
-  throw err;
-}
+const services = await provisionOrExit('npm run bench');
+process.env.DATABASE_URL = services.databaseUrl;
+process.env.NATS_URL = services.natsUrl;
+process.env.CHROMIUM_PATH = services.chromiumPath;
 
 const outDir = join(root, 'bench-results');
 mkdirSync(outDir, { recursive: true });

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ProvisionError, provisionServices, stopProvisioned } from './lib/provision.mjs';
+import { provisionOrExit, stopProvisioned } from './lib/provision.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FULL = {
@@ -23,16 +23,7 @@ const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-o
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-let services;
-try {
-  services = await provisionServices();
-} catch (err) {
-  if (err instanceof ProvisionError) {
-    console.error(`npm run chaos: ${err.message}`);
-    process.exit(1);
-  }
-  throw err;
-}
+const services = await provisionOrExit('npm run chaos');
 const env = { ...FULL, ...process.env, DATABASE_URL: services.databaseUrl, NATS_URL: services.natsUrl };
 const jest = spawnSync(
   'node',

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ProvisionError, provisionServices, stopProvisioned } from './lib/provision.mjs';
+import { provisionOrExit, stopProvisioned } from './lib/provision.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const extraJestArgs = process.argv.slice(2);
@@ -25,16 +25,7 @@ function step(name, cmd, args, env) {
   return true;
 }
 
-let services;
-try {
-  services = await provisionServices();
-} catch (err) {
-  if (err instanceof ProvisionError) {
-    console.error(`npm test: ${err.message}`);
-    process.exit(1);
-  }
-  throw err;
-}
+const services = await provisionOrExit('npm test');
 
 const env = {
   ...process.env,

@@ -226,6 +226,20 @@ export async function provisionServices() {
   return { databaseUrl, natsUrl, chromiumPath };
 }
 
+// provisionServices() for a command line script: a service that cannot be had ends the process
+// with exit 1 and one line naming the command (`npm test: ...`).
+export async function provisionOrExit(command) {
+  try {
+    return await provisionServices();
+  } catch (err) {
+    if (err instanceof ProvisionError) {
+      console.error(`${command}: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
 export function stopProvisioned() {
   for (const stop of started.reverse()) {
     try {

@@ -7,9 +7,7 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDataSource, RunEntity } from '@precis/db';
 import {
-  parseRules,
   spawnFakeLlmProcess,
-  startFakeLlmServer,
   startThrowawayNats,
   startThrowawayPostgres,
   type ThrowawayNats,
@@ -19,14 +17,14 @@ import type { DataSource } from 'typeorm';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import {
   type Cluster,
-  embeddedOutcome,
+  embeddedWithFake,
   judgeRules,
   type RunCounts,
   runCounts,
   startCluster,
   writeJson,
 } from '../e2e/runs-support.js';
-import { builtInFamilies, loadFullRunReport, reportJson } from '../support/precis.js';
+import { builtInFamilies, loadFullRunReport, reportJson, usageSoFar } from '../support/precis.js';
 import { applyChaos, type ChaosEvent } from './chaos-faults.js';
 import { type ChaosPlan, chaosRegistry, chaosSpec, writeChapters } from './chaos-workload.js';
 
@@ -52,8 +50,8 @@ export interface ChaosOutcome {
   baselineChats: number;
   // Requests answered with a fault, by kind (rate-limit, server-error, hang).
   faults: Record<string, number>;
-  // Ledger rows beyond one per (task, prompt): the calls repeated because of the faults.
-  repeatedLedgerRows: number;
+  // Calls asked again by the same task because of the faults (`precis runs show`'s figure).
+  repeatedCalls: number;
 }
 
 const RULES = judgeRules();
@@ -70,23 +68,18 @@ async function reportOf(db: DataSource, runId: string): Promise<Record<string, u
 }
 
 // The same spec embedded against an in-process fake with the same rules and no faults.
-async function baseline(spec: ReturnType<typeof chaosSpec>) {
-  const fake = await startFakeLlmServer({ latencyMs: 1, capacity: 64, rules: parseRules(RULES) });
-  try {
-    return await embeddedOutcome({
-      name: 'chaos',
-      registry: chaosRegistry(fake.baseURL),
-      spec,
-      concurrency: 4,
-      outcome: async (db, runId) => ({
-        report: await reportOf(db, runId),
-        counts: await runCounts(db, runId),
-        chats: fake.stats().completedChats,
-      }),
-    });
-  } finally {
-    await fake.close();
-  }
+function baseline(spec: ReturnType<typeof chaosSpec>) {
+  return embeddedWithFake({
+    name: 'chaos',
+    spec,
+    rules: RULES,
+    registry: chaosRegistry,
+    outcome: async (db, runId, completedChats) => ({
+      report: await reportOf(db, runId),
+      counts: await runCounts(db, runId),
+      chats: completedChats(),
+    }),
+  });
 }
 
 async function runQuery(db: DataSource, sql: string, runId: string): Promise<number> {
@@ -168,11 +161,7 @@ export async function runChaos(
       completedChats: stats.completedChats,
       baselineChats: base.chats,
       faults: stats.faults,
-      repeatedLedgerRows: await runQuery(
-        db,
-        'SELECT count(*) - count(DISTINCT (task_id, cache_key)) AS n FROM llm_calls WHERE run_id = $1',
-        run.id,
-      ),
+      repeatedCalls: (await usageSoFar(db, run.id)).repeated,
     };
   } finally {
     runs?.close();

@@ -33,7 +33,7 @@ function summary(o: ChaosOutcome): string {
     `chaos: ${o.events.length} faults (${o.events.map((e) => `${e.what} ${e.target}`).join('; ')})`,
     `results lost ${o.lost}, duplicated ${o.duplicated}; followed through ${o.gatewayOutages} gateway outages; run wall ${(o.wallMs / 1000).toFixed(1)} s; tasks ${o.counts.tasks} (${o.counts.tasksDone} done), ${o.tasksRunAgain} run more than once`,
     `model calls answered ${o.completedChats} vs ${o.baselineChats} fault-free: ${o.completedChats - o.baselineChats} extra; model faults injected: ${faults || 'none'}`,
-    `ledger rows repeated after faults ${o.repeatedLedgerRows}; cache hits ${o.counts.cacheHits}`,
+    `calls repeated after faults ${o.repeatedCalls} (as runs show counts them); cache hits ${o.counts.cacheHits}`,
   ].join('\n');
 }
 

@@ -284,25 +284,43 @@ export interface Baseline {
   completedChats: number;
 }
 
-// The same spec run embedded (in-process bus, planner and workers) against a second throwaway
-// database and an in-process fake server with the same rules: the reference results.
-export async function embeddedBaseline(spec: BenchmarkSpec, rules: unknown[]): Promise<Baseline> {
-  const fake = await startFakeLlmServer({ latencyMs: 1, capacity: 64, rules: parseRules(rules) });
+// The spec run embedded against an in-process fake server with `rules` and no faults: what
+// `outcome` reads (`completedChats`: what the fake answered so far).
+export async function embeddedWithFake<T>(opts: {
+  name: string;
+  spec: BenchmarkSpec;
+  rules: unknown[];
+  registry: (baseURL: string) => Parameters<typeof loadModelRegistry>[0];
+  outcome: (db: DataSource, runId: string, completedChats: () => number) => Promise<T>;
+}): Promise<T> {
+  const fake = await startFakeLlmServer({ latencyMs: 1, capacity: 64, rules: parseRules(opts.rules) });
   try {
     return await embeddedOutcome({
-      name: 'runs',
-      registry: registryObject(fake.baseURL),
-      spec,
+      name: opts.name,
+      registry: opts.registry(fake.baseURL),
+      spec: opts.spec,
       concurrency: 4,
-      outcome: async (db, runId) => ({
-        leaderboard: await leaderboardOf(db, runId),
-        counts: await runCounts(db, runId),
-        completedChats: fake.stats().completedChats,
-      }),
+      outcome: (db, runId) => opts.outcome(db, runId, () => fake.stats().completedChats),
     });
   } finally {
     await fake.close();
   }
+}
+
+// The same spec run embedded (in-process bus, planner and workers) against a second throwaway
+// database and an in-process fake server with the same rules: the reference results.
+export function embeddedBaseline(spec: BenchmarkSpec, rules: unknown[]): Promise<Baseline> {
+  return embeddedWithFake({
+    name: 'runs',
+    spec,
+    rules,
+    registry: registryObject,
+    outcome: async (db, runId, completedChats) => ({
+      leaderboard: await leaderboardOf(db, runId),
+      counts: await runCounts(db, runId),
+      completedChats: completedChats(),
+    }),
+  });
 }
 
 export function writeJson(file: string, data: unknown): string {
