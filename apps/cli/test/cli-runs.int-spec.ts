@@ -19,6 +19,7 @@ describe('precis run / runs / report / rescore (built binary, embedded)', () => 
     if (home) await rm(home, { recursive: true, force: true });
   });
 
+  // Eleven CLI processes, each starting Node and PGlite: 40-60 s beside the chaos suite on 2 cores.
   it('runs the quickstart book benchmark offline, then lists, shows, traces and reports it', async () => {
     const env = { PRECIS_HOME: home };
     const run = await runCli(['run', 'examples/quickstart.yaml', '--json'], env);
@@ -83,7 +84,7 @@ describe('precis run / runs / report / rescore (built binary, embedded)', () => 
     const bad = await runCli(['runs', 'show', 'ffffffff'], env);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('no run ffffffff');
-  });
+  }, 150_000);
 
   it('rejects an invalid spec naming the path of the problem, and changes nothing', async () => {
     const bad = await runCli(['run', 'test/engine/fixtures/specs/bad-chunk-size.yaml'], {
