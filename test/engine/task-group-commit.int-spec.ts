@@ -33,6 +33,27 @@ describe('TurnBatcher', () => {
     expect(batches).toEqual([[1, 2, 3], [4]]);
   });
 
+  it('gathers what is submitted while a batch is written into the next batch', async () => {
+    const batches: number[][] = [];
+    let finishFirst = () => {};
+    const b = new TurnBatcher(async (xs: number[]) => {
+      batches.push(xs);
+      if (batches.length === 1) await new Promise<void>((r) => (finishFirst = r));
+      return xs;
+    });
+    const first = b.submit(1);
+    await new Promise((r) => setImmediate(r));
+    const later = [b.submit(2), b.submit(3)];
+    await new Promise((r) => setImmediate(r));
+    const last = b.submit(4);
+    await new Promise((r) => setTimeout(r, 20));
+    // Nothing else is written while the first batch is open.
+    expect(batches).toEqual([[1]]);
+    finishFirst();
+    expect(await Promise.all([first, ...later, last])).toEqual([1, 2, 3, 4]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+
   it('retries a failed batch item by item, so only the bad item fails', async () => {
     const batches: number[][] = [];
     const b = new TurnBatcher(async (xs: number[]) => {
