@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { DataSource, type LoggerOptions } from 'typeorm';
 import { commonDataSourceOptions, postgresDataSourceOptions } from './data-source-options.js';
 import { type Env, redactUrl, resolvePgliteDir } from './env.js';
-import { createPgliteDriver, pgliteLocation } from './pglite/pglite-driver.js';
+import { createPgliteDriver } from './pglite/pglite-driver.js';
+import { pgliteLocation } from './pglite/pglite-open.js';
 
 export interface CreateDataSourceOptions {
   // PostgreSQL URL (usually resolveDatabaseUrl(process.env)). When absent the embedded PGlite is used.

@@ -28,7 +28,7 @@ export * from './entities/index.js';
 export { type Env, redactUrl, resolveDatabaseUrl, resolvePgliteDir } from './env.js';
 export { MIGRATIONS } from './migrations/index.js';
 export { toNumber } from './numbers.js';
-export { PGLITE_LOCK_FILE } from './pglite/pglite-driver.js';
+export { PGLITE_LOCK_FILE } from './pglite/pglite-open.js';
 export {
   type ChunkOptions,
   countRows,

@@ -1,25 +1,23 @@
 // Builds the embedded database template (see pglite-template.ts): a database in a scratch
-// directory with every migration applied, dumped by PGlite as a gzipped tarball next to a
-// manifest naming those migrations. Run by this package's build.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// directory with every migration applied, kept as a directory next to a manifest naming those
+// migrations. Run by this package's build.
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { createDataSource } from '../create-data-source.js';
 import { migrationNames, PGLITE_TEMPLATE, PGLITE_TEMPLATE_MANIFEST } from './pglite-template.js';
 
+// Made from scratch each time: an older template must not be the start of the new one.
+rmSync(PGLITE_TEMPLATE, { recursive: true, force: true });
+rmSync(PGLITE_TEMPLATE_MANIFEST, { force: true });
 const scratch = mkdtempSync(join(tmpdir(), 'precis-pglite-template-'));
 try {
   const migrated = await createDataSource({ pgliteDir: scratch, runMigrations: true });
+  // Closed cleanly, which also removes our lock file: the directory holds the database only.
   await migrated.destroy();
-  // Opened bare, so the dump holds the database files only (no lock file of ours).
-  const db = new PGlite({ dataDir: scratch });
-  await db.waitReady;
-  const dump = await db.dumpDataDir('gzip');
-  await db.close();
-  writeFileSync(PGLITE_TEMPLATE, Buffer.from(await dump.arrayBuffer()));
+  cpSync(scratch, PGLITE_TEMPLATE, { recursive: true });
   writeFileSync(PGLITE_TEMPLATE_MANIFEST, `${JSON.stringify({ migrations: migrationNames() }, null, 1)}\n`);
-  console.log(`built ${PGLITE_TEMPLATE} (${dump.size} bytes, ${migrationNames().length} migrations)`);
+  console.log(`built ${PGLITE_TEMPLATE} (${migrationNames().length} migrations)`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

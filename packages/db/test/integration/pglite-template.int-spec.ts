@@ -1,7 +1,7 @@
 // The built package's template for new embedded databases: a fresh directory starts from it,
 // fully migrated; a directory that holds a database, or a template made for other migrations,
 // is left to PGlite and the migrations as before. Needs the build (`npx turbo run build`).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
@@ -15,7 +15,7 @@ describe('the embedded database template', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('gives a new directory a migrated database, and no template to one that has a database', async () => {
-    expect(pgliteTemplate(join(dir, 'db'))).toBeInstanceOf(Blob);
+    expect(pgliteTemplate(join(dir, 'db'))).toBe(PGLITE_TEMPLATE);
     const ds = await createDataSource({ pgliteDir: join(dir, 'db') });
     try {
       const applied: { name: string }[] = await ds.query(`SELECT name FROM ${MIGRATIONS_TABLE} ORDER BY id`);
@@ -36,8 +36,25 @@ describe('the embedded database template', () => {
       JSON.stringify({ migrations: MIGRATIONS.slice(0, -1).map((m: { name: string }) => m.name) }),
     );
     expect(pgliteTemplate(join(dir, 'other'), { template: PGLITE_TEMPLATE, manifest })).toBeUndefined();
-    expect(
-      pgliteTemplate(join(dir, 'other'), { template: join(dir, 'none.tar.gz'), manifest }),
-    ).toBeUndefined();
+    expect(pgliteTemplate(join(dir, 'other'), { template: join(dir, 'none'), manifest })).toBeUndefined();
+  });
+});
+
+describe('a template copy cut short', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'precis-template-cut-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has no PG_VERSION yet, so the next open copies the template anew', async () => {
+    const db = join(dir, 'db');
+    cpSync(join(PGLITE_TEMPLATE, 'global'), join(db, 'global'), { recursive: true });
+    writeFileSync(join(db, 'global', 'pg_control'), 'torn');
+    expect(pgliteTemplate(db)).toBe(PGLITE_TEMPLATE);
+    const ds = await createDataSource({ pgliteDir: db });
+    try {
+      expect((await ds.query('SELECT count(*)::int AS n FROM datasets'))[0].n).toBe(0);
+      expect(await ds.showMigrations()).toBe(false);
+    } finally {
+      await ds.destroy();
+    }
   });
 });

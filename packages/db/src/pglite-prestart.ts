@@ -1,0 +1,3 @@
+// Imported as '@precis/db/pglite-prestart': starting the embedded database early without loading
+// TypeORM (see pglite-open.ts).
+export { closePrestartedPglite, prestartPglite } from './pglite/pglite-open.js';

@@ -1,0 +1,75 @@
+// The embedded database's thread: one PGlite instance, answering the queries the main thread's
+// PgliteSession posts, one at a time in arrival order (PGlite has one session).
+import { copyFileSync, cpSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite, types } from '@electric-sql/pglite';
+import type { SessionReply, SessionRequest, WorkerOptions } from './pglite-protocol.js';
+
+const options = workerData as WorkerOptions;
+
+// Booleans as TypeORM sends them (true, 'true', 1), as typeorm-pglite did before this thread.
+function serializeBool(value: unknown): string {
+  if (value === true || value === 'true' || value === 1) return 'TRUE';
+  if (value === false || value === 'false' || value === 0) return 'FALSE';
+  return String(value);
+}
+
+// PG_VERSION goes last: a copy cut short leaves a directory without it, which is copied anew
+// next time instead of being opened as a broken database.
+function copyTemplate(template: string, dataDir: string): void {
+  for (const entry of readdirSync(template))
+    if (entry !== 'PG_VERSION') cpSync(join(template, entry), join(dataDir, entry), { recursive: true });
+  copyFileSync(join(template, 'PG_VERSION'), join(dataDir, 'PG_VERSION'));
+}
+
+async function open(): Promise<PGlite> {
+  if (options.templatePath && options.dataDir) copyTemplate(options.templatePath, options.dataDir);
+  return PGlite.create({
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    serializers: { [types.BOOL]: serializeBool },
+  });
+}
+
+// A database error's fields (code, detail, constraint...) survive the thread boundary only as
+// plain data; the session rebuilds an Error from them.
+function plainError(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const plain: Record<string, unknown> = { message: err.message, name: err.name, stack: err.stack };
+  for (const [k, v] of Object.entries(err)) if (v === undefined || typeof v !== 'function') plain[k] = v;
+  return plain;
+}
+
+async function answer(db: PGlite, req: SessionRequest): Promise<unknown> {
+  switch (req.op) {
+    case 'ready':
+      return new Date(0); // lets the session see which realm's Date a clone gets
+    case 'query':
+      return db.query(req.sql, req.params);
+    case 'exec': {
+      // TypeORM expects the last statement's result from a multi-statement string.
+      const results = await db.exec(req.sql);
+      return results[results.length - 1] ?? { rows: [] };
+    }
+    case 'close':
+      await db.close();
+      return null;
+  }
+}
+
+const port = parentPort;
+if (!port) throw new Error('pglite-worker.js runs as a worker thread of PgliteSession');
+const opened = open();
+opened.catch(() => {}); // reported to each request below
+let queue: Promise<unknown> = Promise.resolve();
+port.on('message', (req: SessionRequest) => {
+  queue = queue.then(async () => {
+    let reply: SessionReply;
+    try {
+      reply = { id: req.id, ok: true, result: await answer(await opened, req) };
+    } catch (err) {
+      reply = { id: req.id, ok: false, error: plainError(err) };
+    }
+    port.postMessage(reply);
+  });
+});
