@@ -1,13 +1,16 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type Bus, createInProcessBus } from '@precis/bus';
 import { createDataSource, redactUrl, resolveDatabaseUrl } from '@precis/db';
 import { markOrphanedRunsInterrupted } from '@precis/engine';
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_READ_TIMEOUT_MS, type FileAccessPolicy } from '@precis/files';
 import type { DataSource } from 'typeorm';
+import { precisHome } from './home.js';
 import type { IngestionPort } from './ingestion-port.js';
 import { LocalIngestion } from './local-ingestion.js';
 import { remoteAccess } from './remote-access.js';
 import { RemoteIngestion } from './remote-ingestion.js';
+
+export { precisHome };
 
 export interface RuntimeOptions {
   databaseUrl?: string;
@@ -30,11 +33,6 @@ export interface PrecisRuntime {
   // The in-process bus the embedded services share; null with --remote (the gateway runs them).
   bus: Bus | null;
   close(): Promise<void>;
-}
-
-export function precisHome(env: NodeJS.ProcessEnv, cwd: string): string {
-  const home = env.PRECIS_HOME?.trim();
-  return home ? resolve(cwd, home) : join(cwd, '.precis');
 }
 
 export async function openRuntime(opts: RuntimeOptions): Promise<PrecisRuntime> {
