@@ -19,7 +19,7 @@ import { callsCheck, figuresTable, ratioMetrics, variantMetrics } from './peer-l
 // promptfoo (the requests Precis sent, as promptfoo tests) at its default and swept concurrency.
 // Args: --products <n> (default 22: 2,002 calls) or --calls <n> (rounded up to whole products),
 // --capacity 64 --latency 100, --concurrency 16,32,64,128 (promptfoo sweep), --only
-// embedded,cluster,promptfoo, --verifiers 1 --worker-concurrency 128 (cluster), --profile <dir>
+// embedded,cluster,promptfoo, --verifiers 1 --worker-concurrency 512 (cluster), --profile <dir>
 // (V8 CPU profile of the embedded `precis run`), --promptfoo-dir <dir> (install cache).
 
 const PARTS = ['embedded', 'cluster', 'promptfoo'] as const;
@@ -36,7 +36,7 @@ function options(args: string[]) {
       concurrency: { type: 'string', default: '16,32,64,128' },
       only: { type: 'string', default: PARTS.join(',') },
       verifiers: { type: 'string', default: '1' },
-      'worker-concurrency': { type: 'string', default: '128' },
+      'worker-concurrency': { type: 'string', default: '512' },
       profile: { type: 'string' },
       'promptfoo-dir': { type: 'string', default: defaultInstallDir() },
     },

@@ -49,7 +49,7 @@ describe('benchmark spec validation', () => {
     expect((spec.systems[0] as SystemSpec).params.chunkSize).toBe(2048);
     expect((spec.systems[1] as SystemSpec).params.levelBudgets).toEqual([500]);
     expect((spec.metrics[0] as BooookScoreMetricSpec).batchSize).toBe(10);
-    expect(spec.limits.concurrency).toBe(128);
+    expect(spec.limits.concurrency).toBe(512);
   });
 
   it('names the path of each problem', () => {

@@ -22,7 +22,7 @@ const NATS_URL = () => process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 export interface ClusterOptions {
   verifiers: number;
-  // WORKER_CONCURRENCY of each verifier: the embedded run's limits.concurrency (128) by default.
+  // WORKER_CONCURRENCY of each verifier: 512 by default (the embedded run's limits.concurrency).
   workerConcurrency: number;
 }
 

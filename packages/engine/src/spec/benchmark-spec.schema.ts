@@ -106,9 +106,11 @@ const systemSpec = <P extends z.ZodObject>(strategies: readonly [string, ...stri
 
 // Tasks each stage works on at once (limits.concurrency). Model calls are limited separately, per
 // endpoint (the registry's maxConcurrency), so this mostly bounds memory and database load: it
-// must be high enough to keep an endpoint busy. With 16, a one-sample judge sweep kept 16 of a
-// 128-slot endpoint's slots busy and ran at 9.6x the ideal time; with 128, 2.7x.
-export const DEFAULT_STAGE_CONCURRENCY = 128;
+// must be high enough to keep an endpoint busy while other tasks are being claimed and persisted.
+// With 16, a one-sample judge sweep kept 16 of a 128-slot endpoint's slots busy and ran at 9.6x
+// the ideal time; with 128, 2.7x. npm run bench peer-load (2,002 calls, 64 slots, embedded): with
+// 128 the slots were busy 35 on average, in waves; job 6.5 s at 128, 5.2 at 256, 4.7-5.0 at 512.
+export const DEFAULT_STAGE_CONCURRENCY = 512;
 
 type EngineSystemSpec = z.output<ReturnType<typeof systemSpec<typeof strategyParamsSpec>>>;
 // The engine's params, and those a family's strategy adds (it reads them with its own schema).
