@@ -18,6 +18,7 @@ import {
 } from './call-records.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { executeWithRetries } from './execute-with-retries.js';
+import { httpFetch } from './http-fetch.js';
 import { parseChatBody, parseEmbeddingBody } from './parse-response.js';
 import { type PreparedChat, prepareChat } from './prepare-chat.js';
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types.js';
@@ -282,6 +283,7 @@ export class LlmClient {
         baseURL: spec.baseURL,
         maxRetries: 0,
         timeout: spec.timeoutMs + 5_000,
+        fetch: httpFetch,
       });
       sdk = { openai, secrets: apiKey ? [apiKey] : [] };
       this.sdks.set(key, sdk);
