@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -69,6 +69,18 @@ describe('precis run outcomes and exit codes (built binary)', () => {
   }
 
   const env = (home: string) => ({ PRECIS_HOME: join(dir, home), FAKE_KEY: 'k' });
+
+  it('exits 1 on a bad spec and leaves a fresh PRECIS_HOME uncreated', async () => {
+    // The embedded database starts opening before the spec is read (main.ts); a refusal undoes it.
+    const file = join(dir, 'bad.json');
+    await writeFile(file, JSON.stringify({ name: 'bad', datasets: [], systems: 'none' }));
+    const res = await runCli(['run', file], { PRECIS_HOME: join(dir, 'never') });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^precis: error: .*bad\.json: invalid benchmark spec/m);
+    expect(res.stderr).toMatch(/systems/);
+    await expect(readFile(join(dir, 'never', 'db', 'PG_VERSION'))).rejects.toThrow(/ENOENT/);
+    expect(await readdir(dir)).not.toContain('never');
+  });
 
   it('exits 3 when some work failed, 4 when nothing was summarized, 5 at the cost limit', async () => {
     const partial = await runCli(

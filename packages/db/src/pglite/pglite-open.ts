@@ -1,5 +1,14 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { PgliteSession } from './pglite-session.js';
 import { pgliteTemplate } from './pglite-template.js';
 
@@ -61,7 +70,7 @@ export interface OpenedPglite {
 }
 
 let openLocation: string | null = null;
-let prestarted: OpenedPglite | null = null;
+let prestarted: (OpenedPglite & { created: string | null }) | null = null;
 
 // Claims the database in `dir` (undefined = in memory) for this process and starts its thread,
 // or hands over the one prestartPglite started for the same directory.
@@ -95,29 +104,45 @@ export function openPglite(dir: string | undefined): OpenedPglite {
   const release = () => {
     if (released) return;
     released = true;
-    session.kill();
+    void session.kill();
     openLocation = null;
     unlock();
   };
   return { location, session, release };
 }
 
+// The top of the directories a lock on `path` would create, or null when `path` exists.
+function firstMissing(path: string): string | null {
+  if (existsSync(path)) return null;
+  let top = path;
+  for (let up = dirname(top); up !== top && !existsSync(up); up = dirname(up)) top = up;
+  return top;
+}
+
 // Starts opening the database in `dir` now, on its own thread, for a later createDataSource on the
 // same directory to take over. Any problem is left for that createDataSource to report.
 export function prestartPglite(dir: string): void {
   if (prestarted || openLocation !== null) return;
+  const created = firstMissing(resolve(dir));
   try {
-    prestarted = openPglite(dir);
+    prestarted = { ...openPglite(dir), created };
   } catch {
     prestarted = null;
   }
 }
 
-// Closes a prestarted database nobody took over (a command that never opened it).
+// Closes a prestarted database nobody took over (a command that failed before it opened one).
+// What this process created for it is removed, so a command refused early changes nothing.
 export async function closePrestartedPglite(): Promise<void> {
   const early = prestarted;
   prestarted = null;
   if (!early) return;
+  if (early.created) {
+    await early.session.kill();
+    early.release();
+    rmSync(early.created, { recursive: true, force: true });
+    return;
+  }
   await early.session.close().catch(() => {});
   early.release();
 }

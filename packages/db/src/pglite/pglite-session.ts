@@ -80,11 +80,12 @@ export class PgliteSession {
     }
   }
 
-  // Stops the thread at once, for a database that failed to open (no-op once closed).
-  kill(): void {
+  // Stops the thread at once: a database that failed to open, or one nobody used (no-op once
+  // closed). Resolves when the thread has stopped.
+  async kill(): Promise<void> {
     if (this.failure) return;
     this.stop(new Error('the embedded database is closed'));
-    void this.worker.terminate();
+    await this.worker.terminate();
   }
 
   private settle(reply: SessionReply): void {

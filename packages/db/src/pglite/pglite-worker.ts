@@ -36,7 +36,7 @@ async function open(): Promise<PGlite> {
 function plainError(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { message: String(err) };
   const plain: Record<string, unknown> = { message: err.message, name: err.name, stack: err.stack };
-  for (const [k, v] of Object.entries(err)) if (v === undefined || typeof v !== 'function') plain[k] = v;
+  for (const [k, v] of Object.entries(err)) if (typeof v !== 'function') plain[k] = v;
   return plain;
 }
 
@@ -70,6 +70,11 @@ port.on('message', (req: SessionRequest) => {
     } catch (err) {
       reply = { id: req.id, ok: false, error: plainError(err) };
     }
-    port.postMessage(reply);
+    try {
+      port.postMessage(reply);
+    } catch (err) {
+      // A value the thread boundary cannot carry: that query fails, the session goes on.
+      port.postMessage({ id: req.id, ok: false, error: { message: `cannot pass the answer back: ${err}` } });
+    }
   });
 });

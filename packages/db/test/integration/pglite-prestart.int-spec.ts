@@ -28,14 +28,23 @@ describe('the embedded database thread', () => {
     expect(existsSync(lockOf(dir))).toBe(false);
   });
 
-  it('is closed, lock released, when no command took it over', async () => {
-    const dir = join(root, 'unused');
+  it('when no command took it over, removes what it created, or closes an existing database', async () => {
+    const home = join(root, 'unused-home');
+    prestartPglite(join(home, 'db'));
+    await closePrestartedPglite();
+    expect(existsSync(home)).toBe(false);
+
+    const dir = join(root, 'existing');
+    await (await createDataSource({ pgliteDir: dir })).destroy();
     prestartPglite(dir);
     await closePrestartedPglite();
     expect(existsSync(lockOf(dir))).toBe(false);
-    expect(existsSync(join(dir, 'PG_VERSION'))).toBe(true);
     const ds = await createDataSource({ pgliteDir: dir });
-    await ds.destroy();
+    try {
+      expect((await ds.query('SELECT count(*)::int AS n FROM runs'))[0].n).toBe(0);
+    } finally {
+      await ds.destroy();
+    }
   });
 
   it('gives way to a createDataSource for another directory', async () => {
