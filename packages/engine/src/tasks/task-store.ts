@@ -1,7 +1,6 @@
-import { TaskEntity, type TaskStatus } from '@precis/db';
+import type { TaskStatus } from '@precis/db';
 import { batcherFor, inDistinctRounds, type TurnBatcher } from '@precis/db/group-commit';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { unitKey } from '../ids.js';
 import type { RunStage } from '../ports.js';
 import { rememberSummaryText } from './summary-texts.js';
@@ -23,29 +22,26 @@ function taskUnit(t: NewTask): string | null {
 }
 
 // Inserts tasks that do not exist yet; returns the ids actually inserted (ON CONFLICT DO NOTHING).
+// One statement per 1,000 tasks, the rows as one JSON parameter: 2,002 judge tasks took 0.29 s
+// as TypeORM's 200-row inserts on PGlite.
+const INSERT_TASKS_SQL = `INSERT INTO tasks (id, run_id, stage, kind, unit, status, payload)
+  SELECT i.id, i.run_id, i.stage, i.kind, i.unit, 'queued', i.payload
+  FROM jsonb_to_recordset($1::jsonb) AS i(id text, run_id uuid, stage text, kind text, unit text, payload jsonb)
+  ON CONFLICT DO NOTHING RETURNING id`;
+
 export async function insertTasks(db: DataSource | EntityManager, tasks: NewTask[]): Promise<string[]> {
   const inserted: string[] = [];
-  for (let i = 0; i < tasks.length; i += 200) {
-    const batch = tasks.slice(i, i + 200);
-    const res = await db
-      .createQueryBuilder()
-      .insert()
-      .into(TaskEntity)
-      .values(
-        batch.map((t) => ({
-          id: t.id,
-          runId: t.runId,
-          stage: t.stage,
-          kind: t.kind,
-          unit: taskUnit(t),
-          status: 'queued' as TaskStatus,
-          payload: t.payload as unknown as Record<string, unknown>,
-        })) as QueryDeepPartialEntity<TaskEntity>[],
-      )
-      .orIgnore()
-      .returning(['id'])
-      .execute();
-    for (const row of res.raw as { id: string }[]) inserted.push(row.id);
+  for (let i = 0; i < tasks.length; i += 1000) {
+    const rows = tasks.slice(i, i + 1000).map((t) => ({
+      id: t.id,
+      run_id: t.runId,
+      stage: t.stage,
+      kind: t.kind,
+      unit: taskUnit(t),
+      payload: t.payload ?? {},
+    }));
+    const res: { id: string }[] = await db.query(INSERT_TASKS_SQL, [JSON.stringify(rows)]);
+    for (const row of res) inserted.push(row.id);
   }
   return inserted;
 }
