@@ -1,6 +1,6 @@
 import { producerOf } from '@precis/engine';
 import { EXTRACTIVE_RESPONDER, queryFocusedAnswer } from '@precis/engines';
-import { RecordGraph } from '@precis/gor';
+import { RecordGraph } from '@precis/gor/graph';
 import { GOR_RESPOND_TEMPLATE, parseGorText } from '@precis/prompts';
 import { recordEmbedder } from '../embedder.js';
 import type { RecordsGraph } from '../payloads.js';

@@ -1,5 +1,5 @@
 import { ConfigurationError, type RunContext } from '@precis/engine';
-import { RecordGraph } from '@precis/gor';
+import { RecordGraph } from '@precis/gor/graph';
 import {
   embedderOver,
   type Embedder as IndexEmbedder,

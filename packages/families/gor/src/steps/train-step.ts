@@ -1,5 +1,6 @@
 import type { BenchmarkSpec, RunContext } from '@precis/engine';
-import { fitInWorker, type TrainingGraph } from '@precis/gor';
+import type { TrainingGraph } from '@precis/gor';
+import { fitInWorker } from '@precis/gor/graph';
 import { recordEmbedder } from '../embedder.js';
 import { greedyLabels, labelWords } from '../labels.js';
 import type { GorStepPayload, RecordsGraph, TrainedRankings } from '../payloads.js';
