@@ -2,7 +2,7 @@ import { closePrestartedPglite, prestartPglite } from '@precis/db/pglite-prestar
 import { embeddedDatabaseDir } from './prestart.js';
 
 // The embedded database opens on its own thread while the CLI's modules load: a fresh
-// PRECIS_HOME's template copy and PGlite start (~1 s) then overlap the modules' ~0.9 s.
+// PRECIS_HOME's template copy and PGlite start (~1 s) overlap the modules' 0.65-0.8 s.
 const dir = embeddedDatabaseDir(process.argv, process.env, process.cwd());
 if (dir) prestartPglite(dir);
 const { runCli } = await import('./program.js');

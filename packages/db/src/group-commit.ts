@@ -2,9 +2,10 @@
 // 2.91 on PGlite, against 1.38 and 4.28 with every claim, mark and finish as its own statement.
 // Group commit: calls made during one event-loop turn (concurrent handlers of one worker) share
 // one statement, and while a batch is being written the next one gathers, so batches grow with
-// the database's latency (a 2,002-call embedded judge run: 1,300 statements instead of 3,900). Each caller's promise settles only after its part of the batch is
-// written, so "ack after persist" holds per task. When a batch of writes fails, its items are retried one by
-// one, so one bad item cannot fail the items it happened to be grouped with.
+// the database's latency (a 2,002-call embedded judge run: 1,300 statements instead of 3,900).
+// Each caller's promise settles only after its part of the batch is written, so "ack after
+// persist" holds per task. When a batch of writes fails, its items are retried one by one, so one
+// bad item cannot fail the items it happened to be grouped with.
 //
 // Imported as '@precis/db/group-commit' (no TypeORM behind it), so a package that only needs the
 // batcher does not load the database layer.
