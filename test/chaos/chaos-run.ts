@@ -15,9 +15,9 @@ import {
 } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
+import { embeddedWithFake } from '../e2e/embedded-runs.js';
 import {
   type Cluster,
-  embeddedWithFake,
   judgeRules,
   type RunCounts,
   runCounts,

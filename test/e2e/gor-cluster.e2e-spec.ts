@@ -11,7 +11,8 @@ import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { gorRules } from '../engine/gor-fake.js';
 import { builtInFamilies, loadFullRunReport, sectionsJson, validateSpec } from '../support/precis.js';
-import { clusterOutcome, embeddedOutcome, tempDir } from './runs-support.js';
+import { embeddedOutcome } from './embedded-runs.js';
+import { clusterOutcome, tempDir } from './runs-support.js';
 
 const DATASETS = realpathSync(resolve(import.meta.dirname, '../../../shared/datasets'));
 

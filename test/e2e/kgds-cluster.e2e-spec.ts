@@ -13,10 +13,10 @@ import type { DataSource } from 'typeorm';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import { kgdsRules } from '../engine/kgds-fake.js';
 import { builtInFamilies, validateSpec } from '../support/precis.js';
+import { embeddedOutcome } from './embedded-runs.js';
 import {
   type Cluster,
   deleteBusStreams,
-  embeddedOutcome,
   repoRoot,
   startCluster,
   tempDir,

@@ -10,7 +10,8 @@ import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { persphereRules } from '../engine/persphere-fake.js';
 import { builtInFamilies, loadFullRunReport, sectionsJson, validateSpec } from '../support/precis.js';
-import { clusterOutcome, embeddedOutcome, finishedTasks, tempDir } from './runs-support.js';
+import { embeddedOutcome } from './embedded-runs.js';
+import { clusterOutcome, finishedTasks, tempDir } from './runs-support.js';
 
 const DATASETS = realpathSync(resolve(import.meta.dirname, '../../../shared/datasets'));
 const QUERIES = resolve(DATASETS, 'persphere/theperspective.queries.jsonl');

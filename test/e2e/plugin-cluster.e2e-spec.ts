@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { type RunningPlugin, startExamplePlugin } from '../support/plugins.js';
 import { builtInFamilies, validateSpec } from '../support/precis.js';
-import { clusterOutcome, embeddedOutcome, repoRoot, tempDir } from './runs-support.js';
+import { embeddedOutcome } from './embedded-runs.js';
+import { clusterOutcome, repoRoot, tempDir } from './runs-support.js';
 
 // No system uses a model; the services still read a registry.
 const REGISTRY = {

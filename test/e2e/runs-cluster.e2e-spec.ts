@@ -12,12 +12,11 @@ import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } fro
 import type { FakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
+import { type Baseline, embeddedBaseline } from './embedded-runs.js';
 import {
-  type Baseline,
   bookSpec,
   type Cluster,
   deleteBusStreams,
-  embeddedBaseline,
   finishedTasks,
   judgeRules,
   leaderboardOf,

@@ -19,12 +19,11 @@ import type { FakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import type { ServiceProcess } from '../../packages/service/test/support/service-process.js';
+import { type Baseline, embeddedBaseline } from './embedded-runs.js';
 import {
-  type Baseline,
   bookSpec,
   type Cluster,
   deleteBusStreams,
-  embeddedBaseline,
   judgeRules,
   leaderboardOf,
   registryObject,

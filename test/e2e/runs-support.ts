@@ -1,15 +1,15 @@
 // Shared pieces of the run end-to-end tests (runs-*.e2e-spec.ts): the fake LLM server as its own
-// process, scripted judge rules, a model registry file, the book spec, the cluster of services,
-// and the embedded baseline the cluster's results are compared with.
+// process, scripted judge rules, a model registry file, the book spec and the cluster of services.
+// The embedded runs the cluster's results are compared with are in embedded-runs.ts.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createInProcessBus, createNatsBus } from '@precis/bus';
+import { createNatsBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, generateApiKey, RunEntity } from '@precis/db';
-import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
-import { type FakeLlmProcess, parseRules, spawnFakeLlmProcess, startFakeLlmServer } from '@precis/testing';
+import { loadModelRegistry } from '@precis/llm';
+import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import type { RemoteAccess } from '../../apps/cli/src/runtime/remote-access.js';
 import { insecureAccess } from '../../apps/cli/src/runtime/remote-access.js';
@@ -24,9 +24,6 @@ import {
 import {
   type BenchmarkSpec,
   builtInFamilies,
-  createRun,
-  createRunContext,
-  executeRun,
   type LeaderboardRow,
   loadRunReport,
   validateSpec,
@@ -278,51 +275,6 @@ export async function leaderboardOf(db: DataSource, runId: string): Promise<Lead
   return [...report.leaderboard].sort((a, b) => a.system.localeCompare(b.system));
 }
 
-export interface Baseline {
-  leaderboard: LeaderboardRow[];
-  counts: RunCounts;
-  completedChats: number;
-}
-
-// The spec run embedded against an in-process fake server with `rules` and no faults: what
-// `outcome` reads (`completedChats`: what the fake answered so far).
-export async function embeddedWithFake<T>(opts: {
-  name: string;
-  spec: BenchmarkSpec;
-  rules: unknown[];
-  registry: (baseURL: string) => Parameters<typeof loadModelRegistry>[0];
-  outcome: (db: DataSource, runId: string, completedChats: () => number) => Promise<T>;
-}): Promise<T> {
-  const fake = await startFakeLlmServer({ latencyMs: 1, capacity: 64, rules: parseRules(opts.rules) });
-  try {
-    return await embeddedOutcome({
-      name: opts.name,
-      registry: opts.registry(fake.baseURL),
-      spec: opts.spec,
-      concurrency: 4,
-      outcome: (db, runId) => opts.outcome(db, runId, () => fake.stats().completedChats),
-    });
-  } finally {
-    await fake.close();
-  }
-}
-
-// The same spec run embedded (in-process bus, planner and workers) against a second throwaway
-// database and an in-process fake server with the same rules: the reference results.
-export function embeddedBaseline(spec: BenchmarkSpec, rules: unknown[]): Promise<Baseline> {
-  return embeddedWithFake({
-    name: 'runs',
-    spec,
-    rules,
-    registry: registryObject,
-    outcome: async (db, runId, completedChats) => ({
-      leaderboard: await leaderboardOf(db, runId),
-      counts: await runCounts(db, runId),
-      completedChats: completedChats(),
-    }),
-  });
-}
-
 export function writeJson(file: string, data: unknown): string {
   writeFileSync(file, JSON.stringify(data, null, 2));
   return file;
@@ -340,36 +292,6 @@ export async function waitFor<T>(
     if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-// A spec run embedded to its end (in-process bus, a throwaway database, the registry's models):
-// what `outcome` reads from it, for the same spec run by the services to be compared with.
-export async function embeddedOutcome<T>(opts: {
-  name: string;
-  registry: Parameters<typeof loadModelRegistry>[0];
-  spec: BenchmarkSpec;
-  concurrency: number;
-  outcome: (db: DataSource, runId: string) => Promise<T>;
-}): Promise<T> {
-  const tdb = await createThrowawayDatabase(`e2e_${opts.name}_embedded_${randomBytes(3).toString('hex')}`);
-  const db = await createDataSource({ url: tdb.url });
-  const bus = createInProcessBus();
-  try {
-    const reg = loadModelRegistry(opts.registry);
-    const chat = new LlmClient({ registry: reg, env: {}, store: createTypeOrmLlmStore(db) });
-    const ctx = createRunContext({ families: builtInFamilies, db, bus, chat, registry: reg });
-    const { run } = await createRun(ctx, { spec: opts.spec, file: 'spec', text: '' }, { fresh: true });
-    const done = await executeRun(ctx, bus, run.id, { concurrency: opts.concurrency });
-    if (done.interrupted || done.progress.status !== 'completed')
-      throw new Error(
-        `the embedded ${opts.name} run ended ${done.interrupted ? 'interrupted' : done.progress.status}`,
-      );
-    return await opts.outcome(db, run.id);
-  } finally {
-    await bus.close();
-    await db.destroy();
-    await tdb.drop();
   }
 }
 
