@@ -92,8 +92,10 @@ describe('gateway authentication', () => {
         });
       }
     }
-    const refused = stack.gateway.logs.filter((l) => l.msg === 'gRPC ListRuns UNAUTHENTICATED');
-    expect(refused).toHaveLength(3);
+    // The gateway's log lines come through its stdout pipe, possibly after the replies.
+    const refusedLines = () => stack.gateway.logs.filter((l) => l.msg === 'gRPC ListRuns UNAUTHENTICATED');
+    await waitFor('the refusals in the log', async () => refusedLines().length >= 3, 5_000);
+    expect(refusedLines()).toHaveLength(3);
   });
 
   it('lets a read key list and show, but not create, cancel or import', async () => {
@@ -113,9 +115,12 @@ describe('gateway authentication', () => {
   });
 
   it('accepts the key mounted in PRECIS_API_KEYS and logs its name, never the key', async () => {
+    const okLines = () => stack.gateway.logs.filter((l) => l.msg === 'gRPC ListRuns OK');
+    const before = okLines().length;
     expect((await codeOf(methods.ListRuns!, bearer(envKey))).code).toBe(status.OK);
-    const line = stack.gateway.logs.filter((l) => l.msg === 'gRPC ListRuns OK').at(-1);
-    expect(line?.key).toBe('env-key-1');
+    // The line arrives through the gateway's stdout pipe, possibly after the reply.
+    const line = await waitFor('the call in the log', async () => okLines()[before], 5_000);
+    expect(line.key).toBe('env-key-1');
     const all = stack.gateway.logs.map((l) => JSON.stringify(l)).join('\n') + stack.gateway.stderr();
     expect(all).not.toContain(envKey);
   });
