@@ -119,7 +119,7 @@ describe('KGDS across the services', () => {
       await deleteBusStreams(prefix);
     };
     stops.push(stop);
-    return { db, runs, stop };
+    return { db, runs, stop, procs: c.procs };
   }
 
   it('gives the embedded report with the gateway, two verifiers, summarization and scoring', async () => {
@@ -140,8 +140,8 @@ describe('KGDS across the services', () => {
     await stop();
   }, 180_000);
 
-  it('four verifier processes never have more than the judge maxConcurrency (32) open at the server', async () => {
-    const { runs } = await cluster(4, 32, 16);
+  it('four verifier processes never have more than the judge maxConcurrency (32) open at the server, and one stopping gives its slots back', async () => {
+    const { db, runs, procs } = await cluster(4, 32, 16);
     fake.resetStats();
     const spec = validateSpec(builtInFamilies, {
       name: 'kgds-limits',
@@ -153,6 +153,15 @@ describe('KGDS across the services', () => {
       metrics: [{ name: 'kgds', judge: { model: 'judge' } }],
     });
     const { run } = await runs.createRun(spec);
+    // One verifier stops mid-run: it finishes its tasks and gives back the slots it kept for
+    // its next calls, instead of leaving them held until their leases end.
+    while (fake.stats().completedChats < 100) await new Promise((r) => setTimeout(r, 20));
+    const leaving = procs.get('verifier-4')!;
+    expect((await leaving.stop('SIGTERM')).code).toBe(0);
+    const [held] = await db.query(`SELECT count(*)::int AS n FROM llm_slots WHERE holder LIKE $1`, [
+      `${leaving.child.pid}:%`,
+    ]);
+    expect(held.n).toBe(0);
     const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
     expect(remoteRunStatus(final)).toBe('completed');
     const stats = fake.stats();

@@ -22,6 +22,11 @@ export class LimiterRegistry {
     }
     return limiter;
   }
+
+  // Hands back the cluster-wide slots kept for reuse; call before the database closes.
+  async close(): Promise<void> {
+    await this.shared?.close();
+  }
 }
 
 let processWide: LimiterRegistry | null = null;

@@ -34,7 +34,7 @@ describe('cluster-wide model limits (PostgreSQL)', () => {
       () =>
         new LlmClient({
           registry,
-          limiters: new LimiterRegistry(new PgSharedLimits(db, 5)),
+          limiters: new LimiterRegistry(new PgSharedLimits(db, { pollMs: 5 })),
           cacheEnabled: false,
         }),
     );

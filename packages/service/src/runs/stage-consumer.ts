@@ -13,6 +13,7 @@ import { BUS, SERVICE_CONFIG, SERVICE_LOGGER } from '../core/tokens.js';
 import type { ServiceLogger } from '../logging/create-logger.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { builtInFamilies, FAMILIES } from './families.js';
+import { clusterLimiters } from './run-context.js';
 import { type StageConsumerConfig, startStageConsumers } from './start-stage-consumers.js';
 
 // The stage queues a service's StageConsumer pulls: `{ provide: STAGE_QUEUES, useValue: [...] }`.
@@ -21,8 +22,8 @@ export const STAGE_QUEUES = Symbol.for('precis.service.stage-queues');
 export const JOB_HANDLERS = Symbol.for('precis.service.job-handlers');
 
 // Pulls a service's stage queue(s) once the application is up. On shutdown it stops pulling,
-// lets in-flight tasks finish, persist and ack, then the connections close (ServiceCoreModule
-// closes them last).
+// lets in-flight tasks finish, persist and ack, hands back the model slots it kept for reuse, then
+// the connections close (ServiceCoreModule closes them last).
 @Injectable()
 export class StageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private handles: ConsumerHandle[] = [];
@@ -59,6 +60,7 @@ export class StageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
     this.handles = [];
     this.log.info('stopping: no new tasks, finishing in-flight ones');
     await Promise.all(handles.map((h) => h.stop()));
+    await clusterLimiters(this.dataSource).close();
     this.log.info('stopped');
   }
 }

@@ -1,0 +1,166 @@
+import type { DataSource } from 'typeorm';
+import { sleep } from './endpoint-limiter.js';
+
+// A slot this process released stays its own this long, so its next call takes it without the
+// two statements (claim, release) a call costs otherwise. Saturated, releases go back at once.
+export const IDLE_HOLD_MS = 50;
+// Leases run this much past what one request needs: a held slot may start calls for this long
+// after its claim, and each call still ends before the lease does.
+export const REUSE_WINDOW_MS = 30_000;
+
+export interface SlotPoolTiming {
+  // Pause between a waiting process's claims (jittered).
+  pollMs: number;
+  idleHoldMs: number;
+  reuseWindowMs: number;
+}
+
+interface HeldSlot {
+  slot: number;
+  // Local time until which the slot may start a call (claim time + the reuse window).
+  reusableUntil: number;
+}
+
+interface IdleSlot extends HeldSlot {
+  timer: NodeJS.Timeout;
+}
+
+// One endpoint's slots as seen from this process: claims, idle slots kept for reuse, releases,
+// and the waiters' poller.
+export class SlotPool {
+  private readonly waiters: { capacity: number; ttlMs: number; resolve: (slot: HeldSlot) => void }[] = [];
+  private readonly idle: IdleSlot[] = [];
+  private polling = false;
+  private rows = 0;
+  private closed = false;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly endpoint: string,
+    private readonly holder: string,
+    private readonly timing: SlotPoolTiming,
+  ) {}
+
+  async acquire(capacity: number, ttlMs: number, signal?: AbortSignal): Promise<() => void> {
+    const held =
+      this.takeIdle(capacity) ??
+      (await this.claim(capacity, ttlMs)) ??
+      (await this.wait(capacity, ttlMs, signal));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.putBack(held);
+    };
+  }
+
+  // Hands back every idle slot (a process that stops should not hold any until its lease ends).
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.idle.splice(0).map((s) => this.releaseNow(s)));
+  }
+
+  private takeIdle(capacity: number): HeldSlot | null {
+    const now = Date.now();
+    while (this.idle.length > 0) {
+      const s = this.idle.pop()!;
+      clearTimeout(s.timer);
+      if (s.slot < capacity && now < s.reusableUntil) return s;
+      void this.releaseNow(s);
+    }
+    return null;
+  }
+
+  // Others in this process wait (the endpoint is full): back to the database, where every
+  // process's poller has the same chance at it. Otherwise kept idle for a moment.
+  private putBack(s: HeldSlot): void {
+    if (this.closed || this.waiters.length > 0 || Date.now() >= s.reusableUntil) {
+      void this.releaseNow(s);
+      return;
+    }
+    const idle: IdleSlot = { ...s, timer: setTimeout(() => this.expireIdle(idle), this.timing.idleHoldMs) };
+    // A process exiting without close() leaves the lease to expire rather than waiting here.
+    idle.timer.unref();
+    this.idle.push(idle);
+  }
+
+  private expireIdle(s: IdleSlot): void {
+    const i = this.idle.indexOf(s);
+    if (i < 0) return;
+    this.idle.splice(i, 1);
+    void this.releaseNow(s);
+  }
+
+  private wait(capacity: number, ttlMs: number, signal?: AbortSignal): Promise<HeldSlot> {
+    return new Promise((resolve, reject) => {
+      const waiter = { capacity, ttlMs, resolve };
+      this.waiters.push(waiter);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const i = this.waiters.indexOf(waiter);
+          if (i >= 0) {
+            this.waiters.splice(i, 1);
+            reject(signal.reason);
+          }
+        },
+        { once: true },
+      );
+      void this.poll();
+    });
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      while (this.waiters.length > 0) {
+        const head = this.waiters[0]!;
+        const slot = await this.claim(head.capacity, head.ttlMs).catch(() => null);
+        if (slot === null) await sleep(this.timing.pollMs * (0.5 + Math.random()));
+        else if (this.waiters[0] === head) this.waiters.shift()!.resolve(slot);
+        else void this.releaseNow(slot);
+      }
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  // A free (or expired) slot below the endpoint's capacity, or null when all are held.
+  private async claim(capacity: number, ttlMs: number): Promise<HeldSlot | null> {
+    if (this.rows < capacity) {
+      await this.db.query(
+        `INSERT INTO llm_slots (endpoint, slot) SELECT $1, g FROM generate_series(0, $2 - 1) AS g ON CONFLICT DO NOTHING`,
+        [this.endpoint, capacity],
+      );
+      this.rows = capacity;
+    }
+    // Read before the statement: the lease the database sets ends no sooner than this + the TTL.
+    const claimedAt = Date.now();
+    const res = await this.db.query(
+      `UPDATE llm_slots AS s SET holder = $3, expires_at = now() + $4 * interval '1 millisecond'
+       FROM (SELECT slot FROM llm_slots
+             WHERE endpoint = $1 AND slot < $2 AND (holder IS NULL OR expires_at < now())
+             ORDER BY slot LIMIT 1 FOR UPDATE SKIP LOCKED) AS free
+       WHERE s.endpoint = $1 AND s.slot = free.slot
+       RETURNING s.slot`,
+      [this.endpoint, capacity, this.holder, ttlMs + this.timing.reuseWindowMs],
+    );
+    const rows = (Array.isArray(res[0]) ? res[0] : res) as { slot: number }[];
+    if (!rows[0]) return null;
+    return { slot: Number(rows[0].slot), reusableUntil: claimedAt + this.timing.reuseWindowMs };
+  }
+
+  // Best effort: a release that fails leaves the lease to expire.
+  private releaseNow(s: HeldSlot): Promise<void> {
+    return this.db
+      .query(
+        `UPDATE llm_slots SET holder = NULL, expires_at = NULL WHERE endpoint = $1 AND slot = $2 AND holder = $3`,
+        [this.endpoint, s.slot, this.holder],
+      )
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.waiters.length > 0) void this.poll();
+      });
+  }
+}

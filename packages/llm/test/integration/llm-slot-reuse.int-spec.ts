@@ -1,0 +1,119 @@
+// Cluster-wide slots a process keeps for its next call (PgSharedLimits over llm_slots): reused
+// without a new claim, handed back when idle, when the process's own calls wait, on close, and
+// once past their reuse window.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import type { DataSource } from 'typeorm';
+import { loadModelRegistry, PgSharedLimits } from '../../src/index.js';
+
+describe('cluster-wide slots kept for reuse', () => {
+  let tdb: ThrowawayDatabase;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    tdb = await createThrowawayDatabase('llm_slot_reuse');
+    db = await createDataSource({ url: tdb.url, runMigrations: true });
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+    await tdb?.drop();
+  });
+
+  // One endpoint per test (the model id), so tests never share slot rows.
+  const spec = (modelId: string, maxConcurrency = 1) =>
+    loadModelRegistry({
+      models: { m: { baseURL: 'http://127.0.0.1:9/v1', model: modelId, maxConcurrency, timeoutMs: 1_000 } },
+    }).get('m');
+  const slots = async (
+    modelId: string,
+  ): Promise<{ slot: number; holder: string | null; expires: string | null }[]> =>
+    db.query(
+      `SELECT slot, holder, expires_at::text AS expires FROM llm_slots WHERE endpoint LIKE $1 ORDER BY slot`,
+      [`%|${modelId}`],
+    );
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const settled = async (p: Promise<unknown>) => {
+    let done = false;
+    p.then(() => (done = true)).catch(() => (done = true));
+    await sleep(10);
+    return done;
+  };
+
+  it('serves the next call with the slot just released, without a new claim, then hands it back when idle', async () => {
+    const a = new PgSharedLimits(db, { idleHoldMs: 300 }, 'A');
+    const release = await a.acquireSlot(spec('reuse'));
+    const [claimed] = await slots('reuse');
+    expect(claimed!.holder).toBe('A');
+    release();
+    expect(await slots('reuse')).toEqual([claimed]);
+    const again = await a.acquireSlot(spec('reuse'));
+    // Same lease: no statement claimed it again.
+    expect(await slots('reuse')).toEqual([claimed]);
+    again();
+    for (let i = 0; i < 100 && (await slots('reuse'))[0]!.holder !== null; i++) await sleep(20);
+    expect(await slots('reuse')).toEqual([{ slot: 0, holder: null, expires: null }]);
+  });
+
+  it('leases a slot for the request timeout + 5 s + the reuse window', async () => {
+    const a = new PgSharedLimits(db, { reuseWindowMs: 60_000 }, 'A');
+    const release = await a.acquireSlot(spec('lease'));
+    const [row] = await db.query(
+      `SELECT round(EXTRACT(EPOCH FROM expires_at - now()))::int AS s FROM llm_slots WHERE endpoint LIKE '%|lease'`,
+    );
+    expect(row.s).toBe(66);
+    release();
+    await a.close();
+  });
+
+  it('another process gets an idle slot once the holder stops keeping it', async () => {
+    const a = new PgSharedLimits(db, { idleHoldMs: 400 }, 'A');
+    const b = new PgSharedLimits(db, { pollMs: 5 }, 'B');
+    (await a.acquireSlot(spec('handover')))();
+    const waiting = b.acquireSlot(spec('handover'));
+    expect(await settled(waiting)).toBe(false);
+    const release = await waiting;
+    expect((await slots('handover')).map((s) => s.holder)).toEqual(['B']);
+    release();
+    await b.close();
+  });
+
+  it('a process whose own calls wait gives a released slot back to the database at once', async () => {
+    const a = new PgSharedLimits(db, { pollMs: 5, idleHoldMs: 60_000 }, 'A');
+    const first = await a.acquireSlot(spec('saturated'));
+    const [lease] = await slots('saturated');
+    const second = a.acquireSlot(spec('saturated'));
+    expect(await settled(second)).toBe(false);
+    first();
+    const release = await second;
+    // Claimed again through the database (a new lease), where other processes compete for it.
+    const [next] = await slots('saturated');
+    expect(next!.holder).toBe('A');
+    expect(next!.expires).not.toBe(lease!.expires);
+    release();
+    await a.close();
+  });
+
+  it('close() hands back the idle slots at once', async () => {
+    const a = new PgSharedLimits(db, { idleHoldMs: 60_000 }, 'A');
+    const [r1, r2] = await Promise.all([a.acquireSlot(spec('close', 2)), a.acquireSlot(spec('close', 2))]);
+    r1!();
+    r2!();
+    expect((await slots('close')).map((s) => s.holder)).toEqual(['A', 'A']);
+    await a.close();
+    expect((await slots('close')).map((s) => s.holder)).toEqual([null, null]);
+  });
+
+  it('claims a slot again once it is past its reuse window', async () => {
+    const a = new PgSharedLimits(db, { idleHoldMs: 60_000, reuseWindowMs: 100 }, 'A');
+    (await a.acquireSlot(spec('window')))();
+    const [old] = await slots('window');
+    await sleep(150);
+    const release = await a.acquireSlot(spec('window'));
+    const [now] = await slots('window');
+    expect(now!.holder).toBe('A');
+    expect(now!.expires).not.toBe(old!.expires);
+    release();
+    await a.close();
+  });
+});
