@@ -1,4 +1,10 @@
-import { type BenchmarkSpec, ConfigurationError, type RunContext, summarizeTaskId } from '@precis/engine';
+import {
+  type BenchmarkSpec,
+  boundedMemo,
+  ConfigurationError,
+  type RunContext,
+  summarizeTaskId,
+} from '@precis/engine';
 import type { KgdsPattern, KgdsSummaryAnswer } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
 import type { GoldSystemSpec } from '../kgds-spec.js';
@@ -14,7 +20,11 @@ export interface KgdsSummaryRef {
   documentId: string;
 }
 
-async function stepParts(db: DataSource, taskId: string): Promise<KgdsParts> {
+// A finished summarize task's result never changes: the verify tasks of one summary (one per
+// source paragraph, opinions, feedback) read it once per process.
+const stepParts = boundedMemo<KgdsParts>(4096, readStepParts);
+
+async function readStepParts(db: DataSource, taskId: string): Promise<KgdsParts> {
   const rows: { result: KgdsParts | null }[] = await db.query('SELECT result FROM tasks WHERE id = $1', [
     taskId,
   ]);
