@@ -5,8 +5,9 @@ import { sleep } from './endpoint-limiter.js';
 // two statements (claim, release) a call costs otherwise. Saturated, releases go back at once.
 export const IDLE_HOLD_MS = 50;
 // Leases run this much past what one request needs: a held slot may start calls for this long
-// after its claim, and each call still ends before the lease does.
-export const REUSE_WINDOW_MS = 30_000;
+// after its claim, and each call still ends before the lease does. Short, since a killed
+// process's slots stay taken this much longer; a busy slot is claimed again once per window.
+export const REUSE_WINDOW_MS = 2_000;
 
 export interface SlotPoolTiming {
   // Pause between a waiting process's claims (jittered).

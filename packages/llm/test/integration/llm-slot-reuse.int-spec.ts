@@ -55,13 +55,13 @@ describe('cluster-wide slots kept for reuse', () => {
     expect(await slots('reuse')).toEqual([{ slot: 0, holder: null, expires: null }]);
   });
 
-  it('leases a slot for the request timeout + 5 s + the reuse window', async () => {
-    const a = new PgSharedLimits(db, { reuseWindowMs: 60_000 }, 'A');
+  it('leases a slot for the request timeout (1 s here) + 5 s + the 2 s reuse window', async () => {
+    const a = new PgSharedLimits(db, {}, 'A');
     const release = await a.acquireSlot(spec('lease'));
     const [row] = await db.query(
       `SELECT round(EXTRACT(EPOCH FROM expires_at - now()))::int AS s FROM llm_slots WHERE endpoint LIKE '%|lease'`,
     );
-    expect(row.s).toBe(66);
+    expect(row.s).toBe(8);
     release();
     await a.close();
   });
