@@ -21,12 +21,12 @@ const LEASE_MARGIN_MS = 5_000;
 
 // Limits in PostgreSQL, which every service already shares. A slot is a row of llm_slots claimed
 // with FOR UPDATE SKIP LOCKED and released after the request, or kept a moment for the process's
-// next call; a process waiting for one polls (one poller per endpoint per process). Requests and tokens per minute are counted per clock
-// minute in llm_rate_windows: a call that would pass the limit waits for the next minute.
+// next call; a process waiting for one polls (one poller per endpoint per process). Requests and
+// tokens per minute are counted per clock minute in llm_rate_windows: a call that would pass the
+// limit waits for the next minute.
 export class PgSharedLimits implements SharedLimits {
   private readonly pools = new Map<string, SlotPool>();
   private lastCleanup = 0;
-
   private readonly timing: SlotPoolTiming;
 
   // timing: how often a waiting process polls, and how long released slots are kept for reuse.

@@ -18,8 +18,10 @@ export interface SlotPoolTiming {
 
 interface HeldSlot {
   slot: number;
-  // Local time until which the slot may start a call (claim time + the reuse window).
-  reusableUntil: number;
+  // When its lease ends at the latest, by this process's clock (read before the claim).
+  leaseEnd: number;
+  // The request timeout + margin it was claimed for.
+  ttlMs: number;
 }
 
 interface IdleSlot extends HeldSlot {
@@ -44,7 +46,7 @@ export class SlotPool {
 
   async acquire(capacity: number, ttlMs: number, signal?: AbortSignal): Promise<() => void> {
     const held =
-      this.takeIdle(capacity) ??
+      this.takeIdle(capacity, ttlMs) ??
       (await this.claim(capacity, ttlMs)) ??
       (await this.wait(capacity, ttlMs, signal));
     let released = false;
@@ -61,12 +63,13 @@ export class SlotPool {
     await Promise.all(this.idle.splice(0).map((s) => this.releaseNow(s)));
   }
 
-  private takeIdle(capacity: number): HeldSlot | null {
+  // An idle slot whose lease outlasts a call starting now, if any.
+  private takeIdle(capacity: number, ttlMs: number): HeldSlot | null {
     const now = Date.now();
     while (this.idle.length > 0) {
       const s = this.idle.pop()!;
       clearTimeout(s.timer);
-      if (s.slot < capacity && now < s.reusableUntil) return s;
+      if (s.slot < capacity && now + ttlMs < s.leaseEnd) return { slot: s.slot, leaseEnd: s.leaseEnd, ttlMs };
       void this.releaseNow(s);
     }
     return null;
@@ -75,7 +78,7 @@ export class SlotPool {
   // Others in this process wait (the endpoint is full): back to the database, where every
   // process's poller has the same chance at it. Otherwise kept idle for a moment.
   private putBack(s: HeldSlot): void {
-    if (this.closed || this.waiters.length > 0 || Date.now() >= s.reusableUntil) {
+    if (this.closed || this.waiters.length > 0 || Date.now() + s.ttlMs >= s.leaseEnd) {
       void this.releaseNow(s);
       return;
     }
@@ -149,7 +152,7 @@ export class SlotPool {
     );
     const rows = (Array.isArray(res[0]) ? res[0] : res) as { slot: number }[];
     if (!rows[0]) return null;
-    return { slot: Number(rows[0].slot), reusableUntil: claimedAt + this.timing.reuseWindowMs };
+    return { slot: Number(rows[0].slot), leaseEnd: claimedAt + ttlMs + this.timing.reuseWindowMs, ttlMs };
   }
 
   // Best effort: a release that fails leaves the lease to expire.

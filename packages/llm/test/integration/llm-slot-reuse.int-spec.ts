@@ -21,9 +21,9 @@ describe('cluster-wide slots kept for reuse', () => {
   });
 
   // One endpoint per test (the model id), so tests never share slot rows.
-  const spec = (modelId: string, maxConcurrency = 1) =>
+  const spec = (modelId: string, maxConcurrency = 1, timeoutMs = 1_000) =>
     loadModelRegistry({
-      models: { m: { baseURL: 'http://127.0.0.1:9/v1', model: modelId, maxConcurrency, timeoutMs: 1_000 } },
+      models: { m: { baseURL: 'http://127.0.0.1:9/v1', model: modelId, maxConcurrency, timeoutMs } },
     }).get('m');
   const slots = async (
     modelId: string,
@@ -102,6 +102,19 @@ describe('cluster-wide slots kept for reuse', () => {
     expect((await slots('close')).map((s) => s.holder)).toEqual(['A', 'A']);
     await a.close();
     expect((await slots('close')).map((s) => s.holder)).toEqual([null, null]);
+  });
+
+  it("claims a slot again for a call that could outlive the idle slot's lease", async () => {
+    const a = new PgSharedLimits(db, { idleHoldMs: 60_000 }, 'A');
+    (await a.acquireSlot(spec('longer')))();
+    const [old] = await slots('longer');
+    // The endpoint's timeout was raised to 60 s: the 8 s lease cannot cover such a call.
+    const release = await a.acquireSlot(spec('longer', 1, 60_000));
+    const [now] = await slots('longer');
+    expect(now!.holder).toBe('A');
+    expect(now!.expires).not.toBe(old!.expires);
+    release();
+    await a.close();
   });
 
   it('claims a slot again once it is past its reuse window', async () => {
