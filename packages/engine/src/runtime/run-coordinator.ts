@@ -12,8 +12,6 @@ interface Watch {
   // Tasks finished since the last planning round.
   finished: Set<string>;
   running: boolean;
-  // When the last planning round started (ms since epoch).
-  lastRound: number;
   redispatch: boolean;
   done: (p: RunProgress) => void;
   onProgress?: (p: RunProgress) => void;
@@ -23,9 +21,6 @@ const RUN_STAGES: RunStage[] = ['retrieve', 'summarize', 'verify', 'score'];
 // Every this many ticks, tasks the bus dead-lettered without a handler failure (a worker killed
 // on every delivery) are recorded as dead, so their run can still finish and report them.
 const DEAD_LETTER_EVERY_TICKS = 5;
-// Completions arriving faster than this are planned together: each round reads the run's
-// counters and status (kgds-verify bench: 975 rounds without the gap, 392 with it).
-const MIN_ROUND_GAP_MS = 25;
 
 // Drives runs forward: each task completion re-plans only its own unit (completions arriving
 // during a round are planned together in the next), and a periodic tick checks the counters,
@@ -68,7 +63,6 @@ export class RunCoordinator {
       this.watches.set(runId, {
         finished: new Set(),
         running: false,
-        lastRound: 0,
         redispatch: true,
         done: resolve,
         onProgress,
@@ -123,10 +117,7 @@ export class RunCoordinator {
     w.running = true;
     try {
       do {
-        const gap = w.lastRound + MIN_ROUND_GAP_MS - Date.now();
-        if (gap > 0) await new Promise((r) => setTimeout(r, gap));
         if (this.stopped) return;
-        w.lastRound = Date.now();
         const progress = await this.round(runId, w);
         w.onProgress?.(progress);
         if (!isOpenRunStatus(progress.status)) {
