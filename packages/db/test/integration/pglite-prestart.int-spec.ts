@@ -72,7 +72,7 @@ describe('the embedded database thread', () => {
     }
     const session = new PgliteSession({});
     await session.request({ op: 'ready' });
-    session.kill();
+    await session.kill();
     await expect(session.request({ op: 'exec', sql: 'SELECT 1' })).rejects.toThrow(
       'the embedded database is closed',
     );

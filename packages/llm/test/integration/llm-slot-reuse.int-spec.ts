@@ -32,6 +32,12 @@ describe('cluster-wide slots kept for reuse', () => {
       `SELECT slot, holder, expires_at::text AS expires FROM llm_slots WHERE endpoint LIKE $1 ORDER BY slot`,
       [`%|${modelId}`],
     );
+  // The one slot of `modelId` is A's again under a new lease: it was claimed through the database.
+  const expectNewLease = async (modelId: string, before: { expires: string | null }) => {
+    const [now] = await slots(modelId);
+    expect(now!.holder).toBe('A');
+    expect(now!.expires).not.toBe(before.expires);
+  };
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const settled = async (p: Promise<unknown>) => {
     let done = false;
@@ -86,10 +92,8 @@ describe('cluster-wide slots kept for reuse', () => {
     expect(await settled(second)).toBe(false);
     first();
     const release = await second;
-    // Claimed again through the database (a new lease), where other processes compete for it.
-    const [next] = await slots('saturated');
-    expect(next!.holder).toBe('A');
-    expect(next!.expires).not.toBe(lease!.expires);
+    // Claimed again through the database, where other processes compete for it.
+    await expectNewLease('saturated', lease!);
     release();
     await a.close();
   });
@@ -110,9 +114,7 @@ describe('cluster-wide slots kept for reuse', () => {
     const [old] = await slots('longer');
     // The endpoint's timeout was raised to 60 s: the 8 s lease cannot cover such a call.
     const release = await a.acquireSlot(spec('longer', 1, 60_000));
-    const [now] = await slots('longer');
-    expect(now!.holder).toBe('A');
-    expect(now!.expires).not.toBe(old!.expires);
+    await expectNewLease('longer', old!);
     release();
     await a.close();
   });
@@ -123,9 +125,7 @@ describe('cluster-wide slots kept for reuse', () => {
     const [old] = await slots('window');
     await sleep(150);
     const release = await a.acquireSlot(spec('window'));
-    const [now] = await slots('window');
-    expect(now!.holder).toBe('A');
-    expect(now!.expires).not.toBe(old!.expires);
+    await expectNewLease('window', old!);
     release();
     await a.close();
   });
