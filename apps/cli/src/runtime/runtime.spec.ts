@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { openRuntime, precisHome } from './runtime.js';
+import { precisHome } from './home.js';
+import { openRuntime } from './runtime.js';
 
 describe('runtime selection', () => {
   it('puts the embedded home under PRECIS_HOME or ./.precis', () => {

@@ -10,8 +10,6 @@ import { LocalIngestion } from './local-ingestion.js';
 import { remoteAccess } from './remote-access.js';
 import { RemoteIngestion } from './remote-ingestion.js';
 
-export { precisHome };
-
 export interface RuntimeOptions {
   databaseUrl?: string;
   remote?: string;
