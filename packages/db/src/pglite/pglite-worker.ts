@@ -23,10 +23,18 @@ function copyTemplate(template: string, dataDir: string): void {
   copyFileSync(join(template, 'PG_VERSION'), join(dataDir, 'PG_VERSION'));
 }
 
+// Postgres sets up its shared memory at every start: at its defaults (128 MB of buffers, 100
+// connections) PGlite.create took 0.98 s here, with these 0.58 s; one session needs no more.
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'max_connections=5'];
+// 1 MB WAL segments instead of 16: a new home copies a 29 MB template instead of 39 MB.
+const INITDB_PARAMS = ['--wal-segsize=1'];
+
 async function open(): Promise<PGlite> {
   if (options.templatePath && options.dataDir) copyTemplate(options.templatePath, options.dataDir);
   return PGlite.create({
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    startParams: START_PARAMS,
+    initDbStartParams: INITDB_PARAMS,
     serializers: { [types.BOOL]: serializeBool },
   });
 }

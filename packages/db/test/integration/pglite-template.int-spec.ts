@@ -22,6 +22,11 @@ describe('the embedded database template', () => {
       expect(applied.map((m) => m.name)).toEqual(MIGRATIONS.map((m: { name: string }) => m.name));
       expect(await ds.showMigrations()).toBe(false);
       expect((await ds.query('SELECT count(*)::int AS n FROM runs'))[0].n).toBe(0);
+      // The settings that make it small to copy and quick to start (pglite-worker.ts).
+      const [settings] = await ds.query(
+        `SELECT current_setting('wal_segment_size') AS wal, current_setting('shared_buffers') AS buffers`,
+      );
+      expect(settings).toEqual({ wal: '1MB', buffers: '16MB' });
     } finally {
       await ds.destroy();
     }
