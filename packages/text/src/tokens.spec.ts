@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { countTokens, decodeTokens, encodeTokens, getEncoder, isEncoding, tokenOffsets } from './tokens.js';
 
 describe('tokens', () => {
@@ -43,8 +46,13 @@ describe('tokens', () => {
     expect(new Set(offsets).size).toBeLessThan(offsets.length); // emoji/CJK span several tokens
   });
 
-  it("gives exactly the uncached encoder's tokens, on whole books and on awkward text", () => {
-    const books = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/datasets/books');
+  // js-tiktoken's own encoder, the reference for ours (bpe.ts) and for the piece cache.
+  const reference = { cl100k_base: new Tiktoken(cl100kBase), o200k_base: new Tiktoken(o200kBase) };
+
+  const datasets = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/datasets');
+
+  it("gives exactly js-tiktoken's tokens and text, on whole books and on awkward text", () => {
+    const books = resolve(datasets, 'books');
     const texts = [
       readFileSync(resolve(books, 'pride-and-prejudice.txt'), 'utf8'),
       readFileSync(resolve(books, 'alice-in-wonderland.txt'), 'utf8'),
@@ -60,12 +68,36 @@ describe('tokens', () => {
     ];
     for (const enc of ['cl100k_base', 'o200k_base'] as const) {
       for (const text of texts) {
-        const uncached = getEncoder(enc).encode(text, [], []);
+        const uncached = reference[enc].encode(text, [], []);
         // Twice: the second pass reads every piece from the cache.
         expect(encodeTokens(text, enc)).toEqual(uncached);
         expect(encodeTokens(text, enc)).toEqual(uncached);
         expect(countTokens(text, enc)).toBe(uncached.length);
+        // Token by token too, where a token holds part of a character (decoded as U+FFFD).
+        const head = uncached.slice(0, 3000);
+        expect(head.map((t) => decodeTokens([t], enc))).toEqual(head.map((t) => reference[enc].decode([t])));
       }
+    }
+  });
+
+  it("gives js-tiktoken's tokens for every text of the KGDS and SummEval-OP datasets", () => {
+    const strings = (value: unknown): string[] =>
+      typeof value === 'string'
+        ? [value]
+        : value && typeof value === 'object'
+          ? Object.values(value).flatMap(strings)
+          : [];
+    const kgds = strings(JSON.parse(readFileSync(resolve(datasets, 'kgds/KGDS.json'), 'utf8')));
+    const op = readFileSync(resolve(datasets, 'summeval-op/summeval-op.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((line) => strings(JSON.parse(line)));
+    expect(kgds.length).toBeGreaterThan(10_000);
+    for (const enc of ['cl100k_base', 'o200k_base'] as const) {
+      const differing = [...kgds, ...op].filter(
+        (text) => encodeTokens(text, enc).join() !== reference[enc].encode(text, [], []).join(),
+      );
+      expect(differing).toEqual([]);
     }
   });
 });

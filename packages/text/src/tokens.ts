@@ -1,6 +1,6 @@
-import { Tiktoken } from 'js-tiktoken/lite';
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import { BytePairEncoder } from './bpe.js';
 
 export const ENCODINGS = ['cl100k_base', 'o200k_base'] as const;
 export type Encoding = (typeof ENCODINGS)[number];
@@ -8,14 +8,14 @@ export const DEFAULT_ENCODING: Encoding = 'cl100k_base';
 
 const RANKS = { cl100k_base: cl100kBase, o200k_base: o200kBase } as const;
 
-// Building an encoder parses ~100k ranks (200-400 ms), so each one is built once per process.
-const encoders = new Map<Encoding, Tiktoken>();
+// Building an encoder reads 100-200k ranks (0.1-0.2 s), so each one is built once per process.
+const encoders = new Map<Encoding, BytePairEncoder>();
 
 export function isEncoding(value: string): value is Encoding {
   return (ENCODINGS as readonly string[]).includes(value);
 }
 
-export function getEncoder(encoding: Encoding = DEFAULT_ENCODING): Tiktoken {
+export function getEncoder(encoding: Encoding = DEFAULT_ENCODING): BytePairEncoder {
   let enc = encoders.get(encoding);
   if (!enc) {
     if (!isEncoding(encoding)) {
@@ -23,7 +23,7 @@ export function getEncoder(encoding: Encoding = DEFAULT_ENCODING): Tiktoken {
         `unknown token encoding ${JSON.stringify(encoding)}: use one of ${ENCODINGS.join(', ')}`,
       );
     }
-    enc = new Tiktoken(RANKS[encoding]);
+    enc = new BytePairEncoder(RANKS[encoding]);
     encoders.set(encoding, enc);
   }
   return enc;
@@ -33,9 +33,8 @@ export function getEncoder(encoding: Encoding = DEFAULT_ENCODING): Tiktoken {
 // matches: words with their leading space, numbers, punctuation runs, whitespace), each
 // byte-pair encoded on its own. Pieces repeat a great deal in any text, so their tokens are
 // cached per encoding: a piece is byte-pair encoded once, and counting a text costs one regex
-// pass and a map lookup per piece. (Re-running the regex on a single piece yields that piece
-// again, so encoding it alone gives its tokens; tokens.spec.ts checks whole books against the
-// uncached encoder.)
+// pass and a map lookup per piece (tokens.spec.ts checks whole books and datasets against
+// js-tiktoken's encoder).
 const PIECE_CACHE_LIMIT = 200_000;
 // Longer pieces (a run of letters with no space, a long whitespace run) are rare and are
 // encoded directly: the cache holds words, not blobs.
@@ -60,12 +59,12 @@ function forEachPiece(text: string, encoding: Encoding, each: (tokens: readonly 
   for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
     const piece = m[0];
     if (piece.length > PIECE_CACHE_MAX_LENGTH) {
-      each(enc.encode(piece, [], []));
+      each(enc.encode(piece));
       continue;
     }
     let t = tokens.get(piece);
     if (t === undefined) {
-      t = enc.encode(piece, [], []);
+      t = enc.encode(piece);
       if (tokens.size >= PIECE_CACHE_LIMIT) tokens.clear();
       tokens.set(piece, t);
     }
