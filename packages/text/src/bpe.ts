@@ -10,6 +10,7 @@ export interface RankFile {
 }
 
 const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder(); // used without { stream: true }: no state between calls
 
 // One char per byte (0-255): table keys, and the bytes of a piece.
 function byteString(bytes: Uint8Array): string {
@@ -71,6 +72,6 @@ export class BytePairEncoder {
     for (const t of tokens) bytes += this.bytesOf[t] ?? '';
     const out = new Uint8Array(bytes.length);
     for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
-    return new TextDecoder().decode(out);
+    return fromUtf8.decode(out);
   }
 }

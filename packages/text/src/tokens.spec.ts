@@ -68,13 +68,13 @@ describe('tokens', () => {
     ];
     for (const enc of ['cl100k_base', 'o200k_base'] as const) {
       for (const text of texts) {
-        const uncached = reference[enc].encode(text, [], []);
+        const expected = reference[enc].encode(text, [], []);
         // Twice: the second pass reads every piece from the cache.
-        expect(encodeTokens(text, enc)).toEqual(uncached);
-        expect(encodeTokens(text, enc)).toEqual(uncached);
-        expect(countTokens(text, enc)).toBe(uncached.length);
+        expect(encodeTokens(text, enc)).toEqual(expected);
+        expect(encodeTokens(text, enc)).toEqual(expected);
+        expect(countTokens(text, enc)).toBe(expected.length);
         // Token by token too, where a token holds part of a character (decoded as U+FFFD).
-        const head = uncached.slice(0, 3000);
+        const head = expected.slice(0, 3000);
         expect(head.map((t) => decodeTokens([t], enc))).toEqual(head.map((t) => reference[enc].decode([t])));
       }
     }
