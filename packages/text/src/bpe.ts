@@ -5,7 +5,7 @@
 
 export interface RankFile {
   pat_str: string;
-  // Lines "<first token, base64> <rank of the next> <base64 token> <base64 token> ...".
+  // Lines "<label> <rank of the first token> <base64 token> <base64 token> ...", ranks consecutive.
   bpe_ranks: string;
 }
 
