@@ -25,6 +25,8 @@ describe('precis run outcomes and exit codes (built binary)', () => {
       rules: [
         { model: 'empty-model', reply: '' },
         { model: 'slow-model', reply: 'Mara keeps the light.', latencyMs: 400 },
+        // Six chunks at 1.5 s each: time for another CLI process to start, even on a loaded machine.
+        { model: 'slower-model', reply: 'Mara keeps the light.', latencyMs: 1500 },
         { match: /./, reply: 'Mara keeps the light. A storm comes. She saves a boat.' },
       ],
     });
@@ -40,7 +42,12 @@ describe('precis run outcomes and exit codes (built binary)', () => {
     await writeFile(
       join(dir, 'models.json'),
       JSON.stringify({
-        models: { ok: model('ok-model'), empty: model('empty-model'), slow: model('slow-model') },
+        models: {
+          ok: model('ok-model'),
+          empty: model('empty-model'),
+          slow: model('slow-model'),
+          slower: model('slower-model'),
+        },
       }),
     );
   });
@@ -208,11 +215,14 @@ describe('precis run outcomes and exit codes (built binary)', () => {
 
   it('exits 6 when the run is cancelled from another process while it runs', async () => {
     const db = { DATABASE_URL: tdb.url, FAKE_KEY: 'k' };
-    const file = await spec('cancelled', [{ name: 'slow', model: 'slow' }]);
+    const file = await spec('cancelled', [{ name: 'slower', model: 'slower' }]);
     const child = spawnCli(['run', file], db);
     const id = await child.started;
     const cancel = await runCli(['runs', 'cancel', id, '--reason', 'wrong model'], db);
-    expect(cancel.stdout).toBe(`run ${id}: cancelled (wrong model)\n`);
+    expect({ stdout: cancel.stdout, stderr: cancel.stderr }).toEqual({
+      stdout: `run ${id}: cancelled (wrong model)\n`,
+      stderr: '',
+    });
     const result = await child.exit;
     expect(result.code).toBe(6);
     expect(result.stderr).toContain(`run ${id}: cancelled`);
