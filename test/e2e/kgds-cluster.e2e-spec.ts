@@ -96,11 +96,14 @@ describe('KGDS across the services', () => {
       env: {
         // Up to seven processes on this machine's PostgreSQL (max_connections 100).
         ...Object.fromEntries(
-          ['summarization', 'scoring', 'verifier-1', 'verifier-2', 'verifier-3', 'verifier-4'].map((id) => [
+          ['summarization', 'scoring', 'verifier-1', 'verifier-2', 'verifier-3'].map((id) => [
             id,
             { DATABASE_POOL_SIZE: '10' },
           ]),
         ),
+        // The one stopped mid-run drains 16 tasks whose calls queue for 32 shared slots: on a
+        // loaded machine that took more than the tests' usual 10 s budget (it then exits 1).
+        'verifier-4': { DATABASE_POOL_SIZE: '10', SHUTDOWN_TIMEOUT_MS: '60000' },
         gateway: {
           DATABASE_POOL_SIZE: '10',
           INGEST_ROOT: DATASETS,
@@ -157,7 +160,13 @@ describe('KGDS across the services', () => {
     // its next calls, instead of leaving them held until their leases end.
     while (fake.stats().completedChats < 100) await new Promise((r) => setTimeout(r, 20));
     const leaving = procs.get('verifier-4')!;
-    expect((await leaving.stop('SIGTERM')).code).toBe(0);
+    const exit = await leaving.stop('SIGTERM');
+    // On a failure the verifier's own last lines say why (a shutdown past its budget, an error).
+    const said = `${leaving.logs
+      .slice(-6)
+      .map((l) => `${String(l.level)} ${String(l.msg)}`)
+      .join(' | ')} ${leaving.stderr().slice(-1000)}`;
+    expect({ code: exit.code, said: exit.code === 0 ? '' : said }).toEqual({ code: 0, said: '' });
     const [held] = await db.query(`SELECT count(*)::int AS n FROM llm_slots WHERE holder LIKE $1`, [
       `${leaving.child.pid}:%`,
     ]);
