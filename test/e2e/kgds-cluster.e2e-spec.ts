@@ -11,6 +11,7 @@ import { loadKgdsReport } from '@precis/family-kgds';
 import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
+import { describeProcess } from '../../packages/service/test/support/service-process.js';
 import { kgdsRules } from '../engine/kgds-fake.js';
 import { builtInFamilies, validateSpec } from '../support/precis.js';
 import { embeddedOutcome } from './embedded-runs.js';
@@ -162,11 +163,10 @@ describe('KGDS across the services', () => {
     const leaving = procs.get('verifier-4')!;
     const exit = await leaving.stop('SIGTERM');
     // On a failure the verifier's own last lines say why (a shutdown past its budget, an error).
-    const said = `${leaving.logs
-      .slice(-6)
-      .map((l) => `${String(l.level)} ${String(l.msg)}`)
-      .join(' | ')} ${leaving.stderr().slice(-1000)}`;
-    expect({ code: exit.code, said: exit.code === 0 ? '' : said }).toEqual({ code: 0, said: '' });
+    expect({ code: exit.code, said: exit.code === 0 ? '' : describeProcess(leaving) }).toEqual({
+      code: 0,
+      said: '',
+    });
     const [held] = await db.query(`SELECT count(*)::int AS n FROM llm_slots WHERE holder LIKE $1`, [
       `${leaving.child.pid}:%`,
     ]);

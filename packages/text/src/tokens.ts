@@ -44,8 +44,7 @@ const pieceCaches = new Map<Encoding, { pattern: RegExp; tokens: Map<string, rea
 function pieceCache(encoding: Encoding) {
   let cache = pieceCaches.get(encoding);
   if (!cache) {
-    getEncoder(encoding); // validates the name
-    cache = { pattern: new RegExp(RANKS[encoding].pat_str, 'gu'), tokens: new Map() };
+    cache = { pattern: new RegExp(getEncoder(encoding).pattern, 'gu'), tokens: new Map() };
     pieceCaches.set(encoding, cache);
   }
   return cache;

@@ -94,7 +94,8 @@ export function startService(
   };
 }
 
-function describe(proc: ServiceProcess): string {
+// Its last log lines and stderr, for an error or a failed assertion.
+export function describeProcess(proc: ServiceProcess): string {
   const tail = proc.logs
     .slice(-8)
     .map((l) => `${String(l.level)} ${String(l.msg)}`)
@@ -113,7 +114,7 @@ export async function waitReady(proc: ServiceProcess, timeoutMs = 60_000): Promi
   while (Date.now() < deadline) {
     if (exited)
       throw new Error(
-        `${proc.name} exited (${JSON.stringify(exited)}) before becoming ready; ${describe(proc)}`,
+        `${proc.name} exited (${JSON.stringify(exited)}) before becoming ready; ${describeProcess(proc)}`,
       );
     try {
       const res = await fetch(`http://127.0.0.1:${proc.httpPort}/health/ready`);
@@ -125,5 +126,5 @@ export async function waitReady(proc: ServiceProcess, timeoutMs = 60_000): Promi
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`${proc.name} not ready after ${timeoutMs} ms (last: ${last}); ${describe(proc)}`);
+  throw new Error(`${proc.name} not ready after ${timeoutMs} ms (last: ${last}); ${describeProcess(proc)}`);
 }
