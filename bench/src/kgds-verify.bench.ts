@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Bus, createInProcessBus, createNatsBus } from '@precis/bus';
@@ -107,13 +107,16 @@ function cpuOfCommand(name: string): number {
   return total;
 }
 
-// CPU seconds per role between start() and the returned report().
-function cpuMeter(roles: Record<string, () => number>): () => string {
+// CPU seconds per role between start() and the returned report(), and how many of the machine's
+// cores they kept busy over `wallMs` (all roles together): a phase near every core is CPU-bound.
+function cpuMeter(roles: Record<string, () => number>): (wallMs: number) => string {
   const start = Object.fromEntries(Object.entries(roles).map(([k, f]) => [k, f()]));
-  return () =>
-    Object.entries(roles)
-      .map(([k, f]) => `${k} ${(f() - start[k]!).toFixed(1)}`)
-      .join(', ');
+  return (wallMs) => {
+    const used = Object.entries(roles).map(([k, f]) => [k, f() - start[k]!] as const);
+    const total = used.reduce((a, [, v]) => a + v, 0);
+    const cores = `${(total / (wallMs / 1000)).toFixed(2)} of ${availableParallelism()} cores busy`;
+    return `${used.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}; ${cores}`;
+  };
 }
 
 const sharedRoles = (fake: FakeLlmProcess) => ({
@@ -189,7 +192,7 @@ async function withVerifiers(
       kgdsSpec(`kgds-${n}-verifiers`, [lead(2), lead(3), lead(4), lead(5)]),
       false,
     );
-    return { ...r, cpu: meter() };
+    return { ...r, cpu: meter(r.wallMs) };
   } finally {
     for (const p of procs) p.kill('SIGTERM');
     await bus.deleteStreams();
@@ -247,7 +250,7 @@ export async function run(args: string[]) {
       'abs: verify window s (first task created to last finished)': embedded.verifyMs / 1000,
       'abs: verify window/ideal': embedded.verifyMs / idealMs,
       'abs: max active at server': (await fake.stats()).maxActive,
-      'abs: CPU s by process': meter(),
+      'abs: CPU s by process': meter(embedded.wallMs),
     };
     // 2) Four EBS-AOS lead systems (one judge call per task at a time), 1, 2 and 4 verifier processes.
     let one = 0;
