@@ -17,9 +17,10 @@ export function fakeEmbedding(text: string, dim: number): number[] {
 }
 
 // Drawing each word's vector anew took 15 of the 20 s a test spent embedding 4,107 PerSphere
-// documents; a corpus repeats its words, so they are kept (up to a bound on memory).
+// documents; a corpus repeats its words, so they are kept, up to 8M numbers (64 MB) in all.
 const wordVectors = new Map<string, Float64Array>();
-const MAX_WORDS = 100_000;
+const MAX_NUMBERS = 8_000_000;
+let kept = 0;
 
 function wordVector(word: string, dim: number): Float64Array {
   const key = `${dim}:${word}`;
@@ -28,8 +29,12 @@ function wordVector(word: string, dim: number): Float64Array {
     const rnd = seededRandom(hashSeed(`w:${word}`));
     v = new Float64Array(dim);
     for (let i = 0; i < dim; i++) v[i] = rnd() * 2 - 1;
-    if (wordVectors.size >= MAX_WORDS) wordVectors.clear();
+    if (kept + dim > MAX_NUMBERS) {
+      wordVectors.clear();
+      kept = 0;
+    }
     wordVectors.set(key, v);
+    kept += dim;
   }
   return v;
 }
