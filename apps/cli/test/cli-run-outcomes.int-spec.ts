@@ -164,6 +164,7 @@ describe('precis run outcomes and exit codes (built binary)', () => {
     }
   });
 
+  // These two run three to five CLI processes one after another (15-21 s in CI): room to spare.
   it('exits 130 on SIGINT with a resume hint that selects the same run; the hint resumes it; rm deletes it', async () => {
     const file = await spec('slow', [
       { name: 'slow', model: 'slow' },
@@ -193,7 +194,7 @@ describe('precis run outcomes and exit codes (built binary)', () => {
     const removed = await runCli(['runs', 'rm', id], env('slow'));
     expect(removed.stdout).toBe(`deleted run ${id} (slow)\n`);
     expect((await listed()).map((r) => r.id)).not.toContain(id);
-  });
+  }, 120_000);
 
   it('shows a run whose process was killed as interrupted, and resumes it', async () => {
     const file = await spec('killed', [{ name: 'slow', model: 'slow' }]);
@@ -211,7 +212,7 @@ describe('precis run outcomes and exit codes (built binary)', () => {
     const resumed = await runCli(['run', file], env('killed'));
     expect(resumed.stderr).toContain(`resuming run ${id}`);
     expect(resumed.code).toBe(0);
-  });
+  }, 120_000);
 
   it('exits 6 when the run is cancelled from another process while it runs', async () => {
     const db = { DATABASE_URL: tdb.url, FAKE_KEY: 'k' };
