@@ -82,7 +82,7 @@ export function encodeTokens(text: string, encoding: Encoding = DEFAULT_ENCODING
 }
 
 export function decodeTokens(tokens: readonly number[], encoding: Encoding = DEFAULT_ENCODING): string {
-  return getEncoder(encoding).decode([...tokens]);
+  return getEncoder(encoding).decode(tokens);
 }
 
 export function countTokens(text: string, encoding: Encoding = DEFAULT_ENCODING): number {
