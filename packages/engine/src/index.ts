@@ -19,6 +19,7 @@ export * from './planner/source-summaries.js';
 export * from './ports.js';
 export * from './queries/run-queries.js';
 export * from './report/fit-table.js';
+export * from './report/rank-by.js';
 export * from './report/render-run-report.js';
 export * from './report/render-trace.js';
 export * from './report/report-blocks.js';

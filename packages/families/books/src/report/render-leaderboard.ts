@@ -8,6 +8,7 @@ import {
   type ReportColumn,
   type ReportFigure,
   type RunHeader,
+  rankBy,
   rankColumn,
   reportTable,
 } from '@precis/engine';
@@ -86,18 +87,8 @@ const COLUMNS: ReportColumn<RankedRow>[] = [
 
 // Complete rows best first (ties by system name); incomplete rows have no score and no rank and
 // come last, by system name.
-export function rankRows(rows: readonly LeaderboardRow[]): RankedRow[] {
-  const scored = (r: LeaderboardRow) => r.score !== null && isComplete(r.work);
-  const ranked = rows
-    .filter(scored)
-    .sort((a, b) => b.score! - a.score! || a.system.localeCompare(b.system))
-    .map((r, i) => ({ rank: i + 1, ...r }));
-  const rest = rows
-    .filter((r) => !scored(r))
-    .sort((a, b) => a.system.localeCompare(b.system))
-    .map((r) => ({ rank: null, ...r }));
-  return [...ranked, ...rest];
-}
+export const rankRows = (rows: readonly LeaderboardRow[]): RankedRow[] =>
+  rankBy(rows, (r) => (isComplete(r.work) ? r.score : null));
 
 function errorTypeLine(r: LeaderboardRow): string {
   if (r.sentences === 0) return `${r.system}: no sentence judged (${r.status})`;

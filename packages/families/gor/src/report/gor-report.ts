@@ -7,6 +7,7 @@ import {
   type ReportColumn,
   type ReportFigure,
   type ReportSection,
+  rankBy,
   rankColumn,
   reportTable,
   scoreTaskId,
@@ -19,18 +20,12 @@ import { gorTrace } from './gor-trace.js';
 type Ranked = GorRow & { rank: number | null };
 
 // Complete rows by ROUGE-L (ties by system name) within their metric; the rest unranked, last.
-export function rankGorRows(rows: readonly GorRow[]): Ranked[] {
-  const out: Ranked[] = [];
-  for (const metric of [...new Set(rows.map((r) => r.metric))]) {
-    const group = rows.filter((r) => r.metric === metric);
-    const done = group.filter((r) => r.rouge !== null);
-    done.sort((a, b) => b.rouge!.rougeL - a.rouge!.rougeL || a.system.localeCompare(b.system));
-    out.push(...done.map((r, i) => ({ rank: i + 1, ...r })));
-    const rest = group.filter((r) => r.rouge === null).sort((a, b) => a.system.localeCompare(b.system));
-    out.push(...rest.map((r) => ({ rank: null, ...r })));
-  }
-  return out;
-}
+export const rankGorRows = (rows: readonly GorRow[]): Ranked[] =>
+  rankBy(
+    rows,
+    (r) => r.rouge?.rougeL ?? null,
+    (r) => r.metric,
+  );
 
 const num = <R>(
   header: string,

@@ -8,6 +8,7 @@ import {
   type ReportColumn,
   type ReportFigure,
   type ReportSection,
+  rankBy,
   rankColumn,
   reportTable,
   scoreTaskId,
@@ -21,27 +22,15 @@ type Ranked = KgdsRow & { rank: number | null };
 
 // Complete rows by OP_GM (ties by system name), ranked within their metric and pattern (the
 // OP_GM of EBS-AOS and of ABS-AOS are not comparable); rows without numbers unranked, last.
-export function rankKgdsRows(rows: readonly KgdsRow[]): Ranked[] {
-  const out: Ranked[] = [];
-  for (const group of groups(rows)) {
-    const ranked = group
-      .filter((r) => r.kgds !== null)
-      .sort((a, b) => b.kgds!.opGm - a.kgds!.opGm || a.system.localeCompare(b.system))
-      .map((r, i) => ({ rank: i + 1, ...r }));
-    const rest = group
-      .filter((r) => r.kgds === null)
-      .sort((a, b) => a.system.localeCompare(b.system))
-      .map((r) => ({ rank: null, ...r }));
-    out.push(...ranked, ...rest);
-  }
-  return out;
-}
+export const rankKgdsRows = (rows: readonly KgdsRow[]): Ranked[] =>
+  rankBy(rows, (r) => r.kgds?.opGm ?? null, groupKey);
+
+const groupKey = (r: KgdsRow) => `${r.metric} ${r.pattern}`;
 
 // Rows by (metric, pattern), in the order they first appear.
 function groups(rows: readonly KgdsRow[]): KgdsRow[][] {
   const byKey = new Map<string, KgdsRow[]>();
-  for (const r of rows)
-    byKey.set(`${r.metric} ${r.pattern}`, [...(byKey.get(`${r.metric} ${r.pattern}`) ?? []), r]);
+  for (const r of rows) byKey.set(groupKey(r), [...(byKey.get(groupKey(r)) ?? []), r]);
   return [...byKey.values()];
 }
 

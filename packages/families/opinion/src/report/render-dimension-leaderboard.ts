@@ -8,6 +8,7 @@ import {
   type ReportFigure,
   type ReportSection,
   type RunHeader,
+  rankBy,
   rankColumn,
   reportTable,
   runHeader,
@@ -71,17 +72,8 @@ function overall(r: DimensionSystemRow): number | null {
 // Complete rows best first (ties by system name); rows without a judge mean unranked, last.
 type RankedDimensionRow = DimensionSystemRow & { rank: number | null };
 
-export function rankDimensionRows(rows: readonly DimensionSystemRow[]): RankedDimensionRow[] {
-  const ranked = rows
-    .filter((r) => overall(r) !== null)
-    .sort((a, b) => overall(b)! - overall(a)! || a.system.localeCompare(b.system))
-    .map((r, i) => ({ rank: i + 1, ...r }));
-  const rest = rows
-    .filter((r) => overall(r) === null)
-    .sort((a, b) => a.system.localeCompare(b.system))
-    .map((r) => ({ rank: null, ...r }));
-  return [...ranked, ...rest];
-}
+export const rankDimensionRows = (rows: readonly DimensionSystemRow[]): RankedDimensionRow[] =>
+  rankBy(rows, overall);
 
 // Boards as the JSON report gives them: rows in rank order, each with its rank.
 export function rankedBoards(boards: readonly DimensionLeaderboard[]) {

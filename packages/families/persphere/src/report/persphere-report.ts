@@ -8,6 +8,7 @@ import {
   type ReportColumn,
   type ReportFigure,
   type ReportSection,
+  rankBy,
   rankColumn,
   reportTable,
   scoreTaskId,
@@ -18,23 +19,12 @@ import type { PersphereNumbers, PersphereRow } from '../score/persphere-row.js';
 type Ranked = PersphereRow & { rank: number | null };
 
 // Complete rows by Overall@k (ties by system name) within their metric; the rest unranked, last.
-export function rankPersphereRows(rows: readonly PersphereRow[]): Ranked[] {
-  const out: Ranked[] = [];
-  for (const metric of [...new Set(rows.map((r) => r.metric))]) {
-    const group = rows.filter((r) => r.metric === metric);
-    out.push(
-      ...group
-        .filter((r) => r.persphere !== null)
-        .sort((a, b) => b.persphere!.overall - a.persphere!.overall || a.system.localeCompare(b.system))
-        .map((r, i) => ({ rank: i + 1, ...r })),
-      ...group
-        .filter((r) => r.persphere === null)
-        .sort((a, b) => a.system.localeCompare(b.system))
-        .map((r) => ({ rank: null, ...r })),
-    );
-  }
-  return out;
-}
+export const rankPersphereRows = (rows: readonly PersphereRow[]): Ranked[] =>
+  rankBy(
+    rows,
+    (r) => r.persphere?.overall ?? null,
+    (r) => r.metric,
+  );
 
 const num = (
   header: string,
