@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { rankBy } from './rank-by.js';
+import { groupRows, rankBy } from './rank-by.js';
 
 const row = (system: string, score: number | null, metric = 'm') => ({ system, score, metric });
 
@@ -33,5 +33,10 @@ describe('rankBy', () => {
   it('keeps every field of the row, rank first, and scores 0 as a score', () => {
     expect(rankBy([row('a', 0)], (r) => r.score)).toEqual([{ rank: 1, system: 'a', score: 0, metric: 'm' }]);
     expect(Object.keys(rankBy([row('a', 0)], (r) => r.score)[0]!)[0]).toBe('rank');
+  });
+
+  it("groupRows keeps the groups' first-appearance order and the rows' order within them", () => {
+    const rows = [row('a', 1, 'x'), row('b', 2, 'y'), row('c', 3, 'x')];
+    expect(groupRows(rows, (r) => r.metric).map((g) => g.map((r) => r.system))).toEqual([['a', 'c'], ['b']]);
   });
 });

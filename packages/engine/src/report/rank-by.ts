@@ -8,15 +8,8 @@ export function rankBy<R extends { system: string }>(
   score: (r: R) => number | null,
   group: (r: R) => string = () => '',
 ): Ranked<R>[] {
-  const groups = new Map<string, R[]>();
-  for (const r of rows) {
-    const key = group(r);
-    const members = groups.get(key);
-    if (members) members.push(r);
-    else groups.set(key, [r]);
-  }
   const bySystem = (a: R, b: R) => a.system.localeCompare(b.system);
-  return [...groups.values()].flatMap((members) => {
+  return groupRows(rows, group).flatMap((members) => {
     const scored = members.map((r) => ({ r, s: score(r) }));
     const ranked = scored
       .filter((x): x is { r: R; s: number } => x.s !== null)
@@ -29,4 +22,16 @@ export function rankBy<R extends { system: string }>(
       .map((r) => ({ rank: null, ...r }));
     return [...ranked, ...rest];
   });
+}
+
+// Rows by `key`, groups in the order they first appear, rows in their given order.
+export function groupRows<R>(rows: readonly R[], key: (r: R) => string): R[][] {
+  const groups = new Map<string, R[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const members = groups.get(k);
+    if (members) members.push(r);
+    else groups.set(k, [r]);
+  }
+  return [...groups.values()];
 }

@@ -3,6 +3,7 @@ import {
   ciColumn,
   failedColumn,
   fixed,
+  groupRows,
   judgedBy,
   type ReportBlock,
   type ReportColumn,
@@ -28,11 +29,7 @@ export const rankKgdsRows = (rows: readonly KgdsRow[]): Ranked[] =>
 const groupKey = (r: KgdsRow) => `${r.metric} ${r.pattern}`;
 
 // Rows by (metric, pattern), in the order they first appear.
-function groups(rows: readonly KgdsRow[]): KgdsRow[][] {
-  const byKey = new Map<string, KgdsRow[]>();
-  for (const r of rows) byKey.set(groupKey(r), [...(byKey.get(groupKey(r)) ?? []), r]);
-  return [...byKey.values()];
-}
+const groups = (rows: readonly KgdsRow[]): KgdsRow[][] => groupRows(rows, groupKey);
 
 const num = (header: string, value: (n: KgdsNumbers) => number | null | undefined): ReportColumn<Ranked> => ({
   header,
