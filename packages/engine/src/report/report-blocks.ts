@@ -52,6 +52,17 @@ export function reportTable<R>(columns: readonly ReportColumn<R>[], rows: readon
 export const fixed = (x: number | null | undefined, digits: number): string =>
   x === null || x === undefined ? 'n/a' : x.toFixed(digits);
 
+// A number column: `digits` decimals on screen ('n/a' when absent), the unrounded value in CSV.
+export const numberColumn = <R>(
+  header: string,
+  digits: number,
+  value: (r: R) => number | null | undefined,
+): ReportColumn<R> => ({
+  header,
+  show: (r) => fixed(value(r), digits),
+  csv: [{ header, value: (r) => value(r) ?? null }],
+});
+
 // A rank cell: '–' for a row left out of the ranking.
 export const rankColumn = <R extends { rank: number | null }>(): ReportColumn<R> => ({
   header: 'rank',

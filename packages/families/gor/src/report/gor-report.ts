@@ -3,6 +3,7 @@ import {
   ciColumn,
   failedColumn,
   fixed,
+  numberColumn,
   type ReportBlock,
   type ReportColumn,
   type ReportFigure,
@@ -27,29 +28,19 @@ export const rankGorRows = (rows: readonly GorRow[]): Ranked[] =>
     (r) => r.metric,
   );
 
-const num = <R>(
-  header: string,
-  digits: number,
-  value: (r: R) => number | null | undefined,
-): ReportColumn<R> => ({
-  header,
-  show: (r) => fixed(value(r) ?? null, digits),
-  csv: [{ header, value: (r) => value(r) ?? null }],
-});
-
 const COLUMNS: ReportColumn<Ranked>[] = [
   rankColumn(),
   { header: 'system', show: (r) => r.system },
   { header: 'summarizer', show: (r) => r.summarizer },
   { header: 'strategy', show: (r) => r.strategy },
   { header: 'ranker', show: (r) => r.ranker },
-  num('ROUGE-1 %', 2, (r) => r.rouge?.rouge1),
-  num('ROUGE-2 %', 2, (r) => r.rouge?.rouge2),
-  num('ROUGE-L %', 2, (r) => r.rouge?.rougeL),
+  numberColumn('ROUGE-1 %', 2, (r) => r.rouge?.rouge1),
+  numberColumn('ROUGE-2 %', 2, (r) => r.rouge?.rouge2),
+  numberColumn('ROUGE-L %', 2, (r) => r.rouge?.rougeL),
   ciColumn<Ranked>('ROUGE-L 95% CI', 'rougeL', 2),
-  num('loss first', 3, (r) => r.training?.lossFirst),
-  num('loss last', 3, (r) => r.training?.lossLast),
-  num('train s', 1, (r) => r.training?.seconds),
+  numberColumn('loss first', 3, (r) => r.training?.lossFirst),
+  numberColumn('loss last', 3, (r) => r.training?.lossLast),
+  numberColumn('train s', 1, (r) => r.training?.seconds),
   {
     header: 'samples',
     show: (r) => String(r.samples),
@@ -64,7 +55,7 @@ type PairRow = GorPairwise & { system: string };
 const PAIR_COLUMNS: ReportColumn<PairRow>[] = [
   { header: 'system', show: (r) => r.system },
   { header: 'baseline', show: (r) => r.baseline },
-  ...GOR_CRITERIA.map((c) => num<PairRow>(`${c} win %`, 1, (r) => r.winRate?.[c])),
+  ...GOR_CRITERIA.map((c) => numberColumn<PairRow>(`${c} win %`, 1, (r) => r.winRate?.[c])),
   { header: 'meetings', show: (r) => String(r.pairs), csv: [{ header: 'meetings', value: (r) => r.pairs }] },
   { header: 'failed', show: (r) => String(r.failed), csv: [{ header: 'failed', value: (r) => r.failed }] },
   { header: 'judge', show: (r) => r.judge },

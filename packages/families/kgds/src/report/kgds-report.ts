@@ -2,9 +2,9 @@ import type { RunEntity } from '@precis/db';
 import {
   ciColumn,
   failedColumn,
-  fixed,
   groupRows,
   judgedBy,
+  numberColumn,
   type ReportBlock,
   type ReportColumn,
   type ReportFigure,
@@ -31,11 +31,8 @@ const groupKey = (r: KgdsRow) => `${r.metric} ${r.pattern}`;
 // Rows by (metric, pattern), in the order they first appear.
 const groups = (rows: readonly KgdsRow[]): KgdsRow[][] => groupRows(rows, groupKey);
 
-const num = (header: string, value: (n: KgdsNumbers) => number | null | undefined): ReportColumn<Ranked> => ({
-  header,
-  show: (r) => fixed(r.kgds ? value(r.kgds) : null, 1),
-  csv: [{ header, value: (r) => (r.kgds ? (value(r.kgds) ?? null) : null) }],
-});
+const num = (header: string, value: (n: KgdsNumbers) => number | null | undefined) =>
+  numberColumn<Ranked>(header, 1, (r) => (r.kgds ? value(r.kgds) : null));
 
 const HEAD: ReportColumn<Ranked>[] = [
   rankColumn(),

@@ -3,6 +3,7 @@ import {
   describeWork,
   failedColumn,
   fixed,
+  numberColumn,
   type ReportBlock,
   type ReportColumn,
   type ReportFigure,
@@ -81,14 +82,8 @@ export function rankedBoards(boards: readonly DimensionLeaderboard[]) {
 }
 
 // A number column: shown with two decimals, unformatted in CSV.
-const numberColumn = (
-  header: string,
-  value: (r: RankedDimensionRow) => number | null,
-): ReportColumn<RankedDimensionRow> => ({
-  header,
-  show: (r) => num(value(r)),
-  csv: [{ header, value }],
-});
+const dimensionColumn = (header: string, value: (r: RankedDimensionRow) => number | null) =>
+  numberColumn<RankedDimensionRow>(header, 2, value);
 
 function columns(board: DimensionLeaderboard): ReportColumn<RankedDimensionRow>[] {
   const anyHuman = board.rows.some((r) => Object.values(r.dimensions).some((c) => c.human !== null));
@@ -96,12 +91,12 @@ function columns(board: DimensionLeaderboard): ReportColumn<RankedDimensionRow>[
     rankColumn(),
     { header: 'system', show: (r) => r.system },
     { header: 'summarizer', show: (r) => r.summarizer },
-    numberColumn('judge mean', overall),
+    dimensionColumn('judge mean', overall),
   ];
   for (const d of board.dimensions) {
     const ci = (r: RankedDimensionRow) => r.dimensions[d]?.ci95 ?? null;
     cols.push(
-      numberColumn(d, (r) => r.dimensions[d]?.mean ?? null),
+      dimensionColumn(d, (r) => r.dimensions[d]?.mean ?? null),
       {
         header: `${d} 95% CI`,
         show: (r) => {
@@ -114,7 +109,7 @@ function columns(board: DimensionLeaderboard): ReportColumn<RankedDimensionRow>[
         ],
       },
     );
-    if (anyHuman) cols.push(numberColumn(`${d} human`, (r) => r.dimensions[d]?.human ?? null));
+    if (anyHuman) cols.push(dimensionColumn(`${d} human`, (r) => r.dimensions[d]?.human ?? null));
   }
   cols.push(failedColumn(), { header: 'status', show: (r) => r.status });
   return cols;

@@ -2,8 +2,8 @@ import type { RunEntity } from '@precis/db';
 import {
   ciColumn,
   failedColumn,
-  fixed,
   judgedBy,
+  numberColumn,
   type ReportBlock,
   type ReportColumn,
   type ReportFigure,
@@ -26,15 +26,8 @@ export const rankPersphereRows = (rows: readonly PersphereRow[]): Ranked[] =>
     (r) => r.metric,
   );
 
-const num = (
-  header: string,
-  digits: number,
-  value: (n: PersphereNumbers) => number | null,
-): ReportColumn<Ranked> => ({
-  header,
-  show: (r) => fixed(r.persphere ? value(r.persphere) : null, digits),
-  csv: [{ header, value: (r) => (r.persphere ? value(r.persphere) : null) }],
-});
+const num = (header: string, digits: number, value: (n: PersphereNumbers) => number | null) =>
+  numberColumn<Ranked>(header, digits, (r) => (r.persphere ? value(r.persphere) : null));
 
 const COLUMNS: ReportColumn<Ranked>[] = [
   rankColumn(),
