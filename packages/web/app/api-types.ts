@@ -30,6 +30,8 @@ export interface ReportTable {
   // The same rows with numbers unformatted (a CI is two cells: "<h> low", "<h> high").
   csvHeaders: string[];
   csvRows: CsvValue[][];
+  // Columns a narrow terminal keeps besides the first two (indices into headers).
+  pinned?: number[];
 }
 
 export interface ReportBlock {

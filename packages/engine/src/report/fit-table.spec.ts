@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { fitTable } from './fit-table.js';
+import { failedColumn, type ReportColumn, rankColumn, reportTable } from './report-blocks.js';
 import { renderText } from './report-render.js';
 
 const table = {
@@ -39,5 +40,35 @@ describe('fitTable', () => {
     const wide = renderText('Run', blocks, { wide: true, width: 80 });
     expect(wide).toContain('x'.repeat(50));
     expect(wide).not.toContain('Not shown');
+  });
+});
+
+describe('pinned columns', () => {
+  const row = (system: string, failed: number) => ({
+    system,
+    score: 1,
+    rank: 1,
+    work: { summaries: { expected: 5, failed }, judgments: { expected: 5, failed: 0 } },
+  });
+  type Row = ReturnType<typeof row>;
+  const columns: ReportColumn<Row>[] = [
+    rankColumn(),
+    { header: 'system', show: (r) => r.system },
+    { header: 'a wide column', show: () => 'x'.repeat(30) },
+    failedColumn(),
+  ];
+
+  it('keeps the failed column in a narrow terminal when some work failed, in its place', () => {
+    const { table, hidden } = fitTable(reportTable(columns, [row('a', 0), row('b', 2)]), 15);
+    expect(table.headers).toEqual(['rank', 'system', 'failed']);
+    expect(table.rows).toEqual([
+      ['1', 'a', '0'],
+      ['1', 'b', '2 summaries'],
+    ]);
+    expect(hidden).toEqual(['a wide column']);
+  });
+
+  it('lets the failed column go like any other when nothing failed', () => {
+    expect(fitTable(reportTable(columns, [row('a', 0)]), 15).hidden).toEqual(['a wide column', 'failed']);
   });
 });

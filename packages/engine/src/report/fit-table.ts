@@ -8,9 +8,9 @@ const GAP = 2;
 
 const cut = (s: string) => (s.length > MAX_CELL ? `${s.slice(0, MAX_CELL - 1)}…` : s);
 
-// The columns that fit the width, left to right (the first two, e.g. rank and system, always
-// stay; a column too wide is skipped and narrower ones after it may still fit), and the headers
-// of those left out.
+// The columns that fit the width, left to right (the first two, e.g. rank and system, and the
+// table's pinned ones always stay; a column too wide is skipped and narrower ones after it may
+// still fit), and the headers of those left out.
 export function fitTable(
   table: ReportTable,
   width = TERMINAL_WIDTH,
@@ -19,21 +19,23 @@ export function fitTable(
   const widths = table.headers.map((h, i) =>
     Math.max(cut(h).length, ...rows.map((r) => (r[i] ?? '').length)),
   );
-  const kept: number[] = [];
-  let used = 0;
+  const always = new Set([0, 1, ...(table.pinned ?? [])].filter((i) => i < widths.length));
+  let used = [...always].reduce((a, i) => a + widths[i]! + GAP, -GAP);
+  const kept = new Set(always);
   widths.forEach((w, i) => {
-    const need = w + (kept.length ? GAP : 0);
-    if (i < 2 || used + need <= width) {
-      kept.push(i);
-      used += need;
+    if (!kept.has(i) && used + GAP + w <= width) {
+      kept.add(i);
+      used += GAP + w;
     }
   });
+  const order = [...kept].sort((a, b) => a - b);
   return {
     table: {
       ...table,
-      headers: kept.map((i) => cut(table.headers[i]!)),
-      rows: rows.map((r) => kept.map((i) => r[i] ?? '')),
+      headers: order.map((i) => cut(table.headers[i]!)),
+      rows: rows.map((r) => order.map((i) => r[i] ?? '')),
+      pinned: order.flatMap((i, k) => (always.has(i) && i > 1 ? [k] : [])),
     },
-    hidden: table.headers.filter((_, i) => !kept.includes(i)),
+    hidden: table.headers.filter((_, i) => !kept.has(i)),
   };
 }

@@ -1,4 +1,4 @@
-import { failedCell, type RowWork } from '../scoring/row-status.js';
+import { failedCell, isComplete, type RowWork } from '../scoring/row-status.js';
 
 // What a benchmark family's report section contributes: blocks of tables, notes, lists and bar
 // charts. The engine renders them in every format (report-render.ts); families never format.
@@ -12,6 +12,8 @@ export interface ReportColumn<R> {
   // The column's CSV cells with numbers unformatted, e.g. a CI as low and high (default: one
   // cell holding what is shown).
   csv?: readonly { header: string; value(row: R): CsvValue }[];
+  // A narrow terminal keeps the column when this holds for some row (failed work stays visible).
+  pinWhen?(row: R): boolean;
 }
 
 export interface ReportTable {
@@ -19,6 +21,8 @@ export interface ReportTable {
   rows: string[][];
   csvHeaders: string[];
   csvRows: CsvValue[][];
+  // Columns a narrow terminal keeps besides the first two (indices into headers).
+  pinned?: number[];
 }
 
 export interface ReportChart {
@@ -45,6 +49,7 @@ export function reportTable<R>(columns: readonly ReportColumn<R>[], rows: readon
     rows: rows.map((r) => columns.map((c) => c.show(r))),
     csvHeaders: csvColumns.map((c) => c.header),
     csvRows: rows.map((r) => csvColumns.map((c) => c.value(r))),
+    pinned: columns.flatMap((c, i) => (c.pinWhen && rows.some((r) => c.pinWhen!(r)) ? [i] : [])),
   };
 }
 
@@ -78,6 +83,7 @@ export const failedColumn = <R extends { work: RowWork }>(): ReportColumn<R> => 
     { header: 'failed summaries', value: (r) => r.work.summaries.failed },
     { header: 'failed judgments', value: (r) => r.work.judgments.failed },
   ],
+  pinWhen: (r) => !isComplete(r.work),
 });
 
 // A 95% interval the row keeps at ci95[key], shown 'low–high' ('n/a' when absent); CSV holds
