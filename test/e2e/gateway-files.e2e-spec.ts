@@ -75,44 +75,44 @@ describe('file access through the gateway', () => {
   });
 
   it.each([
-    ['ImportDataset', importFile],
-    ['CreateRun', createRunOn],
+    // CreateRun also names the spec entry that gave the path.
+    ['ImportDataset', importFile, ''],
+    ['CreateRun', createRunOn, ' (datasets[0] in <CreateRun spec>)'],
   ])(
     '%s refuses paths outside the root, links out of it, devices, pipes and over-size files',
-    async (_m, call) => {
+    async (_m, call, where) => {
       expect(await call('/etc/shadow')).toEqual({
         code: status.PERMISSION_DENIED,
-        details: outside('/etc/shadow'),
+        details: `${outside('/etc/shadow')}${where}`,
       });
       // A file that does not exist gets the same answer as one that does.
       expect(await call('/etc/no-such-file')).toEqual({
         code: status.PERMISSION_DENIED,
-        details: outside('/etc/no-such-file'),
+        details: `${outside('/etc/no-such-file')}${where}`,
       });
       expect(await call('/dev/zero')).toEqual({
         code: status.PERMISSION_DENIED,
-        details: outside('/dev/zero'),
+        details: `${outside('/dev/zero')}${where}`,
       });
       expect(await call('../../../proc/self/environ')).toEqual({
         code: status.PERMISSION_DENIED,
-        details: outside('../../../proc/self/environ'),
+        details: `${outside('../../../proc/self/environ')}${where}`,
       });
       expect(await call('books/passwd.md')).toEqual({
         code: status.PERMISSION_DENIED,
-        details: outside('books/passwd.md'),
+        details: `${outside('books/passwd.md')}${where}`,
       });
       expect(await call('pipe.md')).toEqual({
         code: status.INVALID_ARGUMENT,
-        details: 'pipe.md: is a named pipe, not a regular file; pass the path of a data file',
+        details: `pipe.md: is a named pipe, not a regular file; pass the path of a data file${where}`,
       });
       expect(await call('big.md')).toEqual({
         code: status.INVALID_ARGUMENT,
-        details:
-          'big.md: is 2000 bytes, over the limit of 1000 bytes (set by INGEST_MAX_FILE_BYTES); split the file or raise the limit',
+        details: `big.md: is 2000 bytes, over the limit of 1000 bytes (set by INGEST_MAX_FILE_BYTES); split the file or raise the limit${where}`,
       });
       expect(await call('books/missing.md')).toEqual({
         code: status.NOT_FOUND,
-        details: 'books/missing.md: file not found; check the path',
+        details: `books/missing.md: file not found; check the path${where}`,
       });
     },
     60_000,

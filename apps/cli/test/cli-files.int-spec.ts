@@ -63,4 +63,24 @@ describe('precis reading local files', () => {
     expect(registry.code).toBe(1);
     expect(registry.stderr).toContain('cannot read: is a named pipe, not a regular file');
   });
+
+  it('names the spec entry whose dataset file is missing, and creates no run', async () => {
+    const spec = join(dir, 'missing-data.yaml');
+    writeFileSync(
+      spec,
+      [
+        'name: missing-data',
+        'datasets: [{ name: book, kind: text, path: book.md }, { name: gone, kind: text, path: gone.md }]',
+        'systems: [{ name: s, strategy: hierarchical, engine: textrank }]',
+        'metrics: [{ name: booookscore, judge: { engine: heuristic } }]',
+      ].join('\n'),
+    );
+    const res = await runCli(['run', spec], env);
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toBe(
+      `precis: error: ${join(dir, 'gone.md')}: file not found; check the path (datasets[1] in ${spec})`,
+    );
+    const runs = await runCli(['runs', 'ls', '--json'], env);
+    expect(JSON.parse(runs.stdout)).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DatasetEntity, OPEN_RUN_STATUSES, RunEntity } from '@precis/db';
-import type { FileAccessPolicy } from '@precis/files';
+import { FileAccessError, type FileAccessPolicy } from '@precis/files';
 import { importDataset } from '@precis/ingest';
 import { In } from 'typeorm';
 import { strategyFitProblems } from '../spec/benchmark-spec.schema.js';
@@ -27,6 +27,12 @@ export function specModels(spec: LoadedSpec['spec']): { where: string; model: st
       m.judge?.model !== undefined ? [{ where: `metrics[${i}].judge.model`, model: m.judge.model }] : [],
     ),
   ];
+}
+
+// A dataset file refused for its path says which spec entry named it (same problem, same path).
+function inSpec(err: unknown, entry: string, file: string): unknown {
+  if (!(err instanceof FileAccessError)) return err;
+  return new FileAccessError(err.problem, err.path, `${err.reason} (${entry} in ${file})`);
 }
 
 // Stores a validated spec as a run (or finds the unfinished run of the same spec, to resume it).
@@ -56,6 +62,8 @@ export async function createRun(
         ...corpus,
         name: d.name,
         access: opts.fileAccess,
+      }).catch((err: unknown) => {
+        throw inSpec(err, `datasets[${i}]`, file);
       });
     } else if (!(await ctx.db.getRepository(DatasetEntity).existsBy({ name: d.name }))) {
       problems.push(
