@@ -41,6 +41,9 @@ describe('precis run examples/kgds.yaml (built binary, embedded)', () => {
     // One sample's summaries and every verdict.
     const trace = await runCli(['runs', 'show', report.run.id, '--trace', '3'], { PRECIS_HOME: home });
     expect(trace.code).toBe(0);
+    expect(trace.stdout).toContain(
+      '\nlead-3 (ebs-aos): 1 step\n  [kgds-summary] kgds-summary (76w) Background paragraphs: 1, 2, 3',
+    );
     expect(trace.stdout).toContain('\nverdicts\n\ngold (gold)\n\nBackground paragraphs: ');
     expect(trace.stdout).toMatch(
       /\nopinions +1 +Person1 thinks that \*\*Ethiopia\*\* demonstrated strong dominance/,

@@ -52,7 +52,7 @@ function compare(a: TraceStep, b: TraceStep): number {
 // print as the sequence of initial summary, updates and compressions.
 export function renderTrace(system: string, strategy: string, steps: TraceStep[], width = 100): string {
   const sorted = [...steps].sort(compare);
-  const out = [`${system} (${strategy}): ${steps.length} steps`];
+  const out = [`${system} (${strategy}): ${steps.length} ${steps.length === 1 ? 'step' : 'steps'}`];
   if (strategy === 'hierarchical') {
     const levels = new Map<number, TraceStep[]>();
     for (const s of sorted) {
