@@ -2,7 +2,9 @@
 // `npm run bench [name...] [-- --flag value]`: builds, then runs every benchmark module
 // (bench/dist/<name>.bench.js), prints a table and writes bench-results/<name>.json.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { provisionOrExit, stopProvisioned } from './lib/provision.mjs';
@@ -54,6 +56,35 @@ process.env.DATABASE_URL = services.databaseUrl;
 process.env.NATS_URL = services.natsUrl;
 process.env.CHROMIUM_PATH = services.chromiumPath;
 
+// A fixed single-thread workload (JSON and hashing, as the services do; best of 3): figures from
+// two machines compare only in its light (the kgds-verify figures moved 1.9x between two).
+function calibrationMs() {
+  const rows = Array.from({ length: 20_000 }, (_, i) => ({
+    id: `task-${i}`,
+    score: i / 7,
+    text: 'a b c d e f',
+  }));
+  let best = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 3; round++) {
+    const started = performance.now();
+    for (let i = 0; i < 10; i++)
+      createHash('sha256')
+        .update(JSON.stringify(JSON.parse(JSON.stringify(rows))))
+        .digest();
+    best = Math.min(best, performance.now() - started);
+  }
+  return Math.round(best);
+}
+const machine = {
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? 'unknown',
+  node: process.version,
+  calibrationMs: calibrationMs(),
+};
+process.stderr.write(
+  `machine: ${machine.cpuModel}, ${machine.cpus} cores, Node ${machine.node}, CPU calibration ${machine.calibrationMs} ms (lower is faster)\n`,
+);
+
 const outDir = join(root, 'bench-results');
 mkdirSync(outDir, { recursive: true });
 const results = [];
@@ -70,7 +101,7 @@ for (const bench of selected) {
       workspace: bench.workspace,
       startedAt: new Date(started).toISOString(),
       wallSeconds: (Date.now() - started) / 1000,
-      machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
+      machine,
     };
     writeFileSync(join(outDir, `${bench.name}.json`), `${JSON.stringify(record, null, 2)}\n`);
     results.push(record);
