@@ -64,7 +64,7 @@ describe('precis reading local files', () => {
     expect(registry.stderr).toContain('cannot read: is a named pipe, not a regular file');
   });
 
-  it('names the spec entry whose dataset file is missing, and creates no run', async () => {
+  it('names the spec entry whose dataset file is missing, and imports and creates nothing', async () => {
     const spec = join(dir, 'missing-data.yaml');
     writeFileSync(
       spec,
@@ -80,6 +80,9 @@ describe('precis reading local files', () => {
     expect(res.stderr.trim()).toBe(
       `precis: error: ${join(dir, 'gone.md')}: file not found; check the path (datasets[1] in ${spec})`,
     );
+    // Every file is checked before any import: book.md, listed first, is not imported either.
+    const datasets = await runCli(['datasets', 'ls', '--json'], env);
+    expect(JSON.parse(datasets.stdout)).toEqual([]);
     const runs = await runCli(['runs', 'ls', '--json'], env);
     expect(JSON.parse(runs.stdout)).toEqual([]);
   });

@@ -1,4 +1,5 @@
 export {
+  checkConfinedFile,
   checkLocalFile,
   DEFAULT_MAX_FILE_BYTES,
   DEFAULT_READ_TIMEOUT_MS,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DatasetEntity, OPEN_RUN_STATUSES, RunEntity } from '@precis/db';
-import { FileAccessError, type FileAccessPolicy } from '@precis/files';
-import { importDataset } from '@precis/ingest';
+import { checkConfinedFile, FileAccessError, type FileAccessPolicy } from '@precis/files';
+import { importDataset, LOCAL_FILE_POLICY } from '@precis/ingest';
 import { In } from 'typeorm';
 import { strategyFitProblems } from '../spec/benchmark-spec.schema.js';
 import type { LoadedSpec } from '../spec/load-spec.js';
@@ -35,6 +35,22 @@ function inSpec(err: unknown, entry: string, file: string): unknown {
   return new FileAccessError(err.problem, err.path, `${err.reason} (${entry} in ${file})`);
 }
 
+// Every dataset file a spec names passes the read checks before any is imported: a bad path in
+// the second entry leaves the first unimported too.
+async function checkDatasetFiles(
+  datasets: LoadedSpec['spec']['datasets'],
+  file: string,
+  access: FileAccessPolicy,
+): Promise<void> {
+  for (const [i, d] of datasets.entries()) {
+    if (d.path === undefined || d.kind === undefined) continue;
+    for (const path of d.corpus === undefined ? [d.path] : [d.path, d.corpus])
+      await checkConfinedFile(path, access).catch((err: unknown) => {
+        throw inSpec(err, `datasets[${i}]`, file);
+      });
+  }
+}
+
 // Stores a validated spec as a run (or finds the unfinished run of the same spec, to resume it).
 // Datasets given with a path are imported first; an unchanged file is a no-op.
 export async function createRun(
@@ -52,6 +68,7 @@ export async function createRun(
     });
     if (open) return { run: open, resumed: true };
   }
+  await checkDatasetFiles(spec.datasets, file, opts.fileAccess ?? LOCAL_FILE_POLICY);
   const problems: string[] = [];
   for (const [i, d] of spec.datasets.entries()) {
     if (d.path !== undefined && d.kind !== undefined) {
