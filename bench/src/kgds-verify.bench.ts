@@ -200,8 +200,65 @@ async function withVerifiers(
   }
 }
 
+// 1) One ABS-AOS system, all 100 samples, verified in this process (embedded bus).
+async function absPhase(ds: DataSource, fake: FakeLlmProcess, capacity: number, latency: number) {
+  const before = (await fake.stats()).completedChats;
+  const meter = cpuMeter(sharedRoles(fake));
+  const embedded = await timedRun(
+    ds,
+    createInProcessBus(),
+    fake.baseURL,
+    capacity,
+    kgdsSpec('kgds-abs', [abs]),
+    true,
+  );
+  const calls = (await fake.stats()).completedChats - before;
+  const idealMs = (calls * latency) / capacity;
+  return {
+    'abs: verify tasks': embedded.verifyTasks,
+    'abs: judge calls': calls,
+    'abs: wall s': embedded.wallMs / 1000,
+    'abs: ideal s (calls x latency / capacity)': idealMs / 1000,
+    'abs: wall/ideal': embedded.wallMs / idealMs,
+    'abs: verify window s (first task created to last finished)': embedded.verifyMs / 1000,
+    'abs: verify window/ideal': embedded.verifyMs / idealMs,
+    'abs: max active at server': (await fake.stats()).maxActive,
+    'abs: CPU s by process': meter(embedded.wallMs).text,
+  };
+}
+
 // Throughput targets of n verifier processes, as multiples of one process's.
 const TARGETS: Record<number, number> = { 2: 1.8, 4: 3.2 };
+
+// 2) Four EBS-AOS lead systems (one judge call per task at a time) by n verifier processes each.
+async function scalingPhase(
+  counts: number[],
+  db: { url: string; ds: DataSource },
+  fake: FakeLlmProcess,
+  capacity: number,
+  perProcess: number,
+) {
+  const metrics: Record<string, number | string> = {};
+  let one = 0;
+  for (const n of counts) {
+    const r = await withVerifiers(n, db, fake, capacity, perProcess);
+    const perS = r.verifyTasks / (r.verifyMs / 1000);
+    if (n === 1) one = perS;
+    metrics[`${n} verifier(s): verify tasks/s`] = perS;
+    metrics[`${n} verifier(s): verify s`] = r.verifyMs / 1000;
+    if (one) metrics[`${n} verifier(s): x one process`] = perS / one;
+    metrics[`${n} verifier(s): CPU s by process`] = r.cpu.text;
+    // Every process shares this machine's cores: a target needing more cores than it has
+    // cannot be met here however the work is spread.
+    const cpuMsPerTask = (1000 * r.cpu.total) / r.verifyTasks;
+    metrics[`${n} verifier(s): CPU ms per verify task (all processes, whole run)`] = cpuMsPerTask;
+    const target = TARGETS[n];
+    if (one && target)
+      metrics[`${n} verifier(s): cores the ${target}x target needs at that cost`] =
+        (target * one * cpuMsPerTask) / 1000;
+  }
+  return metrics;
+}
 
 export async function run(args: string[]) {
   const { values } = parseArgs({
@@ -231,52 +288,19 @@ export async function run(args: string[]) {
   try {
     // Imported before anything is timed (a run imports an unchanged file as a no-op).
     await importDataset(ds, { kind: 'kgds', path: KGDS, name: 'kgds' });
-    // 1) One ABS-AOS system, all 100 samples, verified in this process (embedded bus).
-    const before = (await fake.stats()).completedChats;
-    const meter = cpuMeter(sharedRoles(fake));
-    const embedded = await timedRun(
-      ds,
-      createInProcessBus(),
-      fake.baseURL,
-      capacity,
-      kgdsSpec('kgds-abs', [abs]),
-      true,
-    );
-    const calls = (await fake.stats()).completedChats - before;
-    const idealMs = (calls * latency) / capacity;
-    const metrics: Record<string, number | string> = {
-      'abs: verify tasks': embedded.verifyTasks,
-      'abs: judge calls': calls,
-      'abs: wall s': embedded.wallMs / 1000,
-      'abs: ideal s (calls x latency / capacity)': idealMs / 1000,
-      'abs: wall/ideal': embedded.wallMs / idealMs,
-      'abs: verify window s (first task created to last finished)': embedded.verifyMs / 1000,
-      'abs: verify window/ideal': embedded.verifyMs / idealMs,
-      'abs: max active at server': (await fake.stats()).maxActive,
-      'abs: CPU s by process': meter(embedded.wallMs).text,
+    const metrics = {
+      ...(await absPhase(ds, fake, capacity, latency)),
+      ...(await scalingPhase(
+        String(values.processes)
+          .split(',')
+          .map(Number)
+          .filter((x) => x > 0),
+        { url: tdb.url, ds },
+        fake,
+        capacity,
+        Number(values['per-process']),
+      )),
     };
-    // 2) Four EBS-AOS lead systems (one judge call per task at a time), 1, 2 and 4 verifier processes.
-    let one = 0;
-    for (const n of String(values.processes)
-      .split(',')
-      .map(Number)
-      .filter((x) => x > 0)) {
-      const r = await withVerifiers(n, { url: tdb.url, ds }, fake, capacity, Number(values['per-process']));
-      const perS = r.verifyTasks / (r.verifyMs / 1000);
-      if (n === 1) one = perS;
-      metrics[`${n} verifier(s): verify tasks/s`] = perS;
-      metrics[`${n} verifier(s): verify s`] = r.verifyMs / 1000;
-      if (one) metrics[`${n} verifier(s): x one process`] = perS / one;
-      metrics[`${n} verifier(s): CPU s by process`] = r.cpu.text;
-      // Every process shares this machine's cores: a target needing more cores than it has
-      // cannot be met here however the work is spread.
-      const cpuMsPerTask = (1000 * r.cpu.total) / r.verifyTasks;
-      metrics[`${n} verifier(s): CPU ms per verify task (all processes, whole run)`] = cpuMsPerTask;
-      const target = TARGETS[n];
-      if (one && target)
-        metrics[`${n} verifier(s): cores the ${target}x target needs at that cost`] =
-          (target * one * cpuMsPerTask) / 1000;
-    }
     return {
       name: 'kgds-verify',
       description: `KGDS verification against the fake server in its own process (latency ${latency} ms, capacity ${capacity}): (1) every sample of one ABS-AOS system (gold) judged embedded, wall vs the ideal, target <= 1.25x; (2) the 800 verify tasks (opinions, feedback) of four EBS-AOS lead systems by 1, 2 and 4 verifier processes over NATS + PostgreSQL with ${values['per-process']} tasks each at a time, targets >= 1.8x and >= 3.2x of one`,
