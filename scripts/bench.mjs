@@ -56,8 +56,9 @@ process.env.DATABASE_URL = services.databaseUrl;
 process.env.NATS_URL = services.natsUrl;
 process.env.CHROMIUM_PATH = services.chromiumPath;
 
-// A fixed single-thread workload (JSON and hashing, as the services do; best of 3): figures from
-// two machines compare only in its light (the kgds-verify figures moved 1.9x between two).
+// A fixed single-thread workload (JSON and hashing, as the services do; best of 3), before and
+// after each benchmark: figures compare only in its light (it read 279 to 517 ms on one machine
+// within an hour, and the kgds-verify figures moved with it).
 function calibrationMs() {
   const rows = Array.from({ length: 20_000 }, (_, i) => ({
     id: `task-${i}`,
@@ -75,15 +76,8 @@ function calibrationMs() {
   }
   return Math.round(best);
 }
-const machine = {
-  cpus: cpus().length,
-  cpuModel: cpus()[0]?.model ?? 'unknown',
-  node: process.version,
-  calibrationMs: calibrationMs(),
-};
-process.stderr.write(
-  `machine: ${machine.cpuModel}, ${machine.cpus} cores, Node ${machine.node}, CPU calibration ${machine.calibrationMs} ms (lower is faster)\n`,
-);
+const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version };
+process.stderr.write(`machine: ${machine.cpuModel}, ${machine.cpus} cores, Node ${machine.node}\n`);
 
 const outDir = join(root, 'bench-results');
 mkdirSync(outDir, { recursive: true });
@@ -91,6 +85,7 @@ const results = [];
 let failed = false;
 for (const bench of selected) {
   process.stderr.write(`\n--- ${bench.name} (${bench.workspace})\n`);
+  const calibration = { calibrationMs: calibrationMs() };
   const started = Date.now();
   try {
     const mod = await import(pathToFileURL(bench.file).href);
@@ -101,11 +96,14 @@ for (const bench of selected) {
       workspace: bench.workspace,
       startedAt: new Date(started).toISOString(),
       wallSeconds: (Date.now() - started) / 1000,
-      machine,
+      machine: { ...machine, ...calibration, calibrationAfterMs: calibrationMs() },
     };
     writeFileSync(join(outDir, `${bench.name}.json`), `${JSON.stringify(record, null, 2)}\n`);
     results.push(record);
     console.log(`\n${result.name}: ${result.description}`);
+    console.log(
+      `  (CPU calibration ${calibration.calibrationMs} ms before, ${record.machine.calibrationAfterMs} ms after; lower is faster)`,
+    );
     const width = Math.max(...Object.keys(result.metrics).map((k) => k.length));
     for (const [k, v] of Object.entries(result.metrics)) {
       console.log(
