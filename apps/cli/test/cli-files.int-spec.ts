@@ -86,4 +86,23 @@ describe('precis reading local files', () => {
     const runs = await runCli(['runs', 'ls', '--json'], env);
     expect(JSON.parse(runs.stdout)).toEqual([]);
   });
+
+  it("imports none of a spec's datasets when a later one is invalid", async () => {
+    writeFileSync(join(dir, 'empty.md'), '');
+    const spec = join(dir, 'empty-data.yaml');
+    writeFileSync(
+      spec,
+      [
+        'name: empty-data',
+        'datasets: [{ name: book, kind: text, path: book.md }, { name: empty, kind: text, path: empty.md }]',
+        'systems: [{ name: s, strategy: hierarchical, engine: textrank }]',
+        'metrics: [{ name: booookscore, judge: { engine: heuristic } }]',
+      ].join('\n'),
+    );
+    const res = await runCli(['run', spec], env);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`${join(dir, 'empty.md')}: file is empty`);
+    const datasets = await runCli(['datasets', 'ls', '--json'], env);
+    expect(JSON.parse(datasets.stdout)).toEqual([]);
+  });
 });

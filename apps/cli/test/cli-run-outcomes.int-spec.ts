@@ -89,6 +89,17 @@ describe('precis run outcomes and exit codes (built binary)', () => {
     expect(await readdir(dir)).not.toContain('never');
   });
 
+  it('exits 1 naming a model the registry lacks, before importing anything', async () => {
+    const file = await spec('no-model', [{ name: 's', model: 'nope' }]);
+    const res = await runCli(['run', file], env('no-model'));
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toBe(
+      `precis: error: ${file}: invalid benchmark spec\n  - systems[0].model: model "nope" is not in the model registry`,
+    );
+    const datasets = await runCli(['datasets', 'ls', '--json'], env('no-model'));
+    expect(JSON.parse(datasets.stdout)).toEqual([]);
+  });
+
   it('exits 3 when some work failed, 4 when nothing was summarized, 5 at the cost limit', async () => {
     const partial = await runCli(
       [

@@ -120,29 +120,17 @@ async function locate(path: string, policy: FileAccessPolicy): Promise<{ full: s
   return { full, real };
 }
 
-// The checks made before a file is opened: where it leads, what it is, its size.
-async function inspect(path: string, policy: FileAccessPolicy) {
+// The whole file, within the policy's limits.
+export async function readConfinedFile(
+  path: string,
+  policy: FileAccessPolicy,
+): Promise<{ bytes: Buffer; fullPath: string; realPath: string }> {
   const { full, real } = await locate(path, policy);
   const st = await stat(real).catch((err: unknown) => {
     throw fsError(path, err);
   });
   if (!st.isFile()) throw notRegular(path, kindOf(st));
   if (st.size > policy.maxBytes) throw tooLarge(path, st.size, policy);
-  return { full, real, st };
-}
-
-// Refuses a file the policy would refuse to read, without reading it: a caller given several
-// files checks them all before it reads (and writes) anything.
-export async function checkConfinedFile(path: string, policy: FileAccessPolicy): Promise<void> {
-  await inspect(path, policy);
-}
-
-// The whole file, within the policy's limits.
-export async function readConfinedFile(
-  path: string,
-  policy: FileAccessPolicy,
-): Promise<{ bytes: Buffer; fullPath: string; realPath: string }> {
-  const { full, real, st } = await inspect(path, policy);
   // O_NOFOLLOW and the inode check catch a file swapped for a link or another file meanwhile.
   const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
     (err: unknown) => {

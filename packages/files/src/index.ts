@@ -1,5 +1,4 @@
 export {
-  checkConfinedFile,
   checkLocalFile,
   DEFAULT_MAX_FILE_BYTES,
   DEFAULT_READ_TIMEOUT_MS,

@@ -148,6 +148,16 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
 }
 
 // The dataset's row: a replaced dataset keeps its id (its old content cleared), a new one gets one.
+// What importDataset would refuse (name, file, a conflicting stored dataset, content), found
+// without writing: a caller importing several datasets checks them all first.
+export async function checkDatasetImport(ds: DataSource, opts: ImportDatasetOptions): Promise<void> {
+  validateDatasetName(opts.name);
+  const { decoded, corpusFile } = await readInputs(opts);
+  const existing = await ds.getRepository(DatasetEntity).findOne({ where: { name: opts.name } });
+  if (existing && checkExisting(existing, opts, decoded.sha256)) return;
+  parseOrExplain(opts, decoded.text, corpusFile, () => {});
+}
+
 async function writeDatasetRow(
   em: EntityManager,
   current: DatasetEntity | null,

@@ -4,13 +4,13 @@ export type { DatasetIssue } from './errors.js';
 export { DatasetConflictError, DatasetNotFoundError, DatasetValidationError, formatIssue } from './errors.js';
 export { stripGutenbergBoilerplate } from './gutenberg.js';
 export type { ImportDatasetOptions, ImportProgress, ImportResult, ImportStatus } from './import-dataset.js';
-export { importDataset, validateDatasetName } from './import-dataset.js';
+export { checkDatasetImport, importDataset, validateDatasetName } from './import-dataset.js';
 export type { ParsedDatasetFile } from './parse-dataset-file.js';
 export { parseDatasetFile, parseDatasetText } from './parse-dataset-file.js';
 export { KGDS_KEY_FACT_TYPE, KGDS_NON_SUPPORTING_FACT_TYPE } from './parsers/kgds.parser.js';
 export type { OpinionDimension } from './parsers/summeval-op.parser.js';
 export { OPINION_DIMENSIONS, SUMMEVAL_OP_DIMENSIONS } from './parsers/summeval-op.parser.js';
-export { decodeDatasetBytes, firstInvalidUtf8Offset, LOCAL_FILE_POLICY, sha256Hex } from './read-file.js';
+export { decodeDatasetBytes, firstInvalidUtf8Offset, sha256Hex } from './read-file.js';
 export type {
   DatasetKindName,
   JsonObject,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DatasetEntity, OPEN_RUN_STATUSES, RunEntity } from '@precis/db';
-import { checkConfinedFile, FileAccessError, type FileAccessPolicy } from '@precis/files';
-import { importDataset, LOCAL_FILE_POLICY } from '@precis/ingest';
+import { FileAccessError, type FileAccessPolicy } from '@precis/files';
+import { checkDatasetImport, type ImportDatasetOptions, importDataset } from '@precis/ingest';
 import { In } from 'typeorm';
 import { strategyFitProblems } from '../spec/benchmark-spec.schema.js';
 import type { LoadedSpec } from '../spec/load-spec.js';
@@ -35,20 +35,65 @@ function inSpec(err: unknown, entry: string, file: string): unknown {
   return new FileAccessError(err.problem, err.path, `${err.reason} (${entry} in ${file})`);
 }
 
-// Every dataset file a spec names passes the read checks before any is imported: a bad path in
-// the second entry leaves the first unimported too.
-async function checkDatasetFiles(
-  datasets: LoadedSpec['spec']['datasets'],
-  file: string,
-  access: FileAccessPolicy,
-): Promise<void> {
-  for (const [i, d] of datasets.entries()) {
-    if (d.path === undefined || d.kind === undefined) continue;
-    for (const path of d.corpus === undefined ? [d.path] : [d.path, d.corpus])
-      await checkConfinedFile(path, access).catch((err: unknown) => {
-        throw inSpec(err, `datasets[${i}]`, file);
-      });
+// What stops a spec from running here: datasets neither given nor imported, strategies that do
+// not fit their dataset's kind, models missing from the registry.
+async function specProblems(ctx: RunContext, spec: LoadedSpec['spec']): Promise<string[]> {
+  const problems: string[] = [];
+  const stored = await ctx.db
+    .getRepository(DatasetEntity)
+    .findBy({ name: In(spec.datasets.map((d) => d.name)) });
+  for (const [i, d] of spec.datasets.entries())
+    if ((d.path === undefined || d.kind === undefined) && !stored.some((s) => s.name === d.name))
+      problems.push(
+        `datasets[${i}].name: no dataset "${d.name}" has been imported; import it with \`precis ingest\` or give its kind and path`,
+      );
+  // Datasets named without a kind take the stored one's.
+  const kinds = spec.datasets.map((d) => d.kind ?? stored.find((s) => s.name === d.name)?.kind);
+  for (const p of strategyFitProblems(ctx.families, spec, kinds))
+    problems.push(`${p.path.join('.').replace(/\.(\d+)/g, '[$1]')}: ${p.message}`);
+  for (const { where, model } of specModels(spec)) {
+    if (!ctx.modelInfo) {
+      problems.push(
+        `${where}: "${model}" needs a model registry (set PRECIS_MODELS or "models:" in the spec)`,
+      );
+    } else if (!ctx.modelInfo(model)) {
+      problems.push(`${where}: model "${model}" is not in the model registry`);
+    }
   }
+  return problems;
+}
+
+// The datasets given with a path, imported (an unchanged file is a no-op). With several, each is
+// checked first (read, compared, parsed) so that a bad one leaves none imported; a single import
+// is all-or-nothing by itself.
+async function importSpecDatasets(
+  ctx: RunContext,
+  spec: LoadedSpec['spec'],
+  file: string,
+  access: FileAccessPolicy | undefined,
+): Promise<void> {
+  const imports = spec.datasets.flatMap((d, i): { where: string; opts: ImportDatasetOptions }[] =>
+    d.path === undefined || d.kind === undefined
+      ? []
+      : [
+          {
+            where: `datasets[${i}]`,
+            opts: {
+              kind: d.kind,
+              path: d.path,
+              ...(d.corpus === undefined ? {} : { documentsPath: d.corpus }),
+              name: d.name,
+              access,
+            },
+          },
+        ],
+  );
+  const named = (where: string) => (err: unknown) => {
+    throw inSpec(err, where, file);
+  };
+  if (imports.length > 1)
+    for (const { where, opts } of imports) await checkDatasetImport(ctx.db, opts).catch(named(where));
+  for (const { where, opts } of imports) await importDataset(ctx.db, opts).catch(named(where));
 }
 
 // Stores a validated spec as a run (or finds the unfinished run of the same spec, to resume it).
@@ -68,43 +113,10 @@ export async function createRun(
     });
     if (open) return { run: open, resumed: true };
   }
-  await checkDatasetFiles(spec.datasets, file, opts.fileAccess ?? LOCAL_FILE_POLICY);
-  const problems: string[] = [];
-  for (const [i, d] of spec.datasets.entries()) {
-    if (d.path !== undefined && d.kind !== undefined) {
-      const corpus = d.corpus === undefined ? {} : { documentsPath: d.corpus };
-      await importDataset(ctx.db, {
-        kind: d.kind,
-        path: d.path,
-        ...corpus,
-        name: d.name,
-        access: opts.fileAccess,
-      }).catch((err: unknown) => {
-        throw inSpec(err, `datasets[${i}]`, file);
-      });
-    } else if (!(await ctx.db.getRepository(DatasetEntity).existsBy({ name: d.name }))) {
-      problems.push(
-        `datasets[${i}].name: no dataset "${d.name}" has been imported; import it with \`precis ingest\` or give its kind and path`,
-      );
-    }
-  }
-  // Datasets named without a kind: their kind is known once imported.
-  const stored = await ctx.db
-    .getRepository(DatasetEntity)
-    .findBy({ name: In(spec.datasets.map((d) => d.name)) });
-  const kinds = spec.datasets.map((d) => d.kind ?? stored.find((s) => s.name === d.name)?.kind);
-  for (const p of strategyFitProblems(ctx.families, spec, kinds))
-    problems.push(`${p.path.join('.').replace(/\.(\d+)/g, '[$1]')}: ${p.message}`);
-  for (const { where, model } of specModels(spec)) {
-    if (!ctx.modelInfo) {
-      problems.push(
-        `${where}: "${model}" needs a model registry (set PRECIS_MODELS or "models:" in the spec)`,
-      );
-    } else if (!ctx.modelInfo(model)) {
-      problems.push(`${where}: model "${model}" is not in the model registry`);
-    }
-  }
+  // Everything the spec asks for is checked before anything is written: a bad entry imports nothing.
+  const problems = await specProblems(ctx, spec);
   if (problems.length) throw new SpecError(file, problems);
+  await importSpecDatasets(ctx, spec, file, opts.fileAccess);
   const run = await ctx.db.getRepository(RunEntity).save(
     ctx.db.getRepository(RunEntity).create({
       name: spec.name,
