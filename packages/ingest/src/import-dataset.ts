@@ -147,7 +147,6 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
   return { status: saved.status, dataset, counts: dataset.counts };
 }
 
-// The dataset's row: a replaced dataset keeps its id (its old content cleared), a new one gets one.
 // What importDataset would refuse (name, file, a conflicting stored dataset, content), found
 // without writing: a caller importing several datasets checks them all first.
 export async function checkDatasetImport(ds: DataSource, opts: ImportDatasetOptions): Promise<void> {
@@ -158,6 +157,7 @@ export async function checkDatasetImport(ds: DataSource, opts: ImportDatasetOpti
   parseOrExplain(opts, decoded.text, corpusFile, () => {});
 }
 
+// The dataset's row: a replaced dataset keeps its id (its old content cleared), a new one gets one.
 async function writeDatasetRow(
   em: EntityManager,
   current: DatasetEntity | null,

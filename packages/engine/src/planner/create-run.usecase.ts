@@ -97,7 +97,8 @@ async function importSpecDatasets(
 }
 
 // Stores a validated spec as a run (or finds the unfinished run of the same spec, to resume it).
-// Datasets given with a path are imported first; an unchanged file is a no-op.
+// Datasets given with a path are imported once the spec passes its checks (an unchanged file is
+// a no-op).
 export async function createRun(
   ctx: RunContext,
   loaded: LoadedSpec,
