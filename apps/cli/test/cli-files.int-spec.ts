@@ -64,17 +64,23 @@ describe('precis reading local files', () => {
     expect(registry.stderr).toContain('cannot read: is a named pipe, not a regular file');
   });
 
-  it('names the spec entry whose dataset file is missing, and imports and creates nothing', async () => {
-    const spec = join(dir, 'missing-data.yaml');
+  // A spec importing book.md, then `second`.
+  const twoDatasetSpec = (name: string, second: string) => {
+    const spec = join(dir, `${name}.yaml`);
     writeFileSync(
       spec,
       [
-        'name: missing-data',
-        'datasets: [{ name: book, kind: text, path: book.md }, { name: gone, kind: text, path: gone.md }]',
+        `name: ${name}`,
+        `datasets: [{ name: book, kind: text, path: book.md }, { name: second, kind: text, path: ${second} }]`,
         'systems: [{ name: s, strategy: hierarchical, engine: textrank }]',
         'metrics: [{ name: booookscore, judge: { engine: heuristic } }]',
       ].join('\n'),
     );
+    return spec;
+  };
+
+  it('names the spec entry whose dataset file is missing, and imports and creates nothing', async () => {
+    const spec = twoDatasetSpec('missing-data', 'gone.md');
     const res = await runCli(['run', spec], env);
     expect(res.code).toBe(1);
     expect(res.stderr.trim()).toBe(
@@ -89,16 +95,7 @@ describe('precis reading local files', () => {
 
   it("imports none of a spec's datasets when a later one is invalid", async () => {
     writeFileSync(join(dir, 'empty.md'), '');
-    const spec = join(dir, 'empty-data.yaml');
-    writeFileSync(
-      spec,
-      [
-        'name: empty-data',
-        'datasets: [{ name: book, kind: text, path: book.md }, { name: empty, kind: text, path: empty.md }]',
-        'systems: [{ name: s, strategy: hierarchical, engine: textrank }]',
-        'metrics: [{ name: booookscore, judge: { engine: heuristic } }]',
-      ].join('\n'),
-    );
+    const spec = twoDatasetSpec('empty-data', 'empty.md');
     const res = await runCli(['run', spec], env);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`${join(dir, 'empty.md')}: file is empty`);
