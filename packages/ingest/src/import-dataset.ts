@@ -69,16 +69,24 @@ export function validateDatasetName(name: string): void {
 // All-or-nothing and idempotent: the same file under the same name is a no-op; a different file
 // needs `replace`, and then the old content is swapped out inside the same transaction.
 export async function importDataset(ds: DataSource, opts: ImportDatasetOptions): Promise<ImportResult> {
+  return (await prepareImport(ds, opts)).write();
+}
+
+// A dataset read, compared with the stored one and parsed, waiting to be written: a caller with
+// several datasets prepares them all (each refusal found before anything is written), then writes.
+export interface PreparedImport {
+  // importDataset's result; a no-op for a dataset already stored as it is.
+  write(): Promise<ImportResult>;
+}
+
+export async function prepareImport(ds: DataSource, opts: ImportDatasetOptions): Promise<PreparedImport> {
   validateDatasetName(opts.name);
-  const { bytes, sourcePath, decoded, corpusFile } = await readInputs(opts);
-
+  const inputs = await readInputs(opts);
   const existing = await ds.getRepository(DatasetEntity).findOne({ where: { name: opts.name } });
-  const unchanged = existing && checkExisting(existing, opts, decoded.sha256);
-  if (existing && unchanged) {
+  if (existing && checkExisting(existing, opts, inputs.decoded.sha256)) {
     const dataset = toDatasetSummary(existing);
-    return { status: 'unchanged', dataset, counts: dataset.counts };
+    return { write: async () => ({ status: 'unchanged', dataset, counts: dataset.counts }) };
   }
-
   const progress: ImportProgress = {
     phase: 'parse',
     recordsParsed: 0,
@@ -88,14 +96,23 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
   };
   const report = () => opts.onProgress?.({ ...progress });
   report();
-  const parsed = parseOrExplain(opts, decoded.text, corpusFile, (n) => {
+  const parsed = parseOrExplain(opts, inputs.decoded.text, inputs.corpusFile, (n) => {
     progress.recordsParsed = n;
     if (n % 10 === 0) report();
   });
   progress.totalRecords = parsed.documents.length;
   progress.phase = 'insert';
   report();
+  return { write: () => writeParsed(ds, opts, { ...inputs, parsed }, progress, report) };
+}
 
+async function writeParsed(
+  ds: DataSource,
+  opts: ImportDatasetOptions,
+  { bytes, sourcePath, decoded, corpusFile, parsed }: Inputs & { parsed: ParsedDataset },
+  progress: ImportProgress,
+  report: () => void,
+): Promise<ImportResult> {
   const saved = await ds
     .transaction(async (em) => {
       // Re-read under a row lock: a concurrent import of the same name waits, then sees our row.
@@ -145,16 +162,6 @@ export async function importDataset(ds: DataSource, opts: ImportDatasetOptions):
   report();
   const dataset = toDatasetSummary(saved.row);
   return { status: saved.status, dataset, counts: dataset.counts };
-}
-
-// What importDataset would refuse (name, file, a conflicting stored dataset, content), found
-// without writing: a caller importing several datasets checks them all first.
-export async function checkDatasetImport(ds: DataSource, opts: ImportDatasetOptions): Promise<void> {
-  validateDatasetName(opts.name);
-  const { decoded, corpusFile } = await readInputs(opts);
-  const existing = await ds.getRepository(DatasetEntity).findOne({ where: { name: opts.name } });
-  if (existing && checkExisting(existing, opts, decoded.sha256)) return;
-  parseOrExplain(opts, decoded.text, corpusFile, () => {});
 }
 
 // The dataset's row: a replaced dataset keeps its id (its old content cleared), a new one gets one.
@@ -225,6 +232,8 @@ function checkExisting(existing: DatasetEntity, opts: ImportDatasetOptions, sha2
         `now ${sha256.slice(0, 12)}…)`;
   throw new DatasetConflictError(opts.name, existing.sourceSha256, sha256, detail);
 }
+
+type Inputs = Awaited<ReturnType<typeof readInputs>>;
 
 async function readInputs(opts: ImportDatasetOptions) {
   // The path as named (made absolute), not the link target: what the user recognises.

@@ -3,8 +3,14 @@ export { getDatasetSummary, listDatasets, orderCounts, toDatasetSummary } from '
 export type { DatasetIssue } from './errors.js';
 export { DatasetConflictError, DatasetNotFoundError, DatasetValidationError, formatIssue } from './errors.js';
 export { stripGutenbergBoilerplate } from './gutenberg.js';
-export type { ImportDatasetOptions, ImportProgress, ImportResult, ImportStatus } from './import-dataset.js';
-export { checkDatasetImport, importDataset, validateDatasetName } from './import-dataset.js';
+export type {
+  ImportDatasetOptions,
+  ImportProgress,
+  ImportResult,
+  ImportStatus,
+  PreparedImport,
+} from './import-dataset.js';
+export { importDataset, prepareImport, validateDatasetName } from './import-dataset.js';
 export type { ParsedDatasetFile } from './parse-dataset-file.js';
 export { parseDatasetFile, parseDatasetText } from './parse-dataset-file.js';
 export { KGDS_KEY_FACT_TYPE, KGDS_NON_SUPPORTING_FACT_TYPE } from './parsers/kgds.parser.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DatasetEntity, OPEN_RUN_STATUSES, RunEntity } from '@precis/db';
 import { FileAccessError, type FileAccessPolicy } from '@precis/files';
-import { checkDatasetImport, type ImportDatasetOptions, importDataset } from '@precis/ingest';
+import { type PreparedImport, prepareImport } from '@precis/ingest';
 import { In } from 'typeorm';
 import { strategyFitProblems } from '../spec/benchmark-spec.schema.js';
 import type { LoadedSpec } from '../spec/load-spec.js';
@@ -63,37 +63,32 @@ async function specProblems(ctx: RunContext, spec: LoadedSpec['spec']): Promise<
   return problems;
 }
 
-// The datasets given with a path, imported (an unchanged file is a no-op). With several, each is
-// checked first (read, compared, parsed) so that a bad one leaves none imported; a single import
-// is all-or-nothing by itself.
+// The datasets given with a path, imported (an unchanged file is a no-op): all are read, compared
+// and parsed before any is written, so a bad one leaves none imported.
 async function importSpecDatasets(
   ctx: RunContext,
   spec: LoadedSpec['spec'],
   file: string,
   access: FileAccessPolicy | undefined,
 ): Promise<void> {
-  const imports = spec.datasets.flatMap((d, i): { where: string; opts: ImportDatasetOptions }[] =>
-    d.path === undefined || d.kind === undefined
-      ? []
-      : [
-          {
-            where: `datasets[${i}]`,
-            opts: {
-              kind: d.kind,
-              path: d.path,
-              ...(d.corpus === undefined ? {} : { documentsPath: d.corpus }),
-              name: d.name,
-              access,
-            },
-          },
-        ],
-  );
   const named = (where: string) => (err: unknown) => {
     throw inSpec(err, where, file);
   };
-  if (imports.length > 1)
-    for (const { where, opts } of imports) await checkDatasetImport(ctx.db, opts).catch(named(where));
-  for (const { where, opts } of imports) await importDataset(ctx.db, opts).catch(named(where));
+  const prepared: { where: string; dataset: PreparedImport }[] = [];
+  for (const [i, d] of spec.datasets.entries()) {
+    if (d.path === undefined || d.kind === undefined) continue;
+    const where = `datasets[${i}]`;
+    const corpus = d.corpus === undefined ? {} : { documentsPath: d.corpus };
+    const dataset = await prepareImport(ctx.db, {
+      kind: d.kind,
+      path: d.path,
+      ...corpus,
+      name: d.name,
+      access,
+    }).catch(named(where));
+    prepared.push({ where, dataset });
+  }
+  for (const { where, dataset } of prepared) await dataset.write().catch(named(where));
 }
 
 // Stores a validated spec as a run (or finds the unfinished run of the same spec, to resume it).
