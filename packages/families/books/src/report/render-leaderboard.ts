@@ -4,6 +4,7 @@ import {
   fixed,
   isComplete,
   judgedBy,
+  type Ranked,
   type ReportBlock,
   type ReportColumn,
   type ReportFigure,
@@ -27,7 +28,7 @@ const score = (x: number | null) => fixed(x100(x), 1);
 
 // A leaderboard row with its place: null for a row left out of the ranking (its work is not
 // complete, so it has no score).
-export type RankedRow = LeaderboardRow & { rank: number | null };
+export type RankedRow = Ranked<LeaderboardRow>;
 
 const count = (header: string, value: (r: RankedRow) => number): ReportColumn<RankedRow> => ({
   header,

@@ -4,6 +4,7 @@ import {
   failedColumn,
   fixed,
   numberColumn,
+  type Ranked as RankedRow,
   type ReportBlock,
   type ReportColumn,
   type ReportFigure,
@@ -18,7 +19,7 @@ import type { DataSource } from 'typeorm';
 import type { GorPairwise, GorRow } from '../score/gor-row.js';
 import { gorTrace } from './gor-trace.js';
 
-type Ranked = GorRow & { rank: number | null };
+type Ranked = RankedRow<GorRow>;
 
 // Complete rows by ROUGE-L (ties by system name) within their metric; the rest unranked, last.
 export const rankGorRows = (rows: readonly GorRow[]): Ranked[] =>

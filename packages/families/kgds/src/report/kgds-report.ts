@@ -5,6 +5,7 @@ import {
   groupRows,
   judgedBy,
   numberColumn,
+  type Ranked as RankedRow,
   type ReportBlock,
   type ReportColumn,
   type ReportFigure,
@@ -19,7 +20,7 @@ import type { DataSource } from 'typeorm';
 import type { KgdsNumbers, KgdsRow } from '../score/kgds-row.js';
 import { kgdsTrace } from './kgds-trace.js';
 
-type Ranked = KgdsRow & { rank: number | null };
+type Ranked = RankedRow<KgdsRow>;
 
 // Complete rows by OP_GM (ties by system name), ranked within their metric and pattern (the
 // OP_GM of EBS-AOS and of ABS-AOS are not comparable); rows without numbers unranked, last.

@@ -4,6 +4,7 @@ import {
   failedColumn,
   fixed,
   numberColumn,
+  type Ranked,
   type ReportBlock,
   type ReportColumn,
   type ReportFigure,
@@ -71,7 +72,7 @@ function overall(r: DimensionSystemRow): number | null {
 }
 
 // Complete rows best first (ties by system name); rows without a judge mean unranked, last.
-type RankedDimensionRow = DimensionSystemRow & { rank: number | null };
+type RankedDimensionRow = Ranked<DimensionSystemRow>;
 
 export const rankDimensionRows = (rows: readonly DimensionSystemRow[]): RankedDimensionRow[] =>
   rankBy(rows, overall);

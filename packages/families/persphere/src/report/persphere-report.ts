@@ -4,6 +4,7 @@ import {
   failedColumn,
   judgedBy,
   numberColumn,
+  type Ranked as RankedRow,
   type ReportBlock,
   type ReportColumn,
   type ReportFigure,
@@ -16,7 +17,7 @@ import {
 import type { DataSource } from 'typeorm';
 import type { PersphereNumbers, PersphereRow } from '../score/persphere-row.js';
 
-type Ranked = PersphereRow & { rank: number | null };
+type Ranked = RankedRow<PersphereRow>;
 
 // Complete rows by Overall@k (ties by system name) within their metric; the rest unranked, last.
 export const rankPersphereRows = (rows: readonly PersphereRow[]): Ranked[] =>
