@@ -362,7 +362,26 @@ describe('a book benchmark run through the planner, the bus and the stage handle
          FROM tasks WHERE run_id = $1 AND stage = 'summarize'`,
       [run.id],
     );
-    // Stopped part-way: some chunk summaries were never made.
+    // Stopped part-way: some chunk summaries were never made, and none is left open.
     expect(steps.done).toBeLessThan(steps.n);
+    const open = await db.query(
+      `SELECT COUNT(*)::int AS n FROM tasks WHERE run_id = $1 AND status NOT IN ('done', 'failed', 'dead', 'cancelled')`,
+      [run.id],
+    );
+    expect(open[0].n).toBe(0);
+    const [ended] = await db.query(
+      `SELECT COUNT(*)::int AS n, MIN(error) AS error FROM tasks WHERE run_id = $1 AND status = 'cancelled'`,
+      [run.id],
+    );
+    expect(ended).toEqual({
+      n: steps.n - steps.done,
+      error: 'the run ended (stopped) before this task finished',
+    });
+    expect(progress.tasks.summarize).toEqual({
+      total: steps.n,
+      done: steps.done,
+      failed: 0,
+      cancelled: steps.n - steps.done,
+    });
   });
 });

@@ -5,8 +5,11 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
 import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
+import pg from 'pg';
 import { assertBuilt, CLI_DIR, REPO_ROOT, runCli } from './run-cli.js';
 
+const { Client } = pg;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const STORY = resolve(REPO_ROOT, 'examples/data/the-lighthouse-keeper.md');
 
 // Each way a run can end, seen as a user sees it: `precis run`'s exit code and its last line.
@@ -27,6 +30,8 @@ describe('precis run outcomes and exit codes (built binary)', () => {
         { model: 'slow-model', reply: 'Mara keeps the light.', latencyMs: 400 },
         // Six chunks at 1.5 s each: time for another CLI process to start, even on a loaded machine.
         { model: 'slower-model', reply: 'Mara keeps the light.', latencyMs: 1500 },
+        // Longer than a `precis runs cancel` process takes to start and cancel, on a loaded machine.
+        { model: 'slowest-model', reply: 'Mara keeps the light.', latencyMs: 8000 },
         { match: /./, reply: 'Mara keeps the light. A storm comes. She saves a boat.' },
       ],
     });
@@ -47,6 +52,7 @@ describe('precis run outcomes and exit codes (built binary)', () => {
           empty: model('empty-model'),
           slow: model('slow-model'),
           slower: model('slower-model'),
+          slowest: model('slowest-model'),
         },
       }),
     );
@@ -227,19 +233,67 @@ describe('precis run outcomes and exit codes (built binary)', () => {
 
   it('exits 6 when the run is cancelled from another process while it runs', async () => {
     const db = { DATABASE_URL: tdb.url, FAKE_KEY: 'k' };
-    const file = await spec('cancelled', [{ name: 'slower', model: 'slower' }]);
-    const child = spawnCli(['run', file], db);
-    const id = await child.started;
-    const cancel = await runCli(['runs', 'cancel', id, '--reason', 'wrong model'], db);
-    expect({ stdout: cancel.stdout, stderr: cancel.stderr }).toEqual({
-      stdout: `run ${id}: cancelled (wrong model)\n`,
-      stderr: '',
-    });
-    const result = await child.exit;
-    expect(result.code).toBe(6);
-    expect(result.stderr).toContain(`run ${id}: cancelled`);
-  });
+    const file = await spec('cancelled', [{ name: 'slowest', model: 'slowest' }]);
+    const sql = new Client({ connectionString: tdb.url });
+    await sql.connect();
+    try {
+      const child = spawnCli(['run', file], db);
+      const id = await child.started;
+      // Cancelled while a task's model call is in flight: its answer comes after the run ended.
+      const sent = await taskCallInFlight(sql, id);
+      const cancel = await runCli(['runs', 'cancel', id, '--reason', 'wrong model'], db);
+      expect({ stdout: cancel.stdout, stderr: cancel.stderr }).toEqual({
+        stdout: `run ${id}: cancelled (wrong model)\n`,
+        stderr: '',
+      });
+      const result = await child.exit;
+      expect(result.code).toBe(6);
+      expect(result.stderr).toContain(`run ${id}: cancelled`);
+      // No task is left open, and the late answer was not kept as the task's result.
+      const tasks = await sql.query(
+        `SELECT stage, status, COUNT(*)::int AS n FROM tasks WHERE run_id = $1 GROUP BY stage, status`,
+        [id],
+      );
+      expect(tasks.rows).toEqual([{ stage: 'summarize', status: 'cancelled', n: 1 }]);
+      const late = await sql.query(
+        `SELECT t.status, t.result, t.error, c.status AS call
+         FROM tasks t JOIN llm_calls c ON c.task_id = t.id WHERE t.id = $1`,
+        [sent],
+      );
+      expect(late.rows).toEqual([
+        {
+          status: 'cancelled',
+          result: null,
+          error: 'the run ended (cancelled) before this task finished',
+          call: 'ok',
+        },
+      ]);
+      const counters = await sql.query(
+        `SELECT total, done, failed, cancelled FROM run_counters WHERE run_id = $1 AND key = 'summarize'`,
+        [id],
+      );
+      expect(counters.rows).toEqual([{ total: 1, done: 0, failed: 0, cancelled: 1 }]);
+      const shown = await runCli(['runs', 'show', id], db);
+      expect(shown.stdout).toContain('  summarize  0 done, 0 failed, 1 cancelled, 0 open of 1\n');
+    } finally {
+      await sql.end();
+    }
+  }, 120_000);
 });
+
+// The id of a task whose model call has been sent and not answered yet (preflight calls have none).
+async function taskCallInFlight(sql: pg.Client, runId: string): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const { rows } = await sql.query(
+      `SELECT task_id FROM llm_calls WHERE run_id = $1 AND task_id IS NOT NULL AND status = 'sent'`,
+      [runId],
+    );
+    if (rows[0]) return rows[0].task_id as string;
+    await sleep(50);
+  }
+  throw new Error(`run ${runId} sent no task's model call within 60 s`);
+}
 
 function spawnCli(args: string[], env: Record<string, string>) {
   const base = { ...process.env };

@@ -141,7 +141,7 @@ function showCommand(ctx: CliContext, runs: Command): void {
             'tasks:',
             ...Object.entries(tasks).map(
               ([stage, c]) =>
-                `  ${stage.padEnd(10)} ${c.done} done, ${c.failed} failed, ${c.open} open of ${c.total}`,
+                `  ${stage.padEnd(10)} ${c.done} done, ${c.failed} failed, ${c.cancelled ? `${c.cancelled} cancelled, ` : ''}${c.open} open of ${c.total}`,
             ),
           ];
           ctx.stdout.write(`${lines.join('\n')}\n\n`);

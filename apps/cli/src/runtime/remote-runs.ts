@@ -9,6 +9,7 @@ import {
 import type { RunEntity } from '@precis/db';
 import { type BenchmarkSpec, exitCodeOf } from '@precis/engine';
 import { callMetadata, explainGrpcError, GatewayCallError, type RemoteAccess } from './remote-access.js';
+import { endedEarly } from './run-progress.js';
 
 // gRPC metadata key the gateway resolves relative spec paths against (see the gateway's
 // CreateRunUseCase); the CLI sends absolute paths anyway, this covers hand-written JSON.
@@ -141,20 +142,21 @@ export class RemoteRuns {
 
 // One progress line: "running — summarize 3/10, verify 0/4 (1 failed), score 0/1 — $0.0123".
 export function describeRemoteProgress(run: Run): string {
-  const stages = new Map<string, { total: number; done: number; failed: number }>();
+  const stages = new Map<string, { total: number; done: number; failed: number; cancelled: number }>();
   for (const [key, n] of Object.entries(run.taskCounts)) {
     const dot = key.indexOf('.');
     if (dot < 0) continue;
     const stage = key.slice(0, dot);
-    const s = stages.get(stage) ?? { total: 0, done: 0, failed: 0 };
+    const s = stages.get(stage) ?? { total: 0, done: 0, failed: 0, cancelled: 0 };
     const field = key.slice(dot + 1);
-    if (field === 'total' || field === 'done' || field === 'failed') s[field] = Number(n);
+    if (field === 'total' || field === 'done' || field === 'failed' || field === 'cancelled')
+      s[field] = Number(n);
     stages.set(stage, s);
   }
   const order = ['retrieve', 'summarize', 'verify', 'score'];
   const parts = [...stages.entries()]
     .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
-    .map(([stage, s]) => `${stage} ${s.done}/${s.total}${s.failed ? ` (${s.failed} failed)` : ''}`);
+    .map(([stage, s]) => `${stage} ${s.done}/${s.total}${endedEarly(s.failed, s.cancelled)}`);
   return `${remoteRunStatus(run)} — ${parts.length ? parts.join(', ') : 'planning'} — $${run.costUsd.toFixed(4)}`;
 }
 

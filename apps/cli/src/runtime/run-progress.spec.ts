@@ -4,8 +4,8 @@ import type { StageEta } from './stage-eta.js';
 
 describe('plain progress lines', () => {
   const usage = { calls: 14, cacheHits: 0, repeated: 0, tokensIn: 900, tokensOut: 100, costUsd: 0.0123 };
-  const counts = (done: number, failed: number) => ({
-    summarize: { total: 40, done, failed, open: 40 - done - failed },
+  const counts = (done: number, failed: number, cancelled = 0) => ({
+    summarize: { total: 40, done, failed, cancelled, open: 40 - done - failed - cancelled },
   });
 
   it('shows each stage with its failures and ETA, "--" until a rate is known', () => {
@@ -19,6 +19,12 @@ describe('plain progress lines', () => {
       line: 'summarize 12/40 (2 failed) ETA 14s | 14 model calls, 1000 tokens, $0.0123',
     });
   });
+
+  it('counts the tasks a stopped or cancelled run ended apart from failures', () => {
+    expect(plainProgress(counts(10, 2, 28), usage, new Map(), 0).progress).toBe(
+      'summarize 12/40 (2 failed, 28 cancelled) | 14 model calls, 1000 tokens, $0.0123',
+    );
+  });
 });
 
 describe('describeOutcome', () => {
@@ -28,9 +34,9 @@ describe('describeOutcome', () => {
       status: 'completed-with-failures' as const,
       summaries: { expected: 4, done: 3, failed: 1 },
       tasks: {
-        summarize: { total: 20, done: 18, failed: 2 },
-        verify: { total: 26, done: 0, failed: 26 },
-        score: { total: 1, done: 1, failed: 0 },
+        summarize: { total: 20, done: 18, failed: 2, cancelled: 0 },
+        verify: { total: 26, done: 0, failed: 26, cancelled: 0 },
+        score: { total: 1, done: 1, failed: 0, cancelled: 0 },
       },
       dispatched: 0,
       error: '1 of 4 summaries failed; 2 of 20 summarize tasks failed; 26 of 26 verify tasks failed',

@@ -26,10 +26,16 @@ function stageParts(
       stage,
       finished,
       total: c.total,
-      failed: c.failed ? ` (${c.failed} failed)` : '',
+      failed: endedEarly(c.failed, c.cancelled),
       eta: formatEta(eta.update(now, finished, c.total)),
     };
   });
+}
+
+// ' (2 failed, 5 cancelled)': work that failed, and work that ended with its run unfinished.
+export function endedEarly(failed: number, cancelled: number): string {
+  const parts = [failed ? `${failed} failed` : '', cancelled ? `${cancelled} cancelled` : ''].filter(Boolean);
+  return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
 const usageText = (u: UsageSoFar) =>

@@ -24,4 +24,8 @@ export class RunCounterEntity {
 
   @Column({ type: 'integer', default: 0 })
   failed!: number;
+
+  // Tasks that ended with their run (stopped or cancelled), neither done nor failed.
+  @Column({ type: 'integer', default: 0 })
+  cancelled!: number;
 }

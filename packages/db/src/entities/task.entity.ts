@@ -11,7 +11,9 @@ import {
 } from 'typeorm';
 import { RunEntity } from './run.entity.js';
 
-export type TaskStatus = 'pending' | 'queued' | 'running' | 'done' | 'failed' | 'dead';
+// cancelled: its run ended (stopped, cancelled or failed) before the task did; a late result is
+// discarded.
+export type TaskStatus = 'pending' | 'queued' | 'running' | 'done' | 'failed' | 'dead' | 'cancelled';
 
 // A unit of work of a run. The id is a deterministic natural key (run, stage, unit), so planning
 // twice and persisting a redelivered result are both upserts, never duplicates.

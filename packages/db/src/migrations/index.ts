@@ -10,6 +10,7 @@ import { RetrievalCorpus1795624408046 } from './1795624408046-RetrievalCorpus.js
 import { GorModels1795633982138 } from './1795633982138-GorModels.js';
 import { MetricValuePartialIndexes1795645227383 } from './1795645227383-MetricValuePartialIndexes.js';
 import { LedgerListCost1795654527752 } from './1795654527752-LedgerListCost.js';
+import { CancelledTasks1795784480641 } from './1795784480641-CancelledTasks.js';
 
 // Every migration, in order. Listed as classes (not a glob) so the same list works from src/ under
 // Jest and from dist/ in the built services. Add each new generated migration here.
@@ -25,4 +26,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   GorModels1795633982138,
   MetricValuePartialIndexes1795645227383,
   LedgerListCost1795654527752,
+  CancelledTasks1795784480641,
 ];

@@ -52,8 +52,8 @@ export async function handleTask(ctx: RunContext, messageId: string): Promise<Ta
     outcome = await runTaskKind(ctx, ref, task.kind, task.payload, spec);
   } catch (err) {
     if (err instanceof CostLimitError) {
-      // Not the task's failure: the run stops here, the task stays open (a re-run with a higher
-      // limit would do it), and no later call is made.
+      // Not the task's failure: the run stops here and its open tasks (this one too) end
+      // cancelled; no later call is made (a re-run with a higher limit redoes them, from the cache).
       await setRunStatus(ctx.db, runId, 'stopped', `cost limit reached: ${err.reason}`);
       await task.marked;
       await ctx.events.taskFinished(runId, task.id);
@@ -92,8 +92,9 @@ async function runTaskKind(
     out = await handler.handle(ctx, ref, payload, spec);
   }
   if ('persisted' in out) return out.persisted;
-  await finishTask(ctx.db.manager, ref.id, 'done', out.result, null);
-  return 'done';
+  // Not changed: the task ended meanwhile (its run was stopped or cancelled): the result is dropped.
+  const changed = await finishTask(ctx.db.manager, ref.id, 'done', out.result, null);
+  return changed ? 'done' : 'skipped';
 }
 
 // Called by the bus when a task exhausted its deliveries.

@@ -1,11 +1,13 @@
 import { OPEN_RUN_STATUSES, RunEntity, type RunStatus, toNumber } from '@precis/db';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
 
 export interface StageTotals {
   total: number;
   done: number;
   failed: number;
+  // Ended with their run (stopped, cancelled or failed) before they finished.
+  cancelled: number;
 }
 
 export interface RunProgress {
@@ -26,16 +28,18 @@ export interface RunCounts {
 // A run's counters (kept by triggers as rows are written; migration RunCounters): one indexed read,
 // whatever the size of the run.
 export async function runCounts(db: DataSource, runId: string): Promise<RunCounts> {
-  const rows: { key: string; total: unknown; done: unknown; failed: unknown }[] = await db.query(
-    'SELECT key, total, done, failed FROM run_counters WHERE run_id = $1 ORDER BY key',
-    [runId],
-  );
+  const rows: { key: string; total: unknown; done: unknown; failed: unknown; cancelled: unknown }[] =
+    await db.query(
+      'SELECT key, total, done, failed, cancelled FROM run_counters WHERE run_id = $1 ORDER BY key',
+      [runId],
+    );
   const out: RunCounts = { summaries: { expected: 0, done: 0, failed: 0 }, tasks: {} };
   for (const r of rows) {
     const c = {
       total: toNumber(r.total as string),
       done: toNumber(r.done as string),
       failed: toNumber(r.failed as string),
+      cancelled: toNumber(r.cancelled as string),
     };
     if (r.key === 'summaries') out.summaries = { expected: c.total, done: c.done, failed: c.failed };
     else out.tasks[r.key] = c;
@@ -45,7 +49,7 @@ export async function runCounts(db: DataSource, runId: string): Promise<RunCount
 
 // Tasks not finished yet, over every stage.
 export function openTasks(counts: RunCounts): number {
-  return Object.values(counts.tasks).reduce((n, c) => n + c.total - c.done - c.failed, 0);
+  return Object.values(counts.tasks).reduce((n, c) => n + c.total - c.done - c.failed - c.cancelled, 0);
 }
 
 export function failedTasks(counts: RunCounts): number {
@@ -57,7 +61,8 @@ export function isOpenRunStatus(status: RunStatus): boolean {
 }
 
 // Moves an open run to `status`; a run that meanwhile left the open states (cancelled, stopped)
-// keeps its state, which is returned with applied: false.
+// keeps its state, which is returned with applied: false. A run that ends this way ends its open
+// tasks with it (cancelled, in the same transaction): none stays queued or running for ever.
 export async function setRunStatus(
   db: DataSource,
   runId: string,
@@ -65,13 +70,26 @@ export async function setRunStatus(
   error: string | null,
 ): Promise<{ applied: boolean; status: RunStatus; error: string | null }> {
   const finished = !isOpenRunStatus(status);
-  const res = await db
-    .getRepository(RunEntity)
-    .update(
-      { id: runId, status: In([...OPEN_RUN_STATUSES]) },
-      { status, error, ...(finished ? { finishedAt: new Date() } : {}) },
-    );
-  if (res.affected) return { applied: true, status, error };
+  const applied = await db.transaction(async (m) => {
+    const res = await m
+      .getRepository(RunEntity)
+      .update(
+        { id: runId, status: In([...OPEN_RUN_STATUSES]) },
+        { status, error, ...(finished ? { finishedAt: new Date() } : {}) },
+      );
+    if (!res.affected) return false;
+    if (finished) await cancelOpenTasks(m, runId, status);
+    return true;
+  });
+  if (applied) return { applied: true, status, error };
   const current = await db.getRepository(RunEntity).findOneByOrFail({ id: runId });
   return { applied: false, status: current.status, error: current.error };
+}
+
+async function cancelOpenTasks(m: EntityManager, runId: string, status: RunStatus): Promise<void> {
+  await m.query(
+    `UPDATE tasks SET status = 'cancelled', error = $2, finished_at = now(), updated_at = now()
+     WHERE run_id = $1 AND status NOT IN ('done', 'failed', 'dead', 'cancelled')`,
+    [runId, `the run ended (${status}) before this task finished`],
+  );
 }

@@ -32,6 +32,8 @@ export interface StageCounts {
   done: number;
   // failed or dead
   failed: number;
+  // ended with their run before they finished (it was stopped, cancelled or failed)
+  cancelled: number;
   // queued or running
   open: number;
 }
@@ -51,7 +53,10 @@ export interface UsageSoFar {
 export async function stageCounts(db: DataSource, runId: string): Promise<Record<string, StageCounts>> {
   const { tasks } = await runCounts(db, runId);
   return Object.fromEntries(
-    Object.entries(tasks).map(([stage, c]) => [stage, { ...c, open: c.total - c.done - c.failed }]),
+    Object.entries(tasks).map(([stage, c]) => [
+      stage,
+      { ...c, open: c.total - c.done - c.failed - c.cancelled },
+    ]),
   );
 }
 

@@ -32,7 +32,7 @@ export class Reconciler {
     this.lastCheck = Date.now();
     if (runIds.length === 0) return;
     const rows: { key: string; open: unknown }[] = await this.ctx.db.query(
-      `SELECT key, SUM(total - done - failed) AS open FROM run_counters
+      `SELECT key, SUM(total - done - failed - cancelled) AS open FROM run_counters
        WHERE run_id = ANY($1::uuid[]) AND key <> 'summaries' GROUP BY key ORDER BY key`,
       [runIds],
     );
@@ -53,7 +53,7 @@ export class Reconciler {
   private async resend(runIds: string[], stage: RunStage): Promise<void> {
     const lost: { id: string; run_id: string; kind: string }[] = await this.ctx.db.query(
       `SELECT id, run_id, kind FROM tasks
-       WHERE run_id = ANY($1::uuid[]) AND stage = $2 AND status NOT IN ('done', 'failed', 'dead') ORDER BY id`,
+       WHERE run_id = ANY($1::uuid[]) AND stage = $2 AND status NOT IN ('done', 'failed', 'dead', 'cancelled') ORDER BY id`,
       [runIds, stage],
     );
     await this.bus.enqueueMany(

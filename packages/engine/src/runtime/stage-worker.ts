@@ -7,13 +7,14 @@ import {
   isBusUnavailableError,
 } from '@precis/bus';
 import { decodeTask, type Stage, type Task } from '@precis/contracts';
-import { isDatabaseUnavailableError } from '@precis/db';
+import { isDatabaseUnavailableError, type TaskStatus } from '@precis/db';
 import { handleTask, markTaskDead } from '../handlers/handle-task.js';
 import { SCORE_TASK_KIND } from '../handlers/score-run.handler.js';
 import type { RunContext } from '../planner/run-context.js';
 import type { WorkerMetrics } from '../ports.js';
 import { recordTask } from '../tasks/job-records.js';
 import { MalformedTaskError, UnknownTaskKindError } from '../tasks/task-errors.js';
+import { FINISHED } from '../tasks/task-store.js';
 import { finishAndAnnounce, type JobHandler, recordFromEnvelope, runJob } from './job-tasks.js';
 
 export interface StageWorkerOptions {
@@ -172,7 +173,7 @@ class StageWorker {
     );
     const row = rows[0];
     if (!row) return null;
-    return { attempts: Number(row.attempts), open: !['done', 'failed', 'dead'].includes(row.status) };
+    return { attempts: Number(row.attempts), open: !FINISHED.includes(row.status as TaskStatus) };
   }
 
   private async giveUp(

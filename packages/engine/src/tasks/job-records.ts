@@ -73,7 +73,7 @@ export async function claimJob(db: Db, id: string): Promise<TaskRow | null> {
   const rows = rowsOf(
     await db.query(
       `UPDATE tasks SET status = 'running', attempts = attempts + 1, updated_at = now()
-       WHERE id = $1 AND status NOT IN ('done', 'failed', 'dead') RETURNING ${COLUMNS}`,
+       WHERE id = $1 AND status NOT IN ('done', 'failed', 'dead', 'cancelled') RETURNING ${COLUMNS}`,
       [id],
     ),
   );

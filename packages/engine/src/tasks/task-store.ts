@@ -5,7 +5,8 @@ import { unitKey } from '../ids.js';
 import type { RunStage } from '../ports.js';
 import { rememberSummaryText } from './summary-texts.js';
 
-export const FINISHED: readonly TaskStatus[] = ['done', 'failed', 'dead'];
+// States a task never leaves (a worker that finishes later changes nothing).
+export const FINISHED: readonly TaskStatus[] = ['done', 'failed', 'dead', 'cancelled'];
 
 export interface NewTask {
   id: string;
@@ -98,7 +99,7 @@ async function readClaimable(db: DataSource, ids: string[]): Promise<(Omit<Claim
      FROM tasks AS t JOIN runs AS r ON r.id = t.run_id
      LEFT JOIN summaries AS s ON s.id = t.payload->>'summaryId'
      WHERE t.id = ANY($1::text[]) AND r.status IN ('pending', 'running')
-       AND t.status NOT IN ('done', 'failed', 'dead')`,
+       AND t.status NOT IN ('done', 'failed', 'dead', 'cancelled')`,
     [[...new Set(ids)]],
   );
   for (const row of rows)
@@ -124,7 +125,7 @@ async function readClaimable(db: DataSource, ids: string[]): Promise<(Omit<Claim
 async function markRunning(db: DataSource, ids: string[]): Promise<void[]> {
   await db.query(
     `UPDATE tasks SET status = 'running', attempts = attempts + 1, updated_at = now()
-     WHERE id = ANY($1::text[]) AND status NOT IN ('done', 'failed', 'dead')`,
+     WHERE id = ANY($1::text[]) AND status NOT IN ('done', 'failed', 'dead', 'cancelled')`,
     [[...new Set(ids)]],
   );
   return ids.map(() => undefined);
@@ -160,7 +161,7 @@ export async function finishTask(
 ): Promise<boolean> {
   const res = await db.query(
     `UPDATE tasks SET status = $2, result = $3, error = $4, finished_at = now(), updated_at = now()
-     WHERE id = $1 AND status NOT IN ('done', 'failed', 'dead') RETURNING id`,
+     WHERE id = $1 AND status NOT IN ('done', 'failed', 'dead', 'cancelled') RETURNING id`,
     [id, status, result === null ? null : JSON.stringify(result), error],
   );
   const rows = Array.isArray(res[0]) ? res[0] : res;
@@ -219,7 +220,7 @@ async function finishJudgedTasks(db: DataSource, writes: TaskJudgmentsWrite[]): 
      ), done AS (
        UPDATE tasks AS t SET status = i.status, result = i.result, error = i.error, finished_at = now(), updated_at = now()
        FROM input AS i
-       WHERE t.id = i.id AND t.status NOT IN ('done', 'failed', 'dead')
+       WHERE t.id = i.id AND t.status NOT IN ('done', 'failed', 'dead', 'cancelled')
        RETURNING t.id
      ), written AS (
        INSERT INTO judgments (id, run_id, summary_id, system, metric, unit, status, verdict, judge, template_version, task_id)

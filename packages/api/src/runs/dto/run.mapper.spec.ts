@@ -7,20 +7,23 @@ describe('run mapper', () => {
   it('reports task counts in total and per stage', () => {
     expect(
       taskCountsMap({
-        summarize: { total: 5, done: 3, failed: 1, open: 1 },
-        verify: { total: 2, done: 0, failed: 0, open: 2 },
+        summarize: { total: 5, done: 3, failed: 1, cancelled: 0, open: 1 },
+        verify: { total: 4, done: 0, failed: 0, cancelled: 2, open: 2 },
       }),
     ).toEqual({
       done: 3,
       failed: 1,
+      cancelled: 2,
       open: 3,
       'summarize.total': 5,
       'summarize.done': 3,
       'summarize.failed': 1,
+      'summarize.cancelled': 0,
       'summarize.open': 1,
-      'verify.total': 2,
+      'verify.total': 4,
       'verify.done': 0,
       'verify.failed': 0,
+      'verify.cancelled': 2,
       'verify.open': 2,
     });
   });

@@ -23,10 +23,10 @@ export function fromProtoRunStatus(status: RunStatus | undefined): RunEntity['st
   return null;
 }
 
-const COUNTED = ['done', 'failed', 'open'] as const;
+const COUNTED = ['done', 'failed', 'cancelled', 'open'] as const;
 
-// task_counts holds the totals by state ("done", "failed" (failed + dead), "open" (queued +
-// running)) and the same per stage as "<stage>.<state>" plus "<stage>.total".
+// task_counts holds the totals by state ("done", "failed" (failed + dead), "cancelled" (ended with
+// their run), "open" (queued + running)) and the same per stage as "<stage>.<state>" plus "<stage>.total".
 export function taskCountsMap(counts: Record<string, StageCounts>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [stage, c] of Object.entries(counts)) {

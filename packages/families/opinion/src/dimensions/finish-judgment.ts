@@ -50,7 +50,7 @@ async function finishDistinct(db: DataSource, writes: DimensionJudgmentWrite[]):
      ), done AS (
        UPDATE tasks AS t SET status = i.status, result = i.result, error = i.error, finished_at = now(), updated_at = now()
        FROM input AS i
-       WHERE t.id = i.task_id AND t.status NOT IN ('done', 'failed', 'dead')
+       WHERE t.id = i.task_id AND t.status NOT IN ('done', 'failed', 'dead', 'cancelled')
        RETURNING t.id
      ), judged AS (
        INSERT INTO judgments (id, run_id, summary_id, system, metric, unit, status, verdict, judge, template_version, task_id)

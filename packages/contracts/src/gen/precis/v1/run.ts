@@ -99,6 +99,8 @@ export enum TaskStatus {
   TASK_STATUS_FAILED = 5,
   /** TASK_STATUS_DEAD - Given up on by the bus after its last delivery attempt. */
   TASK_STATUS_DEAD = 6,
+  /** TASK_STATUS_CANCELLED - Ended with its run (stopped, cancelled or failed) before it finished; a late result is discarded. */
+  TASK_STATUS_CANCELLED = 7,
   UNRECOGNIZED = -1,
 }
 
@@ -125,6 +127,9 @@ export function taskStatusFromJSON(object: any): TaskStatus {
     case 6:
     case "TASK_STATUS_DEAD":
       return TaskStatus.TASK_STATUS_DEAD;
+    case 7:
+    case "TASK_STATUS_CANCELLED":
+      return TaskStatus.TASK_STATUS_CANCELLED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -148,6 +153,8 @@ export function taskStatusToJSON(object: TaskStatus): string {
       return "TASK_STATUS_FAILED";
     case TaskStatus.TASK_STATUS_DEAD:
       return "TASK_STATUS_DEAD";
+    case TaskStatus.TASK_STATUS_CANCELLED:
+      return "TASK_STATUS_CANCELLED";
     case TaskStatus.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -174,8 +181,8 @@ export interface Run {
     | Date
     | undefined;
   /**
-   * Number of tasks by state: done, failed (failed or dead), open (queued or running), in all and
-   * per stage as "<stage>.<state>" plus "<stage>.total".
+   * Number of tasks by state: done, failed (failed or dead), cancelled (ended with the run), open
+   * (queued or running), in all and per stage as "<stage>.<state>" plus "<stage>.total".
    */
   taskCounts: { [key: string]: number };
   /** Model spending so far, from the call ledger. */
