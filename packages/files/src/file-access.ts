@@ -12,6 +12,9 @@ export interface FileAccessPolicy {
   // Absolute directory every path must lie in, after symlinks are resolved; undefined: no root
   // (the CLI's own files); null: a server with no root configured, which reads no file at all.
   root?: string | null;
+  // The root with its symlinks resolved, when the caller resolved it once (a server, at start);
+  // otherwise it is resolved per file.
+  realRoot?: string;
   maxBytes: number;
   timeoutMs: number;
   // Names the setting of each limit in messages, e.g. { root: 'INGEST_ROOT', maxBytes: '...' }.
@@ -101,6 +104,10 @@ function fsError(path: string, err: unknown): FileAccessError {
   );
 }
 
+const rethrowAs = (path: string) => (err: unknown) => {
+  throw fsError(path, err);
+};
+
 // Where `path` leads (absolute, and with symlinks resolved), checked against the root before and
 // after resolving them.
 async function locate(path: string, policy: FileAccessPolicy): Promise<{ full: string; real: string }> {
@@ -111,12 +118,16 @@ async function locate(path: string, policy: FileAccessPolicy): Promise<{ full: s
       path,
       `this server reads no files: ${policy.settings?.root ?? 'its file root'} is not set; set it to the directory holding the datasets`,
     );
-  const full = root ? resolve(root, path) : resolve(path);
-  if (root && !inside(resolve(root), full)) throw outside(path, policy);
-  const real = await realpath(full).catch((err: unknown) => {
-    throw fsError(path, err);
-  });
-  if (root && !inside(await realpath(root), real)) throw outside(path, policy);
+  if (!root) {
+    const full = resolve(path);
+    return { full, real: await realpath(full).catch(rethrowAs(path)) };
+  }
+  const realRoot = policy.realRoot ?? (await realpath(root).catch(rethrowAs(path)));
+  // A path may name the root as configured or as resolved (a root given through a link).
+  const full = resolve(root, path);
+  if (!inside(resolve(root), full) && !inside(realRoot, full)) throw outside(path, policy);
+  const real = await realpath(full).catch(rethrowAs(path));
+  if (!inside(realRoot, real)) throw outside(path, policy);
   return { full, real };
 }
 
