@@ -10,6 +10,7 @@ import type { RunEntity } from '@precis/db';
 import { type BenchmarkSpec, exitCodeOf } from '@precis/engine';
 import { callMetadata, explainGrpcError, GatewayCallError, type RemoteAccess } from './remote-access.js';
 import { endedEarly } from './run-progress.js';
+import { sleepUnlessAborted } from './sleep-unless-aborted.js';
 
 // gRPC metadata key the gateway resolves relative spec paths against (see the gateway's
 // CreateRunUseCase); the CLI sends absolute paths anyway, this covers hand-written JSON.
@@ -169,19 +170,6 @@ export interface FollowOptions {
   reconnectMs?: number;
   onUnreachable?: (message: string) => void;
 }
-
-const sleepUnlessAborted = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 
 // GetRun, tried again while the gateway answers UNAVAILABLE, for up to opts.reconnectMs.
 async function getRunRiding(runs: RemoteRuns, runId: string, opts: FollowOptions): Promise<Run> {
