@@ -2,7 +2,7 @@
 // serve`: key form, runs list, sortable leaderboard with charts, drill-down, live progress,
 // comparison, and the HTML report file.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeLlmServer, parseRules, startFakeLlmServer } from '@precis/testing';
@@ -19,6 +19,21 @@ import {
 import { api, CLI, launchChromium, SCREENSHOTS, type Served, startServe } from './serve-support.js';
 
 type RunDto = { id: string; name: string; status: string };
+
+// The model-backed book spec, its story named under this server's file root.
+const lighthouseSpec = () =>
+  bookSpec({ dataset: { name: 'lighthouse', kind: 'text', path: 'data/the-lighthouse-keeper.md' } });
+
+// Markup that runs a script if a page or report ever inserts text as HTML: it counts in window.__xss.
+const IMG = '<img src=x onerror="window.__xss=(window.__xss||0)+1">';
+const SCRIPT = '</script><script>window.__xss=(window.__xss||0)+1</script>';
+
+// Two documents whose ids and sentences carry the markup (so their summaries do too).
+function hostileDocuments(): string {
+  const text = (n: number) =>
+    Array.from({ length: 6 }, (_, i) => `Sentence ${i} of ${n} says ${IMG} and ${SCRIPT} again.`).join(' ');
+  return [1, 2].map((n) => JSON.stringify({ id: `doc-${n}-${IMG}`, text: text(n) })).join('\n');
+}
 
 describe('the web page (Chromium)', () => {
   const scratch = tempDir('precis-web-');
@@ -44,7 +59,14 @@ describe('the web page (Chromium)', () => {
     // Slow enough that a model-backed run is seen in progress.
     fake = await startFakeLlmServer({ latencyMs: 150, capacity: 4, rules: parseRules(judgeRules()) });
     const models = writeJson(join(scratch.dir, 'models.json'), registryObject(fake.baseURL));
-    served = await startServe({ PRECIS_MODELS: models, INGEST_ROOT: resolve(repoRoot, 'examples') });
+    // The examples' data and a dataset of hostile text, under one file root.
+    mkdirSync(join(scratch.dir, 'data'));
+    copyFileSync(
+      resolve(repoRoot, 'examples/data/the-lighthouse-keeper.md'),
+      join(scratch.dir, 'data/the-lighthouse-keeper.md'),
+    );
+    writeFileSync(join(scratch.dir, 'hostile.jsonl'), hostileDocuments());
+    served = await startServe({ PRECIS_MODELS: models, INGEST_ROOT: scratch.dir });
     const specYaml = readFileSync(resolve(repoRoot, 'examples/quickstart.yaml'), 'utf8');
     quickstart = await finished((await createRun({ specYaml })).id);
     browser = await launchChromium();
@@ -107,7 +129,7 @@ describe('the web page (Chromium)', () => {
   });
 
   it("follows a model-backed run's progress live until its leaderboard appears", async () => {
-    const run = await createRun({ spec: bookSpec() });
+    const run = await createRun({ spec: lighthouseSpec() });
     await page.goto(`${served.base}/#/runs/${run.id}`);
     const progress = page.getByTestId('progress');
     await progress.waitFor();
@@ -123,7 +145,7 @@ describe('the web page (Chromium)', () => {
   }, 150_000);
 
   it('compares runs, and shows the API error when a comparison is impossible', async () => {
-    const again = await finished((await createRun({ spec: bookSpec(), fresh: true })).id);
+    const again = await finished((await createRun({ spec: lighthouseSpec(), fresh: true })).id);
     await page.goto(served.base);
     await page.getByTestId('run-row').first().waitFor();
     for (const id of [quickstart.id, again.id])
@@ -143,6 +165,51 @@ describe('the web page (Chromium)', () => {
     await table.waitFor();
     expect(await table.locator('tbody tr').count()).toBe(6);
     await page.screenshot({ path: join(SCREENSHOTS, 'compare.png'), fullPage: true });
+  }, 150_000);
+
+  it('shows hostile document ids and summaries as text: no script runs on the page or in the report', async () => {
+    const spec = {
+      name: 'hostile-text',
+      datasets: [{ name: 'hostile', kind: 'jsonl', path: 'hostile.jsonl' }],
+      systems: [
+        {
+          name: 'lead',
+          strategy: 'hierarchical',
+          engine: 'lead',
+          params: { chunkSize: 256, levelBudgets: [60, 120] },
+        },
+      ],
+      metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+    };
+    const run = await finished((await createRun({ spec })).id);
+    expect(run.status).toBe('completed');
+    await page.goto(`${served.base}/#/runs/${run.id}`);
+    await page.getByTestId('figure-BooookScore').waitFor();
+    const samples = page.getByTestId('sample-row');
+    await samples.first().waitFor();
+    expect(await samples.count()).toBe(2);
+    expect(await samples.first().textContent()).toContain(`-${IMG}`);
+    await samples.first().click();
+    const trace = page.getByTestId('trace');
+    await trace.waitFor();
+    expect(await trace.textContent()).toContain(`says ${IMG} and ${SCRIPT} again.`);
+    expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+    // The probe is live: the same markup inserted as HTML does run.
+    await page.evaluate((html) => document.body.insertAdjacentHTML('beforeend', html), IMG);
+    await page.waitForFunction(() => (window as { __xss?: number }).__xss === 1);
+
+    const out = join(scratch.dir, 'hostile.html');
+    const res = spawnSync(
+      process.execPath,
+      [CLI, '--remote', served.grpcAddress, 'report', run.id, '--format', 'html', '--out', out],
+      { env: { ...process.env, PRECIS_API_KEY: served.key }, encoding: 'utf8' },
+    );
+    expect([res.status, res.stderr]).toEqual([0, `wrote ${out}\n`]);
+    const file = await browser.newPage();
+    await file.goto(`file://${out}`);
+    await file.getByTestId('figure-BooookScore').locator('svg').first().waitFor();
+    expect(await file.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+    await file.close();
   }, 150_000);
 
   it('opens `precis report --format html` as one file with the same charts and no requests', async () => {
