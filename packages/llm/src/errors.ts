@@ -81,13 +81,14 @@ export class PermanentModelError extends LlmError {
   }
 }
 
-// The registry names an API key variable that is not set: refused before any request.
+// The registry names an API key variable that is not set: refused before any request. A server's
+// registry (`setting` set) is named by its setting and entry, never by its file path.
 export class MissingApiKeyError extends PermanentModelError {
   constructor(
     model: string,
     baseURL: string,
     readonly variable: string,
-    registrySource: string,
+    registry: { source: string; setting?: string },
   ) {
     const why = `the environment variable ${variable} is not set`;
     super(
@@ -95,7 +96,9 @@ export class MissingApiKeyError extends PermanentModelError {
       baseURL,
       null,
       why,
-      `model "${model}" needs an API key but ${why} (apiKeyEnv in ${registrySource}); set ${variable}, or remove apiKeyEnv for a server without auth`,
+      registry.setting
+        ? `model "${model}" needs an API key but ${why} on the server (apiKeyEnv of registry entry "${model}" in ${registry.setting}); set ${variable} in the environment of the gateway and of every worker, or remove apiKeyEnv for an endpoint without auth`
+        : `model "${model}" needs an API key but ${why} (apiKeyEnv in ${registry.source}); set ${variable}, or remove apiKeyEnv for a server without auth`,
     );
   }
 }

@@ -273,7 +273,7 @@ export class LlmClient {
   private sdk(spec: ModelSpec): Sdk {
     const apiKey = spec.apiKeyEnv ? this.env[spec.apiKeyEnv] : undefined;
     if (spec.apiKeyEnv && !apiKey)
-      throw new MissingApiKeyError(spec.name, spec.baseURL, spec.apiKeyEnv, this.registry.source);
+      throw new MissingApiKeyError(spec.name, spec.baseURL, spec.apiKeyEnv, this.registry);
     const key = `${spec.baseURL}\u0000${apiKey ?? ''}`;
     let sdk = this.sdks.get(key);
     if (!sdk) {

@@ -6,6 +6,8 @@ export interface PreflightOptions {
   // The run the preflight requests are recorded (and their cost counted) against.
   runId?: string;
   signal?: AbortSignal;
+  // false: only the name and key-variable checks, no request (`--no-preflight`).
+  request?: boolean;
 }
 
 // More than one model failed its preflight: every failure, one line each.
@@ -23,7 +25,8 @@ export class PreflightError extends LlmError {
 // the registry and its key variable is set (no request yet), then one cheap request (max_tokens 1,
 // not from the cache) per distinct endpoint + model, retried like any call, recorded in the ledger
 // under `runId`. Throws the one failure (PermanentModelError, MissingApiKeyError, LlmConfigError,
-// or a transient error that outlasted its retries), or a PreflightError listing several.
+// or a transient error that outlasted its retries), or a PreflightError listing several. With
+// `request: false` only the checks before the request are made.
 export async function preflightModels(
   client: LlmClient,
   models: readonly string[],
@@ -45,6 +48,7 @@ export async function preflightModels(
     }
   }
   if (unusable.length) throw oneError(unusable);
+  if (opts.request === false) return;
   const outcomes = await Promise.allSettled([...targets.values()].map((spec) => ping(client, spec, opts)));
   const failures = outcomes.flatMap((o, k) =>
     o.status === 'rejected' ? [asLlmError(o.reason, [...targets.values()][k]!.name)] : [],

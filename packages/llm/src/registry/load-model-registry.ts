@@ -29,9 +29,17 @@ export class ModelRegistryError extends Error {
   }
 }
 
+export interface RegistryOptions {
+  // The server setting that named the file (see ModelRegistry.setting).
+  setting?: string;
+}
+
 // Loads a registry from a YAML/JSON file path or from an already-parsed object.
-export function loadModelRegistry(fileOrObject: string | ModelRegistryInput): ModelRegistry {
-  if (typeof fileOrObject !== 'string') return buildRegistry('<object>', fileOrObject, () => undefined);
+export function loadModelRegistry(
+  fileOrObject: string | ModelRegistryInput,
+  opts: RegistryOptions = {},
+): ModelRegistry {
+  if (typeof fileOrObject !== 'string') return buildRegistry('<object>', fileOrObject, () => undefined, opts);
   const file = fileOrObject;
   let text: string;
   try {
@@ -41,11 +49,15 @@ export function loadModelRegistry(fileOrObject: string | ModelRegistryInput): Mo
       { field: '(file)', message: `cannot read: ${readErrorReason(err)}` },
     ]);
   }
-  return parseModelRegistryText(text, file);
+  return parseModelRegistryText(text, file, opts);
 }
 
 // Parses registry YAML/JSON text; `source` names it in errors (usually the file path).
-export function parseModelRegistryText(text: string, source: string): ModelRegistry {
+export function parseModelRegistryText(
+  text: string,
+  source: string,
+  opts: RegistryOptions = {},
+): ModelRegistry {
   const file = source;
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
@@ -66,13 +78,14 @@ export function parseModelRegistryText(text: string, source: string): ModelRegis
     }
     return undefined;
   };
-  return buildRegistry(file, doc.toJS() as unknown, lineOf);
+  return buildRegistry(file, doc.toJS() as unknown, lineOf, opts);
 }
 
 function buildRegistry(
   source: string,
   data: unknown,
   lineOf: (path: string[]) => number | undefined,
+  opts: RegistryOptions,
 ): ModelRegistry {
   const { models, issues } = validateRegistry(data);
   if (issues.length > 0) {
@@ -82,15 +95,17 @@ function buildRegistry(
     );
   }
   const map: ReadonlyMap<string, ModelSpec> = new Map(models.map((m) => [m.name, m]));
+  const where = opts.setting ? `${opts.setting} on the server` : source;
   return {
     source,
+    ...(opts.setting ? { setting: opts.setting } : {}),
     models: map,
     names: () => [...map.keys()],
     get(name: string): ModelSpec {
       const spec = map.get(name);
       if (!spec) {
         throw new LlmConfigError(
-          `unknown model "${name}": not in the model registry ${source} (known: ${[...map.keys()].join(', ') || 'none'})`,
+          `unknown model "${name}": not in the model registry ${where} (known: ${[...map.keys()].join(', ') || 'none'})`,
           name,
         );
       }

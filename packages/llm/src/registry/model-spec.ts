@@ -31,6 +31,9 @@ export interface ModelSpec {
 export interface ModelRegistry {
   // Where it came from (file path or "<object>"), for error messages.
   source: string;
+  // Set when a server loaded it from this setting (e.g. PRECIS_MODELS): errors its clients may
+  // read then name the entry and the setting, never the server's file path.
+  setting?: string;
   models: ReadonlyMap<string, ModelSpec>;
   get(name: string): ModelSpec;
   names(): string[];

@@ -10,6 +10,7 @@ import {
   type ModelEntryInput,
   PermanentModelError,
   PreflightError,
+  parseModelRegistryText,
   preflightModels,
 } from '../../src/index.js';
 import { API_KEY } from './helpers.js';
@@ -121,5 +122,31 @@ describe('preflightModels', () => {
     main.injectFault({ kind: 'server-error' }, 2);
     await preflightModels(client, ['judge']);
     expect(main.requests().map((r) => r.status)).toEqual([500, 500, 200]);
+  });
+
+  it('with request: false checks names and key variables only; a server registry names its entry, not its file', async () => {
+    const server = await startFakeLlmServer({ apiKey: API_KEY });
+    servers.push(server);
+    const text = JSON.stringify({
+      models: { 'gpt-judge': { baseURL: server.baseURL, apiKeyEnv: 'OPENAI_API_KEY', model: 'fake-chat-1' } },
+    });
+    const registry = parseModelRegistryText(text, '/etc/precis/models.yaml', { setting: 'PRECIS_MODELS' });
+    const client = (env: Record<string, string>) =>
+      new LlmClient({ registry, env, store: new MemoryLlmStore(), limiters: new LimiterRegistry() });
+    const unset = await preflightModels(client({}), ['gpt-judge'], { request: false }).catch(
+      (e: unknown) => e,
+    );
+    expect(unset).toBeInstanceOf(MissingApiKeyError);
+    expect((unset as Error).message).toBe(
+      'model "gpt-judge" needs an API key but the environment variable OPENAI_API_KEY is not set on the server (apiKeyEnv of registry entry "gpt-judge" in PRECIS_MODELS); set OPENAI_API_KEY in the environment of the gateway and of every worker, or remove apiKeyEnv for an endpoint without auth',
+    );
+    const keyed = client({ OPENAI_API_KEY: API_KEY });
+    await expect(preflightModels(keyed, ['gpt-judge', 'nope'], { request: false })).rejects.toThrow(
+      'unknown model "nope": not in the model registry PRECIS_MODELS on the server (known: gpt-judge)',
+    );
+    await preflightModels(keyed, ['gpt-judge'], { request: false });
+    expect(server.stats().total).toBe(0);
+    await preflightModels(keyed, ['gpt-judge']);
+    expect(server.stats().byStatus).toEqual({ '200': 1 });
   });
 });

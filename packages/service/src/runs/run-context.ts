@@ -41,7 +41,10 @@ export function buildRunContext(opts: {
   logger: ServiceLogger;
   families: FamilyRegistry;
 }): RunContext {
-  const registry = opts.modelsFile ? loadModelRegistry(opts.modelsFile) : undefined;
+  // Task errors reach API clients: they name the registry entry and PRECIS_MODELS, not the path.
+  const registry = opts.modelsFile
+    ? loadModelRegistry(opts.modelsFile, { setting: 'PRECIS_MODELS' })
+    : undefined;
   const chat = registry
     ? new LlmClient({
         registry,
