@@ -56,7 +56,9 @@ function everyMethod(stack: GatewayStack): Record<string, Call> {
       ingestion.listDatasets({ kind: '', pageSize: 0, pageToken: '' }, md, cb),
     ),
     GetDataset: grpcCall((md, cb) => ingestion.getDataset({ name: 'x' }, md, cb)),
-    CreateRun: grpcCall((md, cb) => runs.createRun({ specJson: spec, fresh: false }, md, cb)),
+    CreateRun: grpcCall((md, cb) =>
+      runs.createRun({ specJson: spec, fresh: false, skipPreflight: false }, md, cb),
+    ),
     GetRun: grpcCall((md, cb) => runs.getRun({ runId: 'x' }, md, cb)),
     ListRuns: grpcCall((md, cb) =>
       runs.listRuns({ status: 0, limit: 1, pageSize: 0, pageToken: '' }, md, cb),

@@ -39,7 +39,13 @@ describe('file access through the gateway', () => {
     return outcome(
       await answer(
         authorized(stack.key),
-        (md, o, cb) => stack.runs.createRun({ specJson: JSON.stringify(spec), fresh: true }, md, o, cb),
+        (md, o, cb) =>
+          stack.runs.createRun(
+            { specJson: JSON.stringify(spec), fresh: true, skipPreflight: false },
+            md,
+            o,
+            cb,
+          ),
         DEADLINE_MS,
       ),
     );

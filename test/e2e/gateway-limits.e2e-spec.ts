@@ -111,7 +111,7 @@ describe('gateway limits', () => {
       metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
     };
     const named = await answer((md, o, cb) =>
-      stack.runs.createRun({ specJson: JSON.stringify(spec), fresh: true }, md, o, cb),
+      stack.runs.createRun({ specJson: JSON.stringify(spec), fresh: true, skipPreflight: false }, md, o, cb),
     );
     expect(named.code).toBe(status.INVALID_ARGUMENT);
     expect(named.details).toContain('name: at most 100 characters');
@@ -120,7 +120,9 @@ describe('gateway limits', () => {
 
   it('refuses a request over GRPC_MAX_MESSAGE_BYTES with RESOURCE_EXHAUSTED', async () => {
     const specJson = JSON.stringify({ name: 'x', padding: 'p'.repeat(5 * 1024 * 1024) });
-    const res = await answer((md, o, cb) => stack.runs.createRun({ specJson, fresh: true }, md, o, cb));
+    const res = await answer((md, o, cb) =>
+      stack.runs.createRun({ specJson, fresh: true, skipPreflight: false }, md, o, cb),
+    );
     expect(res.code).toBe(status.RESOURCE_EXHAUSTED);
     expect(res.details).toMatch(/^Received message larger than max \(\d+ vs 4194304\)$/);
   });

@@ -87,7 +87,8 @@ describe('a book benchmark across the services matches the embedded run', () => 
     const counts = await runCounts(db, run.id);
     expect(counts).toEqual(baseline.counts);
     expect(counts.tasksDone).toBe(counts.tasks);
-    expect((await fake.stats()).completedChats).toBe(baseline.completedChats);
+    // And the gateway's preflight: one request to the spec's one endpoint + model, before any task.
+    expect((await fake.stats()).completedChats).toBe(baseline.completedChats + 1);
 
     // Each process counts the run tasks it finished: both verifier replicas took a share.
     const v1 = await finishedTasks(cluster.procs.get('verifier-1')!, 'verify');
@@ -171,7 +172,9 @@ describe('a book benchmark across the services matches the embedded run', () => 
         const md = new Metadata();
         md.set('authorization', `Bearer ${cluster.access.key}`);
         md.set('precis-spec-dir', dir);
-        client.createRun({ specYaml: yaml, fresh: true }, md, (err, res) => (err ? fail(err) : ok(res)));
+        client.createRun({ specYaml: yaml, fresh: true, skipPreflight: false }, md, (err, res) =>
+          err ? fail(err) : ok(res),
+        );
       });
     try {
       await expect(call('/nowhere')).rejects.toThrow(/\/nowhere\/data\/the-lighthouse-keeper\.md/);

@@ -5,6 +5,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
 import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
@@ -115,7 +116,14 @@ describe('canary keys never reach a log line or a table', () => {
         replace: false,
       });
       expect(imported.status).toBe('imported');
-      const { run } = await runs.createRun(canarySpec());
+      // The gateway's preflight refuses the wrong key first (its 401 masked, nothing created);
+      // without the preflight request, the run's own calls take the same path.
+      const refused = await runs.createRun(canarySpec()).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: status.FAILED_PRECONDITION });
+      expect((refused as Error).message).toMatch(
+        /^model "wrong-key-model" at \S+ refused the request with HTTP 401: .*Bearer \[REDACTED\]/,
+      );
+      const { run } = await runs.createRun(canarySpec(), { preflight: false });
       const { run: final } = await followRemoteRun(runs, run.id, { pollMs: 250 });
       expect(remoteRunStatus(final)).toBe('completed-with-failures');
       expect(final.error).toMatch(/^1 of 2 summaries failed/);

@@ -50,7 +50,7 @@ export {
   registerProcessMetrics,
 } from './metrics/metrics-registry.js';
 export { builtInFamilies, FAMILIES } from './runs/families.js';
-export { buildRunContext, runLogger } from './runs/run-context.js';
+export { buildRunContext, clusterLimiters, runLogger } from './runs/run-context.js';
 export { JOB_HANDLERS, STAGE_QUEUES, StageConsumer } from './runs/stage-consumer.js';
 export { type StageConsumerConfig, startStageConsumers } from './runs/start-stage-consumers.js';
 export { workerMetrics } from './runs/worker-metrics.js';

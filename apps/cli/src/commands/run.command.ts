@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { status } from '@grpc/grpc-js';
 import type { Bus } from '@precis/bus';
 import {
   type BenchmarkSpec,
@@ -24,7 +25,7 @@ import { type CliContext, type GlobalOptions, withRuntime } from '../context.js'
 import { printJson } from '../output.js';
 import { cliFamilies } from '../runtime/families.js';
 import { resolveModelRegistry } from '../runtime/model-registry.js';
-import { remoteAccess } from '../runtime/remote-access.js';
+import { GatewayCallError, remoteAccess } from '../runtime/remote-access.js';
 import { runRemote } from '../runtime/remote-runs.js';
 import { describeOutcome, runProgressView } from '../runtime/run-progress.js';
 import { localFilePolicy, type PrecisRuntime } from '../runtime/runtime.js';
@@ -48,13 +49,18 @@ export function resumeCommand(specPath: string, opts: RunOptions): string {
   return parts.join(' ');
 }
 
-// Every model the run needs resolves, has its key variable set and answers one cheap request:
-// otherwise the one message that says why, before any task is created.
-async function preflight(chat: LlmClient, spec: BenchmarkSpec, runId: string): Promise<string | null> {
+// Every model the run needs resolves, has its key variable set and (unless --no-preflight) answers
+// one cheap request: otherwise the one message that says why, before any task is created.
+async function preflight(
+  chat: LlmClient,
+  spec: BenchmarkSpec,
+  runId: string,
+  request: boolean,
+): Promise<string | null> {
   const models = [...new Set(specModels(spec).map((m) => m.model))];
   if (models.length === 0) return null;
   try {
-    await preflightModels(chat, models, { runId });
+    await preflightModels(chat, models, { runId, request });
     return null;
   } catch (err) {
     // Transient failures were retried like any call first.
@@ -140,10 +146,17 @@ async function submitRemote(
     const { exitCode, run } = await runRemote(ctx, remote, access, loaded.spec, {
       fresh: opts.fresh,
       specDir: dirname(loaded.file),
+      preflight: opts.preflight,
       signal: abort.signal,
     });
     if (opts.json) printJson(ctx, run);
     process.exitCode = exitCode;
+  } catch (err) {
+    // The gateway's preflight refused a model: one line and the exit code of a run that failed
+    // before any task, as embedded (the gateway created no run).
+    if (!(err instanceof GatewayCallError && err.code === status.FAILED_PRECONDITION)) throw err;
+    ctx.stderr.write(`precis: error: ${err.message}\n`);
+    process.exitCode = exitCodeOf('failed');
   } finally {
     process.removeListener('SIGINT', onSignal);
   }
@@ -176,8 +189,8 @@ async function openEmbeddedRun(
     fileAccess: localFilePolicy(ctx.env),
   });
   ctx.stderr.write(`${resumed ? 'resuming' : 'started'} run ${run.id} (${run.name}) — ${runtime.target}\n`);
-  if (chat && opts.preflight !== false) {
-    const refused = await preflight(chat, loaded.spec, run.id);
+  if (chat) {
+    const refused = await preflight(chat, loaded.spec, run.id, opts.preflight !== false);
     if (refused) {
       await setRunStatus(db, run.id, 'failed', refused);
       ctx.stderr.write(`precis: error: ${refused} (run ${run.id} failed before any task)\n`);

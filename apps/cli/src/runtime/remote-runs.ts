@@ -52,9 +52,17 @@ export class RemoteRuns {
 
   // The spec goes as JSON with dataset paths already absolute (loadSpecFile resolves them):
   // the gateway reads the files itself, so it must see the same paths (same machine or volume).
-  async createRun(spec: BenchmarkSpec, opts: { fresh?: boolean; specDir?: string } = {}) {
+  // `preflight: false` skips the gateway's one request per model endpoint (not its key check).
+  async createRun(
+    spec: BenchmarkSpec,
+    opts: { fresh?: boolean; specDir?: string; preflight?: boolean } = {},
+  ) {
     const md = callMetadata(this.access, opts.specDir ? { [SPEC_DIR_METADATA]: opts.specDir } : {});
-    const request: CreateRunRequest = { specJson: JSON.stringify(spec), fresh: opts.fresh === true };
+    const request: CreateRunRequest = {
+      specJson: JSON.stringify(spec),
+      fresh: opts.fresh === true,
+      skipPreflight: opts.preflight === false,
+    };
     const res = await this.call<{ run?: Run; resumed: boolean }>((o, cb) =>
       this.client.createRun(request, md, o, cb),
     );
@@ -218,11 +226,15 @@ export async function runRemote(
   address: string,
   access: RemoteAccess,
   spec: BenchmarkSpec,
-  opts: { fresh?: boolean; specDir?: string; signal?: AbortSignal; pollMs?: number },
+  opts: { fresh?: boolean; specDir?: string; preflight?: boolean; signal?: AbortSignal; pollMs?: number },
 ): Promise<{ exitCode: number; run: Run }> {
   const runs = new RemoteRuns(address, access);
   try {
-    const { run, resumed } = await runs.createRun(spec, { fresh: opts.fresh, specDir: opts.specDir });
+    const { run, resumed } = await runs.createRun(spec, {
+      fresh: opts.fresh,
+      specDir: opts.specDir,
+      preflight: opts.preflight,
+    });
     out.stderr.write(
       `${resumed ? 'resuming' : 'started'} run ${run.id} (${run.name}) — gateway at ${address}\n`,
     );

@@ -70,10 +70,15 @@ export function openApiDocument(version: string) {
             spec: { type: 'object' },
             specYaml: { type: 'string' },
             fresh: { type: 'boolean' },
+            skipPreflight: { type: 'boolean' },
           }),
           responses: {
             '201': json(createdDto, 'the run, and whether an unfinished one of the same spec was resumed'),
             '400': json(errorDto, 'an invalid spec, naming the path'),
+            '409': json(
+              errorDto,
+              'a model failed its preflight (key variable unset on the server, or the endpoint refused): no run was created or resumed',
+            ),
             ...errors,
           },
         },

@@ -116,6 +116,7 @@ export const createBody = z
     spec: z.record(z.string(), z.unknown()).optional(),
     specYaml: z.string().optional(),
     fresh: z.boolean().optional(),
+    skipPreflight: z.boolean().optional(),
   })
   .strict()
   .refine((b) => (b.spec === undefined) !== (b.specYaml === undefined), {

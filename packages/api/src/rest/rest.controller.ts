@@ -66,7 +66,7 @@ export class RestController {
     const spec = b.spec === undefined ? {} : { specJson: JSON.stringify(b.spec) };
     const yaml = b.specYaml === undefined ? {} : { specYaml: b.specYaml };
     const { run, resumed } = await this.creator.execute(
-      { ...spec, ...yaml, fresh: b.fresh === true },
+      { ...spec, ...yaml, fresh: b.fresh === true, skipPreflight: b.skipPreflight === true },
       undefined,
     );
     return { run: toRunDto(run!), resumed };

@@ -8,7 +8,7 @@ import {
 import type { Bus } from '@precis/bus';
 import { RunEntity } from '@precis/db';
 import { createRunContext, type FamilyRegistry, type RunContext, RunCoordinator } from '@precis/engine';
-import { loadModelRegistry } from '@precis/llm';
+import { loadModelRegistry, type ModelRegistry } from '@precis/llm';
 import {
   BUS,
   builtInFamilies,
@@ -28,6 +28,8 @@ import type { GatewayConfig } from '../config/gateway.env.js';
 @Injectable()
 export class RunDriver implements OnApplicationBootstrap, OnModuleDestroy {
   readonly ctx: RunContext;
+  // PRECIS_MODELS, as the workers read it (the preflight of a submitted run checks its models).
+  readonly registry: ModelRegistry | undefined;
   private readonly coordinator: RunCoordinator;
   private readonly log: ServiceLogger;
   private readonly watching = new Set<string>();
@@ -42,7 +44,10 @@ export class RunDriver implements OnApplicationBootstrap, OnModuleDestroy {
     @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
   ) {
     this.log = logger.child({ component: 'run-driver' });
-    const registry = config.PRECIS_MODELS ? loadModelRegistry(config.PRECIS_MODELS) : undefined;
+    const registry = config.PRECIS_MODELS
+      ? loadModelRegistry(config.PRECIS_MODELS, { setting: 'PRECIS_MODELS' })
+      : undefined;
+    this.registry = registry;
     this.ctx = createRunContext({
       db: dataSource,
       bus,

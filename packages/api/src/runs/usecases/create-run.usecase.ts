@@ -22,6 +22,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { GatewayConfig } from '../../config/gateway.env.js';
 import { toProtoRun } from '../dto/run.mapper.js';
 import { RunDriver } from '../run-driver.provider.js';
+import { ModelPreflight } from './preflight-models.js';
 
 // gRPC metadata key naming the directory that relative paths in the spec are resolved against
 // (the CLI sends the spec file's folder). Without it, the gateway's working directory is used.
@@ -84,6 +85,7 @@ function fileRefusal(err: FileAccessError): GrpcException {
 export class CreateRunUseCase {
   constructor(
     private readonly driver: RunDriver,
+    private readonly preflight: ModelPreflight,
     private readonly shutdown: ShutdownState,
     @Inject(SERVICE_CONFIG) private readonly config: GatewayConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: ServiceLogger,
@@ -102,6 +104,7 @@ export class CreateRunUseCase {
           { specModels: (raw as { models?: unknown }).models },
           "the spec's models: file is ignored; the cluster uses PRECIS_MODELS",
         );
+      await this.preflight.check(spec, { request: request.skipPreflight !== true });
       const text = request.specYaml ?? request.specJson ?? '';
       const { run, resumed } = await createRun(
         this.driver.ctx,

@@ -27,6 +27,11 @@ export interface CreateRunRequest {
     | undefined;
   /** Start a new run even if an unfinished run of the same spec exists. */
   fresh: boolean;
+  /**
+   * Skip the preflight's one cheap request per model endpoint (`precis run --no-preflight`); the
+   * check that each model's key variable is set on the server is still made.
+   */
+  skipPreflight: boolean;
 }
 
 export interface CreateRunResponse {
@@ -119,7 +124,7 @@ export interface GetMetaReportResponse {
 }
 
 function createBaseCreateRunRequest(): CreateRunRequest {
-  return { specJson: undefined, specYaml: undefined, fresh: false };
+  return { specJson: undefined, specYaml: undefined, fresh: false, skipPreflight: false };
 }
 
 export const CreateRunRequest: MessageFns<CreateRunRequest> = {
@@ -132,6 +137,9 @@ export const CreateRunRequest: MessageFns<CreateRunRequest> = {
     }
     if (message.fresh !== false) {
       writer.uint32(24).bool(message.fresh);
+    }
+    if (message.skipPreflight !== false) {
+      writer.uint32(32).bool(message.skipPreflight);
     }
     return writer;
   },
@@ -173,6 +181,14 @@ export const CreateRunRequest: MessageFns<CreateRunRequest> = {
             message.fresh = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.skipPreflight = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -198,6 +214,11 @@ export const CreateRunRequest: MessageFns<CreateRunRequest> = {
         ? globalThis.String(object.spec_yaml)
         : undefined,
       fresh: isSet(object.fresh) ? globalThis.Boolean(object.fresh) : false,
+      skipPreflight: isSet(object.skipPreflight)
+        ? globalThis.Boolean(object.skipPreflight)
+        : isSet(object.skip_preflight)
+        ? globalThis.Boolean(object.skip_preflight)
+        : false,
     };
   },
 
@@ -212,6 +233,9 @@ export const CreateRunRequest: MessageFns<CreateRunRequest> = {
     if (message.fresh !== false) {
       obj.fresh = message.fresh;
     }
+    if (message.skipPreflight !== false) {
+      obj.skipPreflight = message.skipPreflight;
+    }
     return obj;
   },
 
@@ -223,6 +247,7 @@ export const CreateRunRequest: MessageFns<CreateRunRequest> = {
     message.specJson = object.specJson ?? undefined;
     message.specYaml = object.specYaml ?? undefined;
     message.fresh = object.fresh ?? false;
+    message.skipPreflight = object.skipPreflight ?? false;
     return message;
   },
 };
@@ -1387,7 +1412,9 @@ export type RunServiceService = typeof RunServiceService;
 export const RunServiceService = {
   /**
    * Validates a spec and stores it as a run (or resumes the unfinished run of the same spec).
-   * Fails with INVALID_ARGUMENT, listing every problem with its path in the spec.
+   * Fails with INVALID_ARGUMENT, listing every problem with its path in the spec, and with
+   * FAILED_PRECONDITION when a model the spec names fails its preflight (its key variable unset
+   * on the server, or its endpoint refusing one cheap request): then no run is created or changed.
    */
   createRun: {
     path: "/precis.v1.RunService/CreateRun" as const,
@@ -1476,7 +1503,9 @@ export const RunServiceService = {
 export interface RunServiceServer extends UntypedServiceImplementation {
   /**
    * Validates a spec and stores it as a run (or resumes the unfinished run of the same spec).
-   * Fails with INVALID_ARGUMENT, listing every problem with its path in the spec.
+   * Fails with INVALID_ARGUMENT, listing every problem with its path in the spec, and with
+   * FAILED_PRECONDITION when a model the spec names fails its preflight (its key variable unset
+   * on the server, or its endpoint refusing one cheap request): then no run is created or changed.
    */
   createRun: handleUnaryCall<CreateRunRequest, CreateRunResponse>;
   /** Fails with NOT_FOUND when there is no such run. */
@@ -1505,7 +1534,9 @@ export interface RunServiceServer extends UntypedServiceImplementation {
 export interface RunServiceClient extends Client {
   /**
    * Validates a spec and stores it as a run (or resumes the unfinished run of the same spec).
-   * Fails with INVALID_ARGUMENT, listing every problem with its path in the spec.
+   * Fails with INVALID_ARGUMENT, listing every problem with its path in the spec, and with
+   * FAILED_PRECONDITION when a model the spec names fails its preflight (its key variable unset
+   * on the server, or its endpoint refusing one cheap request): then no run is created or changed.
    */
   createRun(
     request: CreateRunRequest,
