@@ -1,6 +1,7 @@
 // deploy/kubernetes rendered by `kubectl kustomize` for each overlay: every object valid against
 // the Kubernetes and KEDA schemas (kubernetes-models), and the deployment's invariants.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1';
@@ -104,6 +105,23 @@ describe.each(['dev', 'production'])('deploy/kubernetes/overlays/%s', (overlay) 
               expect.any(String),
             ]);
     expect(Object.keys(config(objs)).filter((k) => SECRET_NAME.test(k))).toEqual([]);
+  });
+
+  // The gateway preflights a submitted run's models as the workers call them: same keys.
+  it('gives every service, the gateway included, each key variable the model registry names', () => {
+    const registry = parseAllDocuments(
+      readFileSync(resolve(repoRoot, 'deploy/kubernetes/base/models.yaml'), 'utf8'),
+    )[0]!.toJSON() as { models: Record<string, { apiKeyEnv?: string }> };
+    const variables = [...new Set(Object.values(registry.models).flatMap((m) => m.apiKeyEnv ?? []))];
+    expect(variables.length).toBeGreaterThan(0);
+    for (const d of services) {
+      const env = d.spec.template.spec.containers.find((c: Any) => c.name === 'service').env as Any[];
+      for (const variable of variables)
+        expect([d.metadata.name, env.find((e) => e.name === variable)?.valueFrom.secretKeyRef.name]).toEqual([
+          d.metadata.name,
+          'precis-model-keys',
+        ]);
+    }
   });
 
   it('migrates in a Job before the services, which wait for the schema and never migrate', () => {

@@ -26,6 +26,7 @@ const SCHEMAS: Record<string, EnvSchema> = {
 
 interface ComposeService {
   build?: { dockerfile?: string; args?: Record<string, string> };
+  env_file?: { path: string; required?: boolean }[];
   environment?: Record<string, string>;
   healthcheck?: { test?: string[] };
   depends_on?: Record<string, { condition: string }>;
@@ -86,6 +87,14 @@ describe('docker-compose.yml', () => {
       expect(Object.keys(svc.depends_on ?? {}).length).toBeGreaterThan(0);
     },
   );
+
+  // The gateway preflights a submitted run's models as the workers call them: same keys.
+  it('gives every service that reads PRECIS_MODELS, the gateway included, the model keys in .env', () => {
+    const readers = Object.keys(SCHEMAS).filter((n) => compose.services[n]!.environment?.PRECIS_MODELS);
+    expect(readers).toContain('gateway');
+    for (const name of readers)
+      expect([name, compose.services[name]!.env_file?.map((f) => f.path)]).toEqual([name, ['.env']]);
+  });
 
   it.each(Object.keys(SCHEMAS))('gives %s an environment its own validation accepts', (name) => {
     const env = Object.fromEntries(
