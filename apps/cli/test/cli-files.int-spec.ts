@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { assertBuilt, runCli } from './run-cli.js';
 
@@ -62,6 +62,31 @@ describe('precis reading local files', () => {
     const registry = await runCli(['run', withRegistry], env);
     expect(registry.code).toBe(1);
     expect(registry.stderr).toContain('cannot read: is a named pipe, not a regular file');
+  });
+
+  it('refuses a spec nested past 64 levels, in YAML or JSON, naming the place and not the stack', async () => {
+    const deep = (n: number) => `${'['.repeat(n)}1${']'.repeat(n)}`;
+    const yaml = join(dir, 'deep.yaml');
+    writeFileSync(yaml, `name: deep\nsystems: ${deep(20_000)}\n`);
+    const json = join(dir, 'deep.json');
+    writeFileSync(json, `{"name": "deep", "systems": ${deep(5000)}}`);
+    const fix = 'a benchmark spec needs only a few levels: flatten it';
+    for (const [file, where] of [
+      [yaml, 'line 2, column 74'],
+      [json, 'line 1, column 92'],
+    ] as const) {
+      const res = await runCli(['run', file], env);
+      // The folder's random name is masked as secret-looking: compare from the file name on.
+      expect([
+        res.code,
+        res.stderr.startsWith('precis: error: /'),
+        res.stderr.trim().split('/').pop(),
+      ]).toEqual([
+        1,
+        true,
+        `${basename(file)}: invalid benchmark spec\n  - nested more than 64 levels deep (${where}); ${fix}`,
+      ]);
+    }
   });
 
   // A spec importing book.md, then `second`.

@@ -41,6 +41,7 @@ export * from './spec/load-spec.js';
 export * from './spec/scoped-metrics.js';
 export * from './tasks/job-records.js';
 export * from './tasks/summary-texts.js';
+export * from './spec/spec-text.js';
 export * from './tasks/task-errors.js';
 export * from './tasks/task-payloads.js';
 export * from './tasks/task-store.js';

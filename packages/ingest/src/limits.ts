@@ -37,6 +37,20 @@ export function checkJsonDepth(
   text: string,
   opts: { record?: string; firstLine?: number },
 ): void {
+  const at = jsonDepthOverflow(text, IMPORT_LIMITS.jsonDepth);
+  if (at < 0) return;
+  const { line, column } = lineColumnAt(text, at);
+  throw new DatasetValidationError({
+    file,
+    record: opts.record ?? `line ${(opts.firstLine ?? 1) + line - 1}`,
+    problem: `JSON nested more than ${IMPORT_LIMITS.jsonDepth} levels deep (column ${column})`,
+    hint: 'flatten the structure; datasets and their metadata need only a few levels',
+  });
+}
+
+// The offset of the first `[` or `{` that opens level maxDepth + 1 of JSON text (brackets inside
+// strings do not count), or -1: one linear pass, so any input is safe to measure.
+export function jsonDepthOverflow(text: string, maxDepth: number): number {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -46,17 +60,10 @@ export function checkJsonDepth(
       else if (c === 34 /* " */) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 91 /* [ */ || c === 123 /* { */) {
-      if (++depth > IMPORT_LIMITS.jsonDepth) {
-        const { line, column } = lineColumnAt(text, i);
-        throw new DatasetValidationError({
-          file,
-          record: opts.record ?? `line ${(opts.firstLine ?? 1) + line - 1}`,
-          problem: `JSON nested more than ${IMPORT_LIMITS.jsonDepth} levels deep (column ${column})`,
-          hint: 'flatten the structure; datasets and their metadata need only a few levels',
-        });
-      }
+      if (++depth > maxDepth) return i;
     } else if (c === 93 || c === 125) depth--;
   }
+  return -1;
 }
 
 // The first string or key holding U+0000 in a parsed JSON value, as a field path; iterative, so

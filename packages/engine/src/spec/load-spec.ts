@@ -1,11 +1,11 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { readErrorReason, readLocalText } from '@precis/files';
 import { redactSecretLooking } from '@precis/llm';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import { checkTemplateOverrides, type TemplateOverrides } from '../templates/run-templates.js';
 import type { BenchmarkSpec } from './benchmark-spec.schema.js';
+import { parseSpecSource, type SpecFormat, SpecTextError } from './spec-text.js';
 
 export class SpecError extends Error {
   constructor(
@@ -63,6 +63,8 @@ export interface LoadedSpec {
   text: string;
 }
 
+const formatOf = (path: string): SpecFormat => (/\.json$/i.test(path) ? 'json' : 'yaml');
+
 // Reads a YAML or JSON spec; dataset and registry paths are resolved against the spec's folder.
 export function loadSpecFile(families: FamilyRegistry, file: string): LoadedSpec {
   const abs = resolve(file);
@@ -74,12 +76,10 @@ export function loadSpecFile(families: FamilyRegistry, file: string): LoadedSpec
   }
   let raw: unknown;
   try {
-    raw = /\.json$/i.test(abs) ? JSON.parse(text) : parseYaml(text);
+    raw = parseSpecSource(text, formatOf(abs));
   } catch (err) {
-    const line = err instanceof YAMLParseError && err.linePos ? ` at line ${err.linePos[0].line}` : '';
-    throw new SpecError(file, [
-      `not valid ${/\.json$/i.test(abs) ? 'JSON' : 'YAML'}${line}: ${(err as Error).message.split('\n')[0]}`,
-    ]);
+    if (err instanceof SpecTextError) throw new SpecError(file, [err.problem]);
+    throw err;
   }
   const spec = validateSpec(families, raw, file);
   const base = dirname(abs);
@@ -112,8 +112,7 @@ export function loadSpecFile(families: FamilyRegistry, file: string): LoadedSpec
 function readTemplateOverrides(specFile: string, path: string): TemplateOverrides {
   let raw: unknown;
   try {
-    const text = readLocalText(path);
-    raw = /\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text);
+    raw = parseSpecSource(readLocalText(path), formatOf(path));
   } catch (err) {
     throw new SpecError(specFile, [
       `templates: cannot read ${path} (${readErrorReason(err).split('\n')[0]})`,

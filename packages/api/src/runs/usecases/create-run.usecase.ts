@@ -8,7 +8,15 @@ import {
   GrpcUnavailableException,
 } from '@nestjs/microservices';
 import type { CreateRunRequest, CreateRunResponse } from '@precis/contracts';
-import { type BenchmarkSpec, createRun, SpecError, validateSpec } from '@precis/engine';
+import {
+  type BenchmarkSpec,
+  checkPluginAddresses,
+  createRun,
+  parseSpecSource,
+  SpecError,
+  SpecTextError,
+  validateSpec,
+} from '@precis/engine';
 import { FileAccessError } from '@precis/files';
 import { DatasetConflictError, DatasetValidationError } from '@precis/ingest';
 import {
@@ -18,7 +26,6 @@ import {
   ShutdownState,
   serverFilePolicy,
 } from '@precis/service';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { GatewayConfig } from '../../config/gateway.env.js';
 import { toProtoRun } from '../dto/run.mapper.js';
 import { RunDriver } from '../run-driver.provider.js';
@@ -30,27 +37,22 @@ export const SPEC_DIR_METADATA = 'precis-spec-dir';
 
 const SPEC_NAME = '<CreateRun spec>';
 
+// The spec's JSON or YAML text, nested at most SPEC_MAX_DEPTH levels (checked before parsing).
 function parseSpecText(request: CreateRunRequest): unknown {
   const json = request.specJson;
   const yaml = request.specYaml;
-  if (json !== undefined && json.trim() !== '') {
-    try {
-      return JSON.parse(json);
-    } catch (err) {
-      throw new SpecError(SPEC_NAME, [`spec_json is not valid JSON: ${(err as Error).message}`]);
-    }
+  const [field, text, format] =
+    json !== undefined && json.trim() !== ''
+      ? (['spec_json', json, 'json'] as const)
+      : (['spec_yaml', yaml ?? '', 'yaml'] as const);
+  if (text.trim() === '')
+    throw new SpecError(SPEC_NAME, ['the request has no spec: set spec_yaml or spec_json']);
+  try {
+    return parseSpecSource(text, format);
+  } catch (err) {
+    if (err instanceof SpecTextError) throw new SpecError(SPEC_NAME, [`${field} is ${err.problem}`]);
+    throw err;
   }
-  if (yaml !== undefined && yaml.trim() !== '') {
-    try {
-      return parseYaml(yaml);
-    } catch (err) {
-      const line = err instanceof YAMLParseError && err.linePos ? ` at line ${err.linePos[0].line}` : '';
-      throw new SpecError(SPEC_NAME, [
-        `spec_yaml is not valid YAML${line}: ${(err as Error).message.split('\n')[0]}`,
-      ]);
-    }
-  }
-  throw new SpecError(SPEC_NAME, ['the request has no spec: set spec_yaml or spec_json']);
 }
 
 // Paths in a spec are read by the gateway (dataset import) under its file-access policy: absolute,
