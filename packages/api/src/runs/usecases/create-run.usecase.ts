@@ -10,7 +10,6 @@ import {
 import type { CreateRunRequest, CreateRunResponse } from '@precis/contracts';
 import {
   type BenchmarkSpec,
-  checkPluginAddresses,
   createRun,
   parseSpecSource,
   SpecError,
