@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { type DynamicModule, type INestApplication, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Stage } from '@precis/contracts';
+import type { DestinationStream } from 'pino';
 import type { CommonEnvSchema } from '../config/common-env.js';
 import type { EnvConfig, EnvSchema } from '../config/env-schema.js';
 import { ConfigError, describeConfig, validateEnv } from '../config/validate-env.js';
@@ -10,6 +11,7 @@ import { createServiceLogger, type ServiceLogger } from '../logging/create-logge
 import { PinoNestLogger } from '../logging/pino-nest-logger.js';
 import { MetricsRegistry, registerProcessMetrics } from '../metrics/metrics-registry.js';
 import { ShutdownState } from '../shutdown/shutdown-state.js';
+import { configureHttpServer } from './http-server.js';
 import { ServiceCoreModule } from './service-core.module.js';
 
 export interface ServiceOptions<S extends EnvSchema> {
@@ -27,6 +29,8 @@ export interface ServiceOptions<S extends EnvSchema> {
   // For tests: the environment to validate (default process.env) and whether signals/exit are handled.
   processEnv?: Record<string, string | undefined>;
   handleSignals?: boolean;
+  // For tests: where the JSON log lines go (default stdout).
+  logDestination?: DestinationStream;
 }
 
 export interface RunningService<S extends EnvSchema> {
@@ -139,7 +143,12 @@ export async function bootstrapService<S extends EnvSchema>(
   }
   const common = config as unknown as EnvConfig<CommonEnvSchema>;
   const version = readVersion(options.packageJson);
-  const logger = createServiceLogger({ service: options.name, version, level: common.LOG_LEVEL });
+  const logger = createServiceLogger({
+    service: options.name,
+    version,
+    level: common.LOG_LEVEL,
+    destination: options.logDestination,
+  });
   const fail = (err: unknown, what: string): never => {
     logger.fatal({ err }, `${what}: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
@@ -173,6 +182,7 @@ export async function bootstrapService<S extends EnvSchema>(
       // Keep-alive probe connections must not hold the HTTP server open during shutdown.
       forceCloseConnections: true,
     });
+    configureHttpServer(app.getHttpServer());
     await options.configure?.(app, config, logger);
     await app.startAllMicroservices();
     await app.listen(common.HTTP_PORT, common.HTTP_HOST);
