@@ -1,4 +1,6 @@
+import { SPEC_MAX_DEPTH } from '@precis/engine';
 import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../grpc/page-token.js';
 import {
   createdDto,
   datasetDto,
@@ -13,11 +15,20 @@ import {
   samplePageDto,
   traceDto,
 } from './rest-dto.js';
+import { RUN_STATUS_NAMES } from './rest-query.js';
 
 // OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target.
 const schema = (s: z.ZodType) => z.toJSONSchema(s);
+// Every response carries the request's id: the caller's own x-request-id when sane, else a new one.
+const headers = {
+  'x-request-id': {
+    description: 'the id the gateway logs this request under (a 5xx is logged with its stack)',
+    schema: { type: 'string' },
+  },
+};
 const json = (s: z.ZodType, description: string) => ({
   description,
+  headers,
   content: { 'application/json': { schema: schema(s) } },
 });
 const body = (properties: Record<string, unknown>, required: string[] = []) => ({
@@ -29,6 +40,11 @@ const body = (properties: Record<string, unknown>, required: string[] = []) => (
 const errors = {
   '401': json(errorDto, 'no API key, or an unknown one'),
   '403': json(errorDto, 'a read key on a route that needs a write key'),
+  '500': json(errorDto, 'an internal error: its details are in the gateway log under the requestId'),
+  '503': json(
+    errorDto,
+    "the gateway's database or message bus is unavailable, or it is shutting down: retry later",
+  ),
 };
 const runId = {
   name: 'id',
@@ -42,7 +58,12 @@ const runId = {
 export function openApiDocument(version: string) {
   return {
     openapi: '3.1.0',
-    info: { title: 'Precis', version, description: 'Runs, reports and datasets of a Precis gateway' },
+    info: {
+      title: 'Precis',
+      version,
+      description:
+        'Runs, reports and datasets of a Precis gateway. Send `x-request-id` (up to 128 letters, digits, `.`, `_`, `:` or `-`) to have your own id on the response and in the log.',
+    },
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'PRECIS_API_KEYS or `precis keys create`' },
@@ -54,8 +75,12 @@ export function openApiDocument(version: string) {
         get: {
           summary: 'runs, newest first',
           parameters: [
-            { name: 'status', in: 'query', schema: { type: 'string' } },
-            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+            { name: 'status', in: 'query', schema: { type: 'string', enum: [...RUN_STATUS_NAMES] } },
+            {
+              name: 'limit',
+              in: 'query',
+              schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+            },
             { name: 'pageToken', in: 'query', schema: { type: 'string' } },
           ],
           responses: {
@@ -74,7 +99,10 @@ export function openApiDocument(version: string) {
           }),
           responses: {
             '201': json(createdDto, 'the run, and whether an unfinished one of the same spec was resumed'),
-            '400': json(errorDto, 'an invalid spec, naming the path'),
+            '400': json(
+              errorDto,
+              `an invalid spec, naming the path; or one nested more than ${SPEC_MAX_DEPTH} levels deep`,
+            ),
             '409': json(
               errorDto,
               'a model failed its preflight (key variable unset on the server, or the endpoint refused): no run was created or resumed',
@@ -95,6 +123,7 @@ export function openApiDocument(version: string) {
           responses: {
             '200': {
               description: 'deleted',
+              headers,
               content: {
                 'application/json': {
                   schema: { type: 'object', properties: { deleted: { type: 'string' } } },
@@ -134,8 +163,12 @@ export function openApiDocument(version: string) {
           summary: 'per-summary metric values of a run, one page at a time',
           parameters: [
             runId,
-            { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0 } },
-            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+            { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1_000_000_000 } },
+            {
+              name: 'limit',
+              in: 'query',
+              schema: { type: 'integer', minimum: 1, maximum: 1000, default: 200 },
+            },
           ],
           responses: {
             '200': json(samplePageDto, 'one page, ordered by system, document id and metric'),
@@ -173,6 +206,7 @@ export function openApiDocument(version: string) {
           responses: {
             '200': {
               description: 'the event stream',
+              headers,
               content: { 'text/event-stream': { schema: { type: 'string' } } },
             },
             '404': json(errorDto, 'no such run'),
@@ -187,6 +221,7 @@ export function openApiDocument(version: string) {
           requestBody: { ...body({ reason: { type: 'string', maxLength: 500 } }), required: false },
           responses: {
             '200': json(runShowDto, 'the run after cancelling'),
+            '400': json(errorDto, 'a body with unknown fields, or a reason over 500 characters'),
             '404': json(errorDto, 'no such run'),
             ...errors,
           },
@@ -205,7 +240,11 @@ export function openApiDocument(version: string) {
               description: 'run ids, comma-separated',
             },
             { name: 'metric', in: 'query', schema: { type: 'string' } },
-            { name: 'alpha', in: 'query', schema: { type: 'number' } },
+            {
+              name: 'alpha',
+              in: 'query',
+              schema: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.05 },
+            },
           ],
           responses: {
             '200': json(leaderboardDto, 'the ranked systems and every comparison'),
@@ -252,7 +291,11 @@ export function openApiDocument(version: string) {
             { name: 'kind', in: 'query', schema: { type: 'string' } },
             { name: 'pageToken', in: 'query', schema: { type: 'string' } },
           ],
-          responses: { '200': json(datasetListDto, 'one page of datasets'), ...errors },
+          responses: {
+            '200': json(datasetListDto, 'one page of datasets'),
+            '400': json(errorDto, 'a bad parameter'),
+            ...errors,
+          },
         },
       },
     },

@@ -33,7 +33,10 @@ export const reportDto = z
   .object({ run: z.record(z.string(), z.unknown()) })
   .catchall(z.unknown())
   .describe("the same JSON as `precis report <run> --format json`: the run, then each family's leaderboards");
-export const errorDto = z.object({ error: z.string() });
+export const errorDto = z.object({
+  error: z.string(),
+  requestId: z.string().describe('the x-request-id of the request; the gateway logs a 5xx under it'),
+});
 // An import as `precis ingest` does it, of a file the ingestion service can read (INGEST_ROOT).
 export const importBody = z
   .object({
@@ -91,10 +94,6 @@ export const pageDataDto = z
     figures: z.array(figureDto),
   })
   .describe("what the web page draws of a run: the report's blocks and its leaderboards as charts");
-export const samplesQuery = z.object({
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(200),
-});
 export const samplePageDto = z.object({
   total: z.number().describe("the run's per-summary metric values in all"),
   offset: z.number(),
@@ -123,19 +122,6 @@ export const createBody = z
     message: 'give exactly one of spec or specYaml',
   });
 export const createdDto = z.object({ run: runDto, resumed: z.boolean() });
-export const leaderboardQuery = z.object({
-  runs: z
-    .string({ error: 'give run ids, comma-separated' })
-    .transform((s) =>
-      s
-        .split(',')
-        .map((r) => r.trim())
-        .filter(Boolean),
-    )
-    .refine((r) => r.length > 0 && r.length <= 50, 'give 1 to 50 run ids, comma-separated'),
-  metric: z.string().optional(),
-  alpha: z.coerce.number().gt(0).lt(1).default(0.05),
-});
 export const leaderboardDto = z.object({
   metric: z.string(),
   documents: z.number(),

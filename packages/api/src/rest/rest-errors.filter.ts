@@ -1,37 +1,92 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { GrpcException } from '@nestjs/microservices';
+import { isBusUnavailableError } from '@precis/bus';
+import { isDatabaseUnavailableError } from '@precis/db';
 import { RunNotFoundError } from '@precis/engine';
+import { requestIdOf, SERVICE_LOGGER, type ServiceLogger } from '@precis/service';
 import { ZodError } from 'zod';
 
 // gRPC status -> HTTP status for the errors the shared services raise.
-const HTTP: Record<number, number> = { 3: 400, 5: 404, 6: 409, 7: 403, 9: 409, 16: 401 };
+const HTTP: Record<number, number> = {
+  3: 400,
+  4: 504,
+  5: 404,
+  6: 409,
+  7: 403,
+  8: 429,
+  9: 409,
+  11: 400,
+  12: 501,
+  14: 503,
+  16: 401,
+};
 
-// REST errors as `{ "error": message }` with the status that says what kind of problem it is.
+interface Answer {
+  status: number;
+  error: string;
+}
+
+type Reply = { headersSent: boolean; status(n: number): { json(b: unknown): void } };
+
+// The path without its query string, whose values may be tokens.
+const pathOf = (req: IncomingMessage & { originalUrl?: string }) =>
+  (req.originalUrl ?? req.url ?? '').split('?')[0];
+
+// REST errors as `{ "error": message, "requestId": id }` with the status that says what kind of
+// problem it is. Every 5xx is logged at error level, with the stack, under the same request id;
+// its text (hosts, SQL, runtime messages) stays in the log.
 @Catch()
 export class RestErrorsFilter implements ExceptionFilter {
+  constructor(@Inject(SERVICE_LOGGER) private readonly logger: ServiceLogger) {}
+
   catch(err: unknown, host: ArgumentsHost): void {
-    const res = host.switchToHttp().getResponse<{ status(n: number): { json(b: unknown): void } }>();
-    if (err instanceof HttpException) {
-      const body = err.getResponse();
-      const message = typeof body === 'string' ? body : (body as { message?: unknown }).message;
-      res
-        .status(err.getStatus())
-        .json({ error: Array.isArray(message) ? message.join('; ') : String(message) });
-      return;
+    const req = host.switchToHttp().getRequest<IncomingMessage>();
+    const res = host.switchToHttp().getResponse<Reply>();
+    const requestId = requestIdOf(req);
+    const { status, error } = answer(err, requestId);
+    if (status >= 500) {
+      const method = req.method ?? '';
+      const path = pathOf(req);
+      this.logger.error(
+        { err, requestId, method, path, status },
+        `REST ${method} ${path} answered ${status}`,
+      );
     }
-    if (err instanceof GrpcException) {
-      res.status(HTTP[err.getCode()] ?? 500).json({ error: err.message });
-      return;
-    }
-    if (err instanceof ZodError) {
-      const where = (i: ZodError['issues'][number]) => (i.path.length ? `${i.path.join('.')}: ` : '');
-      res.status(400).json({ error: err.issues.map((i) => `${where(i)}${i.message}`).join('; ') });
-      return;
-    }
-    if (err instanceof RunNotFoundError) {
-      res.status(404).json({ error: err.message });
-      return;
-    }
-    res.status(500).json({ error: 'internal error (see the gateway log)' });
+    // An event stream already under way has no status line left to change.
+    if (!res.headersSent) res.status(status).json({ error, requestId });
   }
+}
+
+function answer(err: unknown, requestId: string): Answer {
+  if (err instanceof HttpException) {
+    const body = err.getResponse();
+    const message = typeof body === 'string' ? body : (body as { message?: unknown }).message;
+    const text = Array.isArray(message) ? message.join('; ') : String(message);
+    return safe(err.getStatus(), text, requestId);
+  }
+  if (err instanceof GrpcException) return safe(HTTP[err.getCode()] ?? 500, err.message, requestId);
+  if (err instanceof ZodError) {
+    const where = (i: ZodError['issues'][number]) => (i.path.length ? `${i.path.join('.')}: ` : '');
+    return { status: 400, error: err.issues.map((i) => `${where(i)}${i.message}`).join('; ') };
+  }
+  if (err instanceof RunNotFoundError) return { status: 404, error: err.message };
+  if (isDatabaseUnavailableError(err) || isBusUnavailableError(err))
+    return {
+      status: 503,
+      error: `the gateway's database or message bus is unavailable; retry later (request id ${requestId})`,
+    };
+  return safe(500, '', requestId);
+}
+
+// Statuses that say what to do (retry later, not here); any other 5xx is an internal error.
+const DELIBERATE_5XX = new Set([501, 503, 504]);
+
+// An internal error never carries its own text.
+function safe(status: number, error: string, requestId: string): Answer {
+  if (status < 500 || DELIBERATE_5XX.has(status)) return { status, error };
+  return {
+    status: 500,
+    error: `internal error (request id ${requestId}; the details are in the gateway's log)`,
+  };
 }

@@ -15,12 +15,21 @@ import {
   UseFilters,
   UseGuards,
 } from '@nestjs/common';
-import { crossRunLeaderboard, deleteRun, findRun, LeaderboardError, RunStateError } from '@precis/engine';
+import {
+  crossRunLeaderboard,
+  deleteRun,
+  findRun,
+  LeaderboardError,
+  RunStateError,
+  specDepthProblem,
+} from '@precis/engine';
 import { SERVICE_INFO, type ServiceInfo } from '@precis/service';
 import type { Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
+import { MAX_PAGE_SIZE } from '../grpc/page-token.js';
 import { IngestionService } from '../ingestion/ingestion.service.js';
 import { ImportDatasetUseCase } from '../ingestion/usecases/import-dataset.usecase.js';
+import { toProtoRunStatus } from '../runs/dto/run.mapper.js';
 import { RunsService } from '../runs/runs.service.js';
 import { CreateRunUseCase } from '../runs/usecases/create-run.usecase.js';
 import { openApiDocument } from './openapi.js';
@@ -30,13 +39,19 @@ import {
   createBody,
   IMPORT_STATUS,
   importBody,
-  leaderboardQuery,
-  samplesQuery,
   toDatasetDto,
   toRunDto,
   toRunShowDto,
 } from './rest-dto.js';
 import { RestErrorsFilter } from './rest-errors.filter.js';
+import {
+  queryChoice,
+  queryFraction,
+  queryInt,
+  queryRunIds,
+  queryText,
+  RUN_STATUS_NAMES,
+} from './rest-query.js';
 import { runProgressEvents } from './run-events.js';
 
 // The REST API (/api/v1): thin translations to the services the gRPC API uses.
@@ -53,8 +68,13 @@ export class RestController {
   ) {}
 
   @Get('runs')
-  async listRuns(@Query('limit') limit?: string, @Query('pageToken') pageToken?: string) {
-    const page = await this.runs.list({ limit: limit ? Number(limit) : undefined, pageToken });
+  async listRuns(@Query() query: Record<string, unknown>) {
+    const status = queryChoice('status', query.status, RUN_STATUS_NAMES);
+    const page = await this.runs.list({
+      ...(status ? { status: toProtoRunStatus(status) } : {}),
+      limit: queryInt('limit', query.limit, { min: 1, max: MAX_PAGE_SIZE }),
+      pageToken: queryText('pageToken', query.pageToken),
+    });
     return { runs: page.runs.map(toRunDto), nextPageToken: page.nextPageToken };
   }
 
@@ -63,6 +83,9 @@ export class RestController {
   @NeedsWrite()
   async createRun(@Body() body: unknown) {
     const b = createBody.parse(body ?? {});
+    // Before anything recurses into it (JSON.stringify would overflow the stack).
+    const tooDeep = b.spec === undefined ? null : specDepthProblem(b.spec);
+    if (tooDeep) throw new BadRequestException(`spec: ${tooDeep}`);
     const spec = b.spec === undefined ? {} : { specJson: JSON.stringify(b.spec) };
     const yaml = b.specYaml === undefined ? {} : { specYaml: b.specYaml };
     const { run, resumed } = await this.creator.execute(
@@ -111,8 +134,11 @@ export class RestController {
 
   // Per-summary metric values, server-side paged (the web page's samples table).
   @Get('runs/:id/samples')
-  samples(@Param('id') id: string, @Query('offset') offset?: string, @Query('limit') limit?: string) {
-    return this.runs.samples(id, samplesQuery.parse({ offset, limit }));
+  samples(@Param('id') id: string, @Query() query: Record<string, unknown>) {
+    return this.runs.samples(id, {
+      offset: queryInt('offset', query.offset, { min: 0, max: 1_000_000_000 }) ?? 0,
+      limit: queryInt('limit', query.limit, { min: 1, max: 1000 }) ?? 200,
+    });
   }
 
   // The same JSON as `precis report <run> --format json`.
@@ -132,17 +158,12 @@ export class RestController {
 
   // The systems of several runs ranked on one per-document metric (as `precis leaderboard`).
   @Get('leaderboard')
-  async leaderboard(
-    @Query('runs') runs?: string,
-    @Query('metric') metric?: string,
-    @Query('alpha') alpha?: string,
-  ) {
-    const q = leaderboardQuery.parse({ runs, metric, alpha });
+  async leaderboard(@Query() query: Record<string, unknown>) {
+    const runs = queryRunIds(query.runs);
+    const metric = queryText('metric', query.metric);
+    const alpha = queryFraction('alpha', query.alpha, { above: 0, below: 1 }) ?? 0.05;
     try {
-      return await crossRunLeaderboard(this.dataSource, q.runs, {
-        ...(q.metric ? { metric: q.metric } : {}),
-        alpha: q.alpha,
-      });
+      return await crossRunLeaderboard(this.dataSource, runs, { ...(metric ? { metric } : {}), alpha });
     } catch (err) {
       if (err instanceof LeaderboardError) throw new BadRequestException(err.message);
       throw err;
@@ -170,14 +191,18 @@ export class RestController {
   }
 
   @Get('datasets')
-  async listDatasets(@Query('kind') kind?: string, @Query('pageToken') pageToken?: string) {
-    const page = await this.datasets.list({ kind, pageToken });
+  async listDatasets(@Query() query: Record<string, unknown>) {
+    const page = await this.datasets.list({
+      kind: queryText('kind', query.kind),
+      pageToken: queryText('pageToken', query.pageToken),
+    });
     return { datasets: page.datasets.map(toDatasetDto), nextPageToken: page.nextPageToken };
   }
 }
 
 // The OpenAPI document, open like the health checks.
 @Controller('api')
+@UseFilters(RestErrorsFilter)
 export class OpenApiController {
   constructor(@Inject(SERVICE_INFO) private readonly info: ServiceInfo) {}
 
