@@ -38,6 +38,7 @@ export * from './scoring/row-status.js';
 export * from './scoring/task-results.js';
 export * from './spec/benchmark-spec.schema.js';
 export * from './spec/load-spec.js';
+export * from './spec/plugin-addresses.js';
 export * from './spec/scoped-metrics.js';
 export * from './tasks/job-records.js';
 export * from './tasks/summary-texts.js';

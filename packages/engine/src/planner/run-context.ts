@@ -2,6 +2,7 @@ import type { LimiterRegistry } from '@precis/llm';
 import type { DataSource } from 'typeorm';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import type { ChatModel, RunEventSink, RunLogger, TaskDispatcher } from '../ports.js';
+import type { PluginAddressPolicy } from '../spec/plugin-addresses.js';
 
 // What the planner and the stage handlers need from their host (embedded runtime or a service).
 export interface RunContext {
@@ -18,4 +19,7 @@ export interface RunContext {
   // Endpoint limits beyond model calls (summarizer plugins): a service's hold for the whole
   // cluster; absent in embedded runs, where the process's own apply.
   limiters?: LimiterRegistry;
+  // A service's PRECIS_PLUGIN_ADDRESSES: plugins elsewhere are refused without connecting, and a
+  // plugin's failure is stored without its own words. Absent in embedded runs: any address, in detail.
+  pluginAddresses?: PluginAddressPolicy;
 }

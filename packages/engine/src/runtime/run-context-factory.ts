@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import type { RunContext } from '../planner/run-context.js';
 import { type ChatModel, type RunLogger, silentLogger } from '../ports.js';
+import type { PluginAddressPolicy } from '../spec/plugin-addresses.js';
 import { busDispatcher, busEventSink } from './bus-adapters.js';
 
 export interface ModelLookup {
@@ -18,6 +19,7 @@ export function createRunContext(opts: {
   registry?: ModelLookup;
   logger?: RunLogger;
   limiters?: LimiterRegistry;
+  pluginAddresses?: PluginAddressPolicy;
 }): RunContext {
   const registry = opts.registry;
   return {
@@ -29,5 +31,6 @@ export function createRunContext(opts: {
     modelInfo: registry ? (model) => registry.models.get(model) : undefined,
     logger: opts.logger ?? silentLogger,
     ...(opts.limiters ? { limiters: opts.limiters } : {}),
+    ...(opts.pluginAddresses ? { pluginAddresses: opts.pluginAddresses } : {}),
   };
 }

@@ -76,7 +76,10 @@ export const strategyParamsSpec = z
 // a deadline, bounded retries and at most maxConcurrency calls at once from a process.
 export const pluginSpec = z
   .object({
-    address: z.string().regex(/^[\w.-]+:\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:50170'),
+    // A name or IPv4 address, or an IPv6 address in brackets ([::1]:50170).
+    address: z
+      .string()
+      .regex(/^(?:[\w.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:50170'),
     timeoutMs: int().min(100).default(60_000),
     maxRetries: int().min(0).max(10).default(2),
     maxConcurrency: int().positive().default(4),
