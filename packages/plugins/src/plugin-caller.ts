@@ -51,17 +51,39 @@ export class PluginCaller {
     this.limiters = opts.limiters ?? processLimiters();
   }
 
+  // opaqueErrors (a shared service): a failure is recorded and thrown with the opaque text of
+  // PluginError, the detailed one kept in its `detail` for the service's log.
   async summarize(
     target: PluginTarget,
     step: PluginStep,
-    call: { runId: string; taskId: string; cache: boolean },
+    call: { runId: string; taskId: string; cache: boolean; opaqueErrors?: boolean },
+  ): Promise<PluginAnswer> {
+    try {
+      return await this.summarizeOnce(target, step, call);
+    } catch (err) {
+      if (call.opaqueErrors && err instanceof PluginError)
+        throw new PluginError(err.opaque, false, err.attempts, { detail: err.message });
+      throw err;
+    }
+  }
+
+  private async summarizeOnce(
+    target: PluginTarget,
+    step: PluginStep,
+    call: { runId: string; taskId: string; cache: boolean; opaqueErrors?: boolean },
   ): Promise<PluginAnswer> {
     const who = await this.describe(target);
-    if (who.roles.length > 0 && !who.roles.includes(step.role))
+    if (who.roles.length > 0 && !who.roles.includes(step.role)) {
+      const roles = `${SummaryRole[step.role]}; it serves ${who.roles.map((r) => SummaryRole[r]).join(', ')}`;
       throw new PluginError(
-        `plugin ${target.address} (${who.name}) does not serve ${SummaryRole[step.role]}; it serves ${who.roles.map((r) => SummaryRole[r]).join(', ')}`,
+        `plugin ${target.address} (${who.name}) does not serve ${roles}`,
         false,
+        undefined,
+        {
+          opaque: `plugin ${target.address} does not serve ${roles}`,
+        },
       );
+    }
     const modelId = `${who.name}@${who.version}`;
     const payload = step as unknown as Record<string, unknown>;
     const cacheKey = computeCacheKey({ kind: 'plugin', modelId, params: {}, payload, templateVersion: null });
@@ -93,6 +115,9 @@ export class PluginCaller {
           `plugin ${target.address} (${who.name}) returned an empty summary`,
           false,
           attempts,
+          {
+            opaque: `plugin ${target.address} returned an empty summary`,
+          },
         );
       const usage = res.usage ?? { promptTokens: 0, completionTokens: 0, costUsd: 0 };
       await this.store.record({
@@ -108,8 +133,12 @@ export class PluginCaller {
       return { text: res.text, producer: res.producer || modelId, cached: false, attempts };
     } catch (err) {
       const e =
-        err instanceof PluginError ? err : new PluginError(`plugin ${target.address}: ${String(err)}`, false);
-      const error = `${e.name}: ${e.message}`;
+        err instanceof PluginError
+          ? err
+          : new PluginError(`plugin ${target.address}: ${String(err)}`, false, undefined, {
+              opaque: `plugin ${target.address}: Summarize failed`,
+            });
+      const error = `${e.name}: ${call.opaqueErrors ? e.opaque : e.message}`;
       await this.store.record({
         ...sent,
         status: 'error',
@@ -157,9 +186,15 @@ export class PluginCaller {
       } catch (err) {
         const retryable = err instanceof PluginError && err.retryable;
         if (!retryable || n > target.maxRetries) {
-          const e = err instanceof PluginError ? err : new PluginError(String(err), false);
+          const e =
+            err instanceof PluginError
+              ? err
+              : new PluginError(String(err), false, undefined, {
+                  opaque: `plugin ${target.address} unreachable`,
+                });
           const suffix = n > 1 ? ` (after ${n} attempts)` : '';
-          throw new PluginError(`${e.message}${suffix}`, false, n);
+          // The opaque text has no count: how often a failure was worth retrying tells what answered.
+          throw new PluginError(`${e.message}${suffix}`, false, n, { opaque: e.opaque });
         }
       } finally {
         slots.release();

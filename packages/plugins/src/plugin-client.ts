@@ -9,14 +9,23 @@ import {
 // Why a plugin call failed, in words that name the plugin; `retryable` when another attempt may
 // succeed (the plugin is down, slow or overloaded).
 export class PluginError extends Error {
+  // The same failure without the plugin's own words or how the connection failed (refused or
+  // not answered alike): what a shared service stores, where anyone with a read key sees it.
+  readonly opaque: string;
+  // The detailed failure behind an opaque message, for the service's log.
+  readonly detail?: string;
+
   constructor(
     message: string,
     readonly retryable: boolean,
     // Attempts made before giving up, when known.
     readonly attempts?: number,
+    more: { opaque?: string; detail?: string } = {},
   ) {
     super(message);
     this.name = 'PluginError';
+    this.opaque = more.opaque ?? message;
+    if (more.detail !== undefined) this.detail = more.detail;
   }
 }
 
@@ -30,16 +39,27 @@ const RETRYABLE = new Set([
 function describeError(address: string, call: string, err: ServiceError, timeoutMs: number): PluginError {
   if (err.code === status.DEADLINE_EXCEEDED)
     return new PluginError(`plugin ${address}: ${call} timed out after ${timeoutMs} ms`, true);
+  // Until Describe has answered, whatever is at the address is not known to be a plugin: any
+  // failure reads the same as a closed port.
+  const unreachable = `plugin ${address} unreachable`;
+  const opaque =
+    call === 'Describe' || err.code === status.UNAVAILABLE
+      ? unreachable
+      : `plugin ${address}: ${call} failed with ${status[err.code] ?? err.code}`;
   if (err.code === status.UNAVAILABLE) {
     // grpc-js details carry resolver notes; the cause a user can act on is the refused connection.
     const why = /ECONNREFUSED/.test(err.details)
       ? 'connection refused'
       : err.details.split('. ')[0] || 'no answer';
-    return new PluginError(`plugin ${address} is unreachable (${why}): is it running?`, true);
+    return new PluginError(`plugin ${address} is unreachable (${why}): is it running?`, true, undefined, {
+      opaque,
+    });
   }
   return new PluginError(
     `plugin ${address}: ${call} failed with ${status[err.code] ?? err.code}: ${err.details}`,
     RETRYABLE.has(err.code),
+    undefined,
+    { opaque },
   );
 }
 
