@@ -1,12 +1,15 @@
 // Summarizer plugins in a run (PostgreSQL, in-process bus): the example plugin as its own process
 // serves hierarchical merging; a dead plugin, a slow one and one answering an empty summary each
-// fail their system's tasks with a message naming the plugin, while the other systems go on.
+// fail their system's tasks with a message naming the plugin, while the other systems go on. In a
+// service's context (PRECIS_PLUGIN_ADDRESSES), an address outside the list is refused unconnected
+// and failures are stored in words that tell nothing of what answered.
+import net from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SummarizeResponse } from '@precis/contracts';
 import { freePort } from '../../packages/service/test/support/service-process.js';
 import { type RunningPlugin, serveTestPlugin, startExamplePlugin } from '../support/plugins.js';
-import { builtInFamilies, renderRunReport, validateSpec } from '../support/precis.js';
+import { builtInFamilies, PluginAddressPolicy, renderRunReport, validateSpec } from '../support/precis.js';
 import { type RunHarness, startRunHarness } from './run-harness.js';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -143,6 +146,18 @@ describe('summarizer plugins in a run', () => {
         spec({ name: 'p', strategy: 'hierarchical', plugin: { address: 'localhost' } }),
       ),
     ).toThrow('systems[0].plugin.address: expected host:port, e.g. 127.0.0.1:50170');
+    // IPv6 in brackets.
+    const v6 = validateSpec(
+      builtInFamilies,
+      spec({ name: 'p', strategy: 'hierarchical', plugin: { address: '[::1]:50170' } }),
+    );
+    expect((v6.systems[0] as { plugin?: { address: string } }).plugin?.address).toBe('[::1]:50170');
+    expect(() =>
+      validateSpec(
+        builtInFamilies,
+        spec({ name: 'p', strategy: 'hierarchical', plugin: { address: '::1:50170' } }),
+      ),
+    ).toThrow('systems[0].plugin.address: expected host:port, e.g. 127.0.0.1:50170');
     expect(() =>
       validateSpec(builtInFamilies, {
         ...spec({ name: 'p', strategy: 'rag', plugin: { address: '127.0.0.1:50170' } }, 'qmsum'),
@@ -151,5 +166,99 @@ describe('summarizer plugins in a run', () => {
     ).toThrow(
       'systems[0].plugin: strategy "rag" is not served by summarizer plugins; plugins serve hierarchical, incremental, full-context',
     );
+  });
+});
+
+describe("summarizer plugins in a service's run", () => {
+  const REMOTE_TEXT = 'remote words';
+  let h: RunHarness;
+  let example: RunningPlugin;
+  const servers: net.Server[] = [];
+  const warnings: { msg: string; fields?: Record<string, unknown> }[] = [];
+  let accepted = 0;
+  let watched: string;
+  let garbage: string;
+  let closed: string;
+
+  const listen = (server: net.Server) =>
+    new Promise<string>((ok) =>
+      server.listen(0, '127.0.0.1', () => ok(`127.0.0.1:${(server.address() as net.AddressInfo).port}`)),
+    );
+
+  beforeAll(async () => {
+    example = await startExamplePlugin();
+    // Listens, so a connection attempt would be seen; the policy does not list it.
+    const w = net.createServer((socket) => {
+      accepted++;
+      socket.destroy();
+    });
+    // Open, but no plugin: answers with its own words and hangs up.
+    const g = net.createServer((socket) => socket.end(`EFATAL ${REMOTE_TEXT}\n`));
+    servers.push(w, g);
+    watched = await listen(w);
+    garbage = await listen(g);
+    closed = `127.0.0.1:${await freePort()}`;
+    h = await startRunHarness('plugin_service_runs', {
+      pluginAddresses: PluginAddressPolicy.parse(`${example.address},${garbage},${closed}`),
+      logger: { info() {}, warn: (msg, fields) => warnings.push({ msg, fields }), error() {} },
+    });
+  });
+
+  afterAll(async () => {
+    for (const s of servers) s.close();
+    example?.stop();
+    await h?.close();
+  });
+
+  it('refuses an unlisted address unconnected and stores closed and open ports alike', async () => {
+    const r = await h.execute({
+      name: 'plugin-policy',
+      datasets: [{ name: 'story', kind: 'text', path: story }],
+      systems: [
+        { name: 'allowed', strategy: 'hierarchical', plugin: { address: example.address }, params: hier },
+        { name: 'unlisted', strategy: 'hierarchical', plugin: { address: watched }, params: hier },
+        {
+          name: 'closed',
+          strategy: 'hierarchical',
+          plugin: { address: closed, maxRetries: 0 },
+          params: hier,
+        },
+        {
+          name: 'garbage',
+          strategy: 'hierarchical',
+          plugin: { address: garbage, maxRetries: 0 },
+          params: hier,
+        },
+      ],
+      metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+    });
+    expect(r.progress.status).toBe('completed-with-failures');
+    expect(r.progress.summaries).toMatchObject({ expected: 4, done: 1, failed: 3 });
+    const errors: { system: string; error: string }[] = await h.db.query(
+      `SELECT DISTINCT payload->>'system' AS system, error FROM tasks WHERE run_id = $1 AND status IN ('failed', 'dead') ORDER BY 1`,
+      [r.run.id],
+    );
+    // One failed task per system (its first step), each failed at once: no redelivery fixes them.
+    expect(errors).toEqual([
+      { system: 'closed', error: `plugin ${closed} unreachable` },
+      { system: 'garbage', error: `plugin ${garbage} unreachable` },
+      {
+        system: 'unlisted',
+        error: `plugin address ${watched} is not allowed on this worker; the operator lists allowed ones in PRECIS_PLUGIN_ADDRESSES`,
+      },
+    ]);
+    expect(accepted).toBe(0);
+    const [run] = await h.db.query('SELECT error FROM runs WHERE id = $1', [r.run.id]);
+    expect(JSON.stringify([run, errors])).not.toContain(REMOTE_TEXT);
+    const [ledger] = await h.db.query(
+      `SELECT string_agg(error, ' | ' ORDER BY error) AS errors FROM llm_calls WHERE run_id = $1 AND error IS NOT NULL`,
+      [r.run.id],
+    );
+    expect(String(ledger.errors ?? '')).not.toContain(REMOTE_TEXT);
+    // The detail goes to the service's log only.
+    expect(warnings.find((w) => w.fields?.plugin === closed)).toMatchObject({
+      msg: `plugin ${closed} unreachable`,
+      fields: { detail: `plugin ${closed} is unreachable (connection refused): is it running?` },
+    });
   });
 });

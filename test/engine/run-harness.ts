@@ -11,8 +11,10 @@ import {
   createRunContext,
   type FullRunReport,
   loadFullRunReport,
+  type PluginAddressPolicy,
   type RunContext,
   RunCoordinator,
+  type RunLogger,
   type RunProgress,
   renderRunReport,
   startStageWorker,
@@ -56,10 +58,17 @@ export interface RunHarness {
   close(): Promise<void>;
 }
 
-// extra: rules answered before the built-in ones, and more model names (same endpoint).
+// extra: rules answered before the built-in ones, and more model names (same endpoint); the
+// plugin addresses and the logger of a service's context.
 export async function startRunHarness(
   name: string,
-  extra: { rules?: FakeRule[]; models?: string[]; embeddings?: string[] } = {},
+  extra: {
+    rules?: FakeRule[];
+    models?: string[];
+    embeddings?: string[];
+    pluginAddresses?: PluginAddressPolicy;
+    logger?: RunLogger;
+  } = {},
 ): Promise<RunHarness> {
   const tdb = await createThrowawayDatabase(name);
   const db = await createDataSource({ url: tdb.url });
@@ -95,6 +104,8 @@ export async function startRunHarness(
       bus,
       registry,
       chat: new LlmClient({ registry, env: {}, store: createTypeOrmLlmStore(db) }),
+      pluginAddresses: extra.pluginAddresses,
+      logger: extra.logger,
     });
     const workers = await Promise.all(
       (['retrieve', 'summarize', 'verify', 'score'] as const).map((s) =>

@@ -23,6 +23,7 @@ export {
   urlList,
 } from './config/env-schema.js';
 export { type FileAccessEnvSchema, fileAccessEnv, serverFilePolicy } from './config/file-access-env.js';
+export { type PluginAddressEnvSchema, pluginAddressEnv } from './config/plugin-address-env.js';
 export {
   ConfigError,
   describeConfig,

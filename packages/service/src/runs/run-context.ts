@@ -1,5 +1,11 @@
 import type { Bus } from '@precis/bus';
-import { createRunContext, type FamilyRegistry, type RunContext, type RunLogger } from '@precis/engine';
+import {
+  createRunContext,
+  type FamilyRegistry,
+  PluginAddressPolicy,
+  type RunContext,
+  type RunLogger,
+} from '@precis/engine';
 import {
   createTypeOrmLlmStore,
   LimiterRegistry,
@@ -32,12 +38,13 @@ export function clusterLimiters(db: DataSource): LimiterRegistry {
 }
 
 // The engine's context over this service's connections: the model client (cache + ledger in
-// llm_calls) when a registry is configured, and a completion sink that also logs each task this
-// process finished (the worker's counters are on /metrics).
+// llm_calls) when a registry is configured, the plugin addresses it may call (none unless given),
+// and a completion sink that also logs each task this process finished (counters on /metrics).
 export function buildRunContext(opts: {
   dataSource: DataSource;
   bus: Bus;
   modelsFile: string | undefined;
+  pluginAddresses?: PluginAddressPolicy;
   logger: ServiceLogger;
   families: FamilyRegistry;
 }): RunContext {
@@ -60,6 +67,7 @@ export function buildRunContext(opts: {
     registry,
     logger: runLogger(opts.logger),
     limiters: clusterLimiters(opts.dataSource),
+    pluginAddresses: opts.pluginAddresses ?? PluginAddressPolicy.none(),
   });
   const announce = ctx.events;
   return {

@@ -1,6 +1,11 @@
 import type { Bus, ConsumerHandle } from '@precis/bus';
 import type { Stage } from '@precis/contracts';
-import { type FamilyRegistry, type JobHandler, startStageWorker } from '@precis/engine';
+import {
+  type FamilyRegistry,
+  type JobHandler,
+  type PluginAddressPolicy,
+  startStageWorker,
+} from '@precis/engine';
 import type { DataSource } from 'typeorm';
 import type { ServiceLogger } from '../logging/create-logger.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
@@ -13,6 +18,8 @@ export interface StageConsumerConfig {
   TASK_ACK_WAIT_MS: number;
   TASK_MAX_DELIVER: number;
   TASK_RETRY_DELAYS_MS: number[];
+  // Services without the variable call no plugin: none allowed.
+  PRECIS_PLUGIN_ADDRESSES?: PluginAddressPolicy;
 }
 
 // What every service with a stage queue does at boot: pull each of its stages with the engine's
@@ -33,6 +40,7 @@ export async function startStageConsumers(opts: {
     dataSource: opts.dataSource,
     bus,
     modelsFile: config.PRECIS_MODELS,
+    pluginAddresses: config.PRECIS_PLUGIN_ADDRESSES,
     logger,
     families: opts.families,
   });
@@ -56,6 +64,7 @@ export async function startStageConsumers(opts: {
       jobs: (opts.jobs ?? []).map((j) => j.kind),
       concurrency: config.WORKER_CONCURRENCY,
       models: config.PRECIS_MODELS ?? null,
+      ...(config.PRECIS_PLUGIN_ADDRESSES ? { pluginAddresses: config.PRECIS_PLUGIN_ADDRESSES.patterns } : {}),
     },
     'consuming stage queue(s)',
   );

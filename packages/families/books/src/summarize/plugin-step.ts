@@ -1,6 +1,6 @@
 import type { RunContext, SystemSpec } from '@precis/engine';
 import { createTypeOrmLlmStore } from '@precis/llm';
-import { PluginCaller, type PluginStep, SummaryRole } from '@precis/plugins';
+import { PluginCaller, PluginError, type PluginStep, SummaryRole } from '@precis/plugins';
 import type { DataSource } from 'typeorm';
 import type { SummarizeStepPayload } from '../payloads.js';
 
@@ -43,7 +43,10 @@ function pluginStep(payload: SummarizeStepPayload, system: SystemSpec): PluginSt
   };
 }
 
-// One strategy step served by the system's plugin, with the model client's cache and ledger.
+// One strategy step served by the system's plugin, with the model client's cache and ledger. In a
+// service, an address outside its PRECIS_PLUGIN_ADDRESSES is refused before any connection (the
+// gateway checked the spec already; this holds when their settings differ), and a failure is
+// stored in opaque words while the service's log gets the detail.
 export async function runPluginStep(
   ctx: RunContext,
   task: { id: string; runId: string },
@@ -51,15 +54,31 @@ export async function runPluginStep(
   system: SystemSpec,
   cache: boolean,
 ): Promise<{ text: string; producer: string }> {
+  const target = system.plugin!;
+  const policy = ctx.pluginAddresses;
+  if (policy && !policy.allows(target.address))
+    throw new PluginError(policy.refusal(target.address, 'this worker'), false);
   let caller = callers.get(ctx.db);
   if (!caller) {
     caller = new PluginCaller(createTypeOrmLlmStore(ctx.db), ctx.limiters ? { limiters: ctx.limiters } : {});
     callers.set(ctx.db, caller);
   }
-  const answer = await caller.summarize(system.plugin!, pluginStep(payload, system), {
-    runId: task.runId,
-    taskId: task.id,
-    cache,
-  });
-  return { text: answer.text, producer: `plugin:${answer.producer}` };
+  try {
+    const answer = await caller.summarize(target, pluginStep(payload, system), {
+      runId: task.runId,
+      taskId: task.id,
+      cache,
+      opaqueErrors: policy !== undefined,
+    });
+    return { text: answer.text, producer: `plugin:${answer.producer}` };
+  } catch (err) {
+    if (err instanceof PluginError && err.detail !== undefined)
+      ctx.logger.warn(err.message, {
+        runId: task.runId,
+        taskId: task.id,
+        plugin: target.address,
+        detail: err.detail,
+      });
+    throw err;
+  }
 }
