@@ -1,10 +1,21 @@
 import { API_KEY_PATTERN } from '@precis/db';
-import { commonEnv, type EnvConfig, fileAccessEnv, int, port, secretList, str } from '@precis/service';
+import {
+  commonEnv,
+  type EnvConfig,
+  fileAccessEnv,
+  int,
+  pluginAddressEnv,
+  port,
+  secretList,
+  str,
+} from '@precis/service';
 
 export const GATEWAY_ENV = {
   ...commonEnv({ httpPort: 8080 }),
   // Dataset paths in a CreateRun spec are read by the gateway itself, under the same policy.
   ...fileAccessEnv(),
+  // CreateRun refuses a spec naming a plugin elsewhere (`precis serve`'s workers call only these).
+  ...pluginAddressEnv(),
   GRPC_HOST: str({
     default: '127.0.0.1',
     description: 'address the gRPC server binds to (0.0.0.0 to accept connections from other hosts)',

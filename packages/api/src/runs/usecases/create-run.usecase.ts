@@ -10,6 +10,7 @@ import {
 import type { CreateRunRequest, CreateRunResponse } from '@precis/contracts';
 import {
   type BenchmarkSpec,
+  checkPluginAddresses,
   createRun,
   parseSpecSource,
   SpecError,
@@ -100,6 +101,8 @@ export class CreateRunUseCase {
     try {
       const raw = parseSpecText(request);
       const spec = resolveSpecPaths(validateSpec(this.driver.ctx.families, raw, SPEC_NAME), baseDir);
+      // Before anything connects or is written: the gateway refuses plugins its operator did not list.
+      checkPluginAddresses(spec, this.config.PRECIS_PLUGIN_ADDRESSES, SPEC_NAME);
       if ((raw as { models?: unknown } | null)?.models !== undefined)
         this.logger.info(
           { specModels: (raw as { models?: unknown }).models },
