@@ -5,12 +5,15 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1';
+import { GATEWAY_ENV } from '@precis/api';
 import { taskStream } from '@precis/contracts';
+import { validateEnv } from '@precis/service';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { Job } from 'kubernetes-models/batch/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
+import { SUMMARIZATION_ENV } from '../../apps/summarization/src/config/summarization.env.js';
 import { repoRoot } from '../e2e/runs-support.js';
 
 type Obj = { apiVersion: string; kind: string; metadata: { name: string }; [k: string]: unknown };
@@ -151,6 +154,15 @@ describe.each(['dev', 'production'])('deploy/kubernetes/overlays/%s', (overlay) 
     expect([scaled.spec.minReplicaCount, scaled.spec.maxReplicaCount]).toEqual(
       overlay === 'dev' ? [1, 2] : [2, 32],
     );
+  });
+
+  it('turns summarizer plugins off until the operator lists their addresses', () => {
+    expect(config(objs).PRECIS_PLUGIN_ADDRESSES).toBe('');
+    for (const [name, schema] of [
+      ['gateway', GATEWAY_ENV],
+      ['summarization', SUMMARIZATION_ENV],
+    ] as const)
+      expect(validateEnv(name, schema, config(objs)).PRECIS_PLUGIN_ADDRESSES.off).toBe(true);
   });
 
   it('brings NATS and PostgreSQL in dev only; production expects its Secrets to exist', () => {
