@@ -1,3 +1,4 @@
+export { BusHealth, DEFAULT_FAILING_AFTER_MS, DEFAULT_FORGET_AFTER_MS } from './bus-health.js';
 export { isBusUnavailableError } from './bus-unavailable.js';
 export {
   BusClosedError,
@@ -16,6 +17,8 @@ export type {
   BatchOutcome,
   Bus,
   BusData,
+  BusOperation,
+  BusProblem,
   ConsumeBatchOptions,
   ConsumeOptions,
   ConsumerHandle,

@@ -121,6 +121,24 @@ export interface QueueOptions {
   duplicateWindowMs?: number;
 }
 
+/** What a stage's queue is used for: publishing tasks, pulling them, reading its state. */
+export type BusOperation = 'publish' | 'consume' | 'read';
+
+/** A stage operation that keeps failing (see `Bus.problems()`). */
+export interface BusProblem {
+  stage: Stage;
+  operation: BusOperation;
+  /** The stage's stream (JetStream) or queue name. */
+  stream: string;
+  /** The last failure's message. */
+  error: string;
+  /** First failure since the last success. */
+  since: Date;
+  failingMs: number;
+  /** One line with the stage, stream, operation and error; stable while the error is the same. */
+  summary: string;
+}
+
 export interface Bus {
   readonly kind: 'nats' | 'in-process';
   /** Declares the stage's work queue (and the dead-letter store); idempotent. */
@@ -152,6 +170,11 @@ export interface Bus {
   subscribe(subject: string, handler: EventHandler): Promise<Subscription>;
   /** False while the bus server is unreachable (the connection is being re-established). */
   isConnected(): boolean;
+  /**
+   * Stage operations of this process that keep failing while connected (e.g. a stream that cannot
+   * be declared again), from what they did lately: no round trip.
+   */
+  problems(): BusProblem[];
   /** Stops every consumer (graceful), then drains and closes the connection. */
   close(): Promise<void>;
 }

@@ -11,6 +11,7 @@ import type {
   BatchHandler,
   Bus,
   BusData,
+  BusProblem,
   ConsumeBatchOptions,
   ConsumeOptions,
   ConsumerHandle,
@@ -252,6 +253,11 @@ export class InProcessBus implements Bus {
 
   isConnected(): boolean {
     return !this.closed;
+  }
+
+  // Memory queues have no failure of their own to report: publishing and pulling cannot fail.
+  problems(): BusProblem[] {
+    return [];
   }
 
   async close(): Promise<void> {

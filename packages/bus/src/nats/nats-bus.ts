@@ -8,12 +8,14 @@ import {
 } from '@nats-io/jetstream';
 import { headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { HEADER_RUN_ID, HEADER_TASK_ID, STAGES, type Stage } from '@precis/contracts';
+import { BusHealth } from '../bus-health.js';
 import { encodeData, HEADER_ENCODING, HEADER_ERROR } from '../codec.js';
 import { BusClosedError, errorMessage } from '../errors.js';
 import type {
   BatchHandler,
   Bus,
   BusData,
+  BusProblem,
   ConsumeBatchOptions,
   ConsumeOptions,
   ConsumerHandle,
@@ -37,6 +39,7 @@ import {
 } from '../worker-pool.js';
 import {
   HEADER_DELIVERY_COUNT,
+  HEADER_EXPECTED_STREAM,
   HEADER_FAILED_AT,
   readDeadLetters,
   watchMaxDeliveries,
@@ -48,8 +51,9 @@ import {
   type ReconnectOptions,
 } from './nats-link.js';
 import { NatsMessaging } from './nats-messaging.js';
-import { ensureStageStreams, ensureWorkersConsumer, NatsNames } from './nats-queues.js';
+import { ensureWorkersConsumer, NatsNames, WORKERS_DURABLE } from './nats-queues.js';
 import { type NatsSourceHooks, openNatsSource } from './nats-source.js';
+import { StageStreams } from './nats-stage-streams.js';
 
 export interface NatsBusOptions extends ReconnectOptions {
   servers?: string | string[];
@@ -68,6 +72,11 @@ export interface NatsBusOptions extends ReconnectOptions {
    * for it before failing with BusUnavailableError (default 60 s).
    */
   unavailableWaitMs?: number;
+  /**
+   * How long a stage's publishes, pulls or queue reads must keep failing (no success in between,
+   * connected) before `problems()` reports them (default 20 s).
+   */
+  failingAfterMs?: number;
 }
 
 const DEFAULT_UNAVAILABLE_WAIT_MS = 60_000;
@@ -107,7 +116,7 @@ export class NatsBus implements Bus {
   readonly names: NatsNames;
   private readonly js: JetStreamClient;
   private jsmPromise?: Promise<JetStreamManager>;
-  private readonly ensured = new Map<Stage, Promise<void>>();
+  private readonly streams: StageStreams;
   private readonly handles = new Set<ConsumerHandle>();
   private readonly messaging: NatsMessaging;
   private readonly watchers = new Map<Stage, Subscription>();
@@ -123,11 +132,19 @@ export class NatsBus implements Bus {
     this.js = jetstream(connection);
     this.onError = opts.onError ?? ((err) => console.error(`[precis-bus] ${errorMessage(err)}`));
     this.messaging = new NatsMessaging(connection, this.names, link, this.onError);
+    const health = new BusHealth((stage) => this.names.taskStream(stage), {
+      failingAfterMs: opts.failingAfterMs,
+    });
+    this.streams = new StageStreams(link, () => this.jsm(), this.names, health);
   }
 
   /** False while the connection to the server is lost (the client keeps reconnecting). */
   isConnected(): boolean {
     return !this.closed && this.link.connected;
+  }
+
+  problems(): BusProblem[] {
+    return this.closed ? [] : this.streams.health.problems();
   }
 
   private jsm(): Promise<JetStreamManager> {
@@ -148,15 +165,7 @@ export class NatsBus implements Bus {
 
   ensureQueue(stage: Stage, opts: QueueOptions = {}): Promise<void> {
     this.assertOpen(`declare queue ${stage}`);
-    let p = this.ensured.get(stage);
-    if (!p || opts.duplicateWindowMs !== undefined) {
-      p = this.link.run(`declare queue ${stage}`, async () =>
-        ensureStageStreams(await this.jsm(), this.names, stage, opts.duplicateWindowMs),
-      );
-      p.catch(() => this.ensured.delete(stage));
-      this.ensured.set(stage, p);
-    }
-    return p;
+    return this.streams.ensure(stage, opts.duplicateWindowMs);
   }
 
   private workHeaders(id: string, runId: string | undefined, encoding: string): MsgHdrs {
@@ -169,13 +178,18 @@ export class NatsBus implements Bus {
 
   async enqueue(stage: Stage, msg: WorkMessage): Promise<EnqueueResult> {
     this.assertOpen(`enqueue to ${stage}`);
-    await this.ensureQueue(stage);
     if (!msg.id) throw new RangeError(`enqueue to ${stage}: message has no id (the task id is required)`);
     const { body, encoding } = encodeData(msg.data);
     const h = this.workHeaders(msg.id, msg.runId, encoding);
-    // Retried across a server restart: the msg id makes a repeated publish a duplicate.
-    const ack = await this.link.run(`enqueue ${msg.id} to ${stage}`, () =>
-      this.js.publish(this.names.taskSubject(stage), body, { msgID: msg.id, headers: h }),
+    // Retried across a server restart: the msg id makes a repeated publish a duplicate. Only the
+    // stage's own stream may store it (not one that took its subject after it was deleted).
+    const stream = this.names.taskStream(stage);
+    const ack = await this.streams.use(stage, 'publish', `enqueue ${msg.id} to ${stage}`, () =>
+      this.js.publish(this.names.taskSubject(stage), body, {
+        msgID: msg.id,
+        headers: h,
+        expect: { streamName: stream },
+      }),
     );
     return { id: msg.id, duplicate: ack.duplicate };
   }
@@ -189,7 +203,6 @@ export class NatsBus implements Bus {
     const iterator = msgs[Symbol.iterator]();
     let published = 0;
     let duplicates = 0;
-    await this.ensureQueue(stage);
     // `concurrency` lanes each await one publish ack at a time: many acks in flight, bounded memory.
     const lane = async () => {
       for (let r = iterator.next(); !r.done; r = iterator.next()) {
@@ -222,12 +235,20 @@ export class NatsBus implements Bus {
       isConnected: () => this.link.connected,
       redeclare: async () => {
         if (this.closed) return;
-        this.ensured.delete(stage);
+        this.streams.forget(stage);
         await this.prepareConsumer(stage, opts);
       },
+      consumer: () =>
+        this.link.run(`consume ${stage}`, () =>
+          this.js.consumers.get(this.names.taskStream(stage), WORKERS_DURABLE),
+        ),
+      failed: (err) => this.streams.failed(stage, 'consume', err),
+      healthy: () => this.streams.health.succeeded(stage, 'consume'),
       onUndecodable: async (m, err) => {
         const h = headers();
-        for (const [k, v] of m.headers ?? []) for (const value of v) h.append(k, value);
+        for (const [k, v] of m.headers ?? [])
+          if (k.toLowerCase() !== HEADER_EXPECTED_STREAM.toLowerCase())
+            for (const value of v) h.append(k, value);
         h.set(HEADER_ENCODING, 'bin');
         h.set(HEADER_ERROR, `undecodable payload: ${errorMessage(err)}`);
         h.set(HEADER_DELIVERY_COUNT, String(m.info.deliveryCount));
@@ -278,9 +299,8 @@ export class NatsBus implements Bus {
     return this.link.run(`consume ${stage}`, () =>
       openNatsSource(
         this.connection,
-        this.js,
-        this.names.taskStream(stage),
         stage,
+        this.names.taskStream(stage),
         pullLimit(opts, batch),
         this.sourceHooks(stage, opts),
       ),
@@ -308,8 +328,8 @@ export class NatsBus implements Bus {
   }
 
   async pending(stage: Stage): Promise<number> {
-    await this.ensureQueue(stage);
-    const info = await this.link.run(`read the ${stage} queue`, async () =>
+    this.assertOpen(`read the ${stage} queue`);
+    const info = await this.streams.use(stage, 'read', `read the ${stage} queue`, async () =>
       (await this.jsm()).streams.info(this.names.taskStream(stage)),
     );
     return info.state.messages;
@@ -357,7 +377,7 @@ export class NatsBus implements Bus {
         if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound)) throw err;
       });
     }
-    this.ensured.clear();
+    this.streams.forget();
   }
 
   async close(): Promise<void> {

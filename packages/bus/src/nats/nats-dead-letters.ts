@@ -8,6 +8,9 @@ import { type NatsNames, WORKERS_DURABLE } from './nats-queues.js';
 
 export const HEADER_DELIVERY_COUNT = 'Precis-Delivery-Count';
 export const HEADER_FAILED_AT = 'Precis-Failed-At';
+// Set on every task publish (only the stage's stream may store it): a stored task's headers,
+// copied into a dead letter, must lose it or the dead-letter stream refuses the publish.
+export const HEADER_EXPECTED_STREAM = 'Nats-Expected-Stream';
 
 /** Reads every dead letter stored for one stage (oldest first) through a short-lived consumer. */
 export async function readDeadLetters(
@@ -79,6 +82,7 @@ export function watchMaxDeliveries(
           const stored = await jsm.streams.getMessage(stream, { seq: advisory.stream_seq });
           if (!stored) return;
           const h = stored.header;
+          h.delete(HEADER_EXPECTED_STREAM);
           h.set(
             HEADER_ERROR,
             `not acked after ${advisory.deliveries} deliveries: ack wait expired each time`,

@@ -59,34 +59,58 @@ export class NatsNames {
   }
 }
 
-function isNotFound(err: unknown, code: number): boolean {
+function hasApiCode(err: unknown, code: number): boolean {
   return err instanceof JetStreamApiError && err.code === code;
 }
 
-/** Creates a stream, or updates it when `patch` differs; safe when several processes race. */
+// JetStream's "subjects overlap with an existing stream": another stream stores the subject.
+const SUBJECTS_OVERLAP = 10065;
+
+/**
+ * Creates a stream, or updates an existing one whose subjects or dedupe window differ (an
+ * operator may have re-created it by hand); safe when several processes race.
+ */
 async function ensureStream(
   jsm: JetStreamManager,
   name: string,
   create: Parameters<JetStreamManager['streams']['add']>[0],
   duplicateWindowNs: number,
 ): Promise<void> {
+  const subjects = create.subjects ?? [];
   try {
     const info = await jsm.streams.info(name);
-    if (info.config.duplicate_window !== duplicateWindowNs) {
-      await jsm.streams.update(name, { ...info.config, duplicate_window: duplicateWindowNs });
+    if (info.config.retention !== create.retention) {
+      throw new Error(
+        `stream ${name} exists with ${info.config.retention} retention instead of ${create.retention}: ` +
+          'delete it so that it is declared again',
+      );
+    }
+    const have = info.config.subjects ?? [];
+    const sameSubjects = have.length === subjects.length && subjects.every((s) => have.includes(s));
+    if (info.config.duplicate_window !== duplicateWindowNs || !sameSubjects) {
+      await jsm.streams.update(name, { ...info.config, subjects, duplicate_window: duplicateWindowNs });
     }
     return;
   } catch (err) {
-    if (!isNotFound(err, JetStreamApiCodes.StreamNotFound)) throw err;
+    if (!hasApiCode(err, JetStreamApiCodes.StreamNotFound)) throw explainOverlap(err, name, subjects);
   }
   try {
     await jsm.streams.add(create);
   } catch (err) {
     // Another process created it between our info and add: fine if it now exists.
     await jsm.streams.info(name).catch(() => {
-      throw err;
+      throw explainOverlap(err, name, subjects);
     });
   }
+}
+
+function explainOverlap(err: unknown, name: string, subjects: string[]): unknown {
+  if (!hasApiCode(err, SUBJECTS_OVERLAP)) return err;
+  return new Error(
+    `stream ${name} cannot be declared: another stream already stores ${subjects.map((s) => `"${s}"`).join(', ')} ` +
+      '(subjects overlap with an existing stream); remove that stream or that subject from it',
+    { cause: err },
+  );
 }
 
 export async function ensureStageStreams(
@@ -155,7 +179,7 @@ export async function ensureWorkersConsumer(
     }
     return;
   } catch (err) {
-    if (!isNotFound(err, JetStreamApiCodes.ConsumerNotFound)) throw err;
+    if (!hasApiCode(err, JetStreamApiCodes.ConsumerNotFound)) throw err;
   }
   await jsm.consumers.add(stream, {
     durable_name: WORKERS_DURABLE,
