@@ -1,4 +1,5 @@
 import { ApiKeyEntity } from './api-key.entity.js';
+import { BusProblemEntity } from './bus-problem.entity.js';
 import { ChunkEntity } from './chunk.entity.js';
 import { CorpusDocumentEntity } from './corpus-document.entity.js';
 import { DatasetEntity } from './dataset.entity.js';
@@ -22,6 +23,7 @@ export { OPEN_RUN_STATUSES, type RunStatus } from './run.entity.js';
 export type { TaskStatus } from './task.entity.js';
 export {
   ApiKeyEntity,
+  BusProblemEntity,
   ChunkEntity,
   CorpusDocumentEntity,
   DatasetEntity,
@@ -60,4 +62,5 @@ export const ENTITIES = [
   ApiKeyEntity,
   CorpusDocumentEntity,
   RetrievalIndexEntity,
+  BusProblemEntity,
 ];

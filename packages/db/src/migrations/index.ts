@@ -11,6 +11,7 @@ import { GorModels1795633982138 } from './1795633982138-GorModels.js';
 import { MetricValuePartialIndexes1795645227383 } from './1795645227383-MetricValuePartialIndexes.js';
 import { LedgerListCost1795654527752 } from './1795654527752-LedgerListCost.js';
 import { CancelledTasks1795784480641 } from './1795784480641-CancelledTasks.js';
+import { BusProblems1795785026629 } from './1795785026629-BusProblems.js';
 
 // Every migration, in order. Listed as classes (not a glob) so the same list works from src/ under
 // Jest and from dist/ in the built services. Add each new generated migration here.
@@ -27,4 +28,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   MetricValuePartialIndexes1795645227383,
   LedgerListCost1795654527752,
   CancelledTasks1795784480641,
+  BusProblems1795785026629,
 ];
