@@ -17,6 +17,7 @@ export * from './planner/run-planner.js';
 export * from './planner/run-progress.js';
 export * from './planner/source-summaries.js';
 export * from './ports.js';
+export * from './queries/bus-problems.js';
 export * from './queries/run-queries.js';
 export * from './report/fit-table.js';
 export * from './report/rank-by.js';

@@ -11,6 +11,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import type { Bus } from '@precis/bus';
 import type { Stage } from '@precis/contracts';
 import { DataSource } from 'typeorm';
+import { BusProblemsReporter } from '../health/bus-problems.reporter.js';
 import { HealthController } from '../health/health.controller.js';
 import { HEALTH_SETTINGS, type HealthSettings } from '../health/health-settings.js';
 import { ReadinessService } from '../health/readiness.service.js';
@@ -85,6 +86,7 @@ export class ServiceCoreModule {
         },
       },
       ReadinessService,
+      BusProblemsReporter,
       ConnectionsLifecycle,
     ];
     return {

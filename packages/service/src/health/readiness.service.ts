@@ -15,7 +15,8 @@ export interface ReadinessCheck {
 }
 
 // Ready = the service can do its job now: PostgreSQL answers SELECT 1, NATS answers a JetStream
-// API request on the service's own queue, no shutdown has begun, and every app check passes.
+// API request on the service's own queue, no stage queue's publishes or pulls keep failing
+// (Bus.problems()), no shutdown has begun, and every app check passes.
 @Injectable()
 export class ReadinessService {
   private readonly extra: ReadinessCheck[] = [];
@@ -60,6 +61,14 @@ export class ReadinessService {
             return undefined;
           })
           .withTimeout(timeout),
+      // Recorded as publishes and pulls happen (no round trip): a stage queue that keeps failing.
+      () => {
+        const problems = this.bus.problems();
+        if (problems.length === 0) return this.indicator.check('queues').up();
+        return this.indicator.check('queues').down({
+          message: problems.map((p) => `${p.summary} (for ${Math.round(p.failingMs / 1000)} s)`).join('; '),
+        });
+      },
     ];
     for (const check of this.extra) {
       fns.push(() =>

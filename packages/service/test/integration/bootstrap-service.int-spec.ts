@@ -81,6 +81,7 @@ describe('bootstrapService (in-process, PostgreSQL + NATS)', () => {
         lifecycle: { status: 'up' },
         database: { status: 'up' },
         nats: { status: 'up', queue: 'retrieve' },
+        queues: { status: 'up' },
       },
     });
   });

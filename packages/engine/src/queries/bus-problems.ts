@@ -1,0 +1,26 @@
+import type { DataSource } from 'typeorm';
+
+// A process refreshes its row every 10 s while the problem lasts (see the service kit's
+// BusProblemsReporter); one older than this is from a process that stopped or recovered unseen.
+export const BUS_PROBLEM_FRESH_SECONDS = 30;
+
+/**
+ * Why the run cannot progress right now: the stage queues that keep failing in some process
+ * (bus_problems) among the stages where the run has open tasks, one line each; '' when none.
+ */
+export async function runBlockedBy(
+  db: DataSource,
+  counts: Record<string, { open: number }>,
+): Promise<string> {
+  const stages = Object.entries(counts)
+    .filter(([, c]) => c.open > 0)
+    .map(([stage]) => stage);
+  if (stages.length === 0) return '';
+  const rows: { problem: string }[] = await db.query(
+    `SELECT problem FROM bus_problems
+     WHERE stage = ANY($1::text[]) AND seen_at > now() - make_interval(secs => $2)
+     GROUP BY problem ORDER BY MIN(since), problem`,
+    [stages, BUS_PROBLEM_FRESH_SECONDS],
+  );
+  return rows.map((r) => r.problem).join('; ');
+}
