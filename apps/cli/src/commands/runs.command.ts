@@ -11,6 +11,7 @@ import {
   renderBlocks,
   renderRunReport,
   renderTrace,
+  runBlockedBy,
   runCounts,
   sectionsJson,
   stageCounts,
@@ -123,18 +124,22 @@ function showCommand(ctx: CliContext, runs: Command): void {
             usageSoFar(db, run.id),
             loadFullRunReport(cliFamilies(), db, run),
           ]);
+          const driven = run.status === 'pending' || run.status === 'running';
+          const blockedBy = driven ? await runBlockedBy(db, tasks) : '';
           if (opts.json)
             return printJson(ctx, {
               ...report.run,
               spec: run.spec,
               tasks,
               usage,
+              blockedBy: blockedBy || null,
               ...sectionsJson(report),
             });
           const lines = [
             `run:      ${run.id}`,
             `name:     ${run.name}`,
             `status:   ${run.status}${run.error ? ` (${run.error})` : ''}`,
+            ...(blockedBy ? [`blocked:  ${blockedBy}`] : []),
             `created:  ${run.createdAt.toISOString()}`,
             `finished: ${run.finishedAt?.toISOString() ?? '-'}`,
             `usage:    ${usage.calls} model calls (${usage.cacheHits} from cache${usage.repeated ? `, ${usage.repeated} repeated after faults` : ''}), ${usage.tokensIn} tokens in, ${usage.tokensOut} out, $${usage.costUsd.toFixed(4)}`,
@@ -252,12 +257,18 @@ async function showRemoteRun(
           },
         ]),
       );
-      return printJson(ctx, { ...JSON.parse(report.text), tasks, costUsd: run.costUsd });
+      return printJson(ctx, {
+        ...JSON.parse(report.text),
+        tasks,
+        costUsd: run.costUsd,
+        blockedBy: run.blockedBy || null,
+      });
     }
     const lines = [
       `run:      ${run.id}`,
       `name:     ${run.name}`,
       `status:   ${remoteRunStatus(run)}${run.error ? ` (${run.error})` : ''}`,
+      ...(run.blockedBy ? [`blocked:  ${run.blockedBy}`] : []),
       `created:  ${run.createTime?.toISOString() ?? '-'}`,
       `finished: ${run.finishTime?.toISOString() ?? '-'}`,
       `cost:     $${run.costUsd.toFixed(4)}`,

@@ -177,6 +177,14 @@ export interface FollowOptions {
   // following gives up (default 2 minutes); `onUnreachable` hears each outage once.
   reconnectMs?: number;
   onUnreachable?: (message: string) => void;
+  // Told once when the run becomes blocked (a stage queue keeps failing; `run.blockedBy`), again
+  // if the reason changes, and once when it is no longer blocked.
+  onBlocked?: (line: string, run: Run) => void;
+}
+
+// The line `onBlocked` hears when the run's blockedBy changed to `blockedBy`.
+export function describeBlocked(blockedBy: string): string {
+  return blockedBy ? `blocked: ${blockedBy}` : 'no longer blocked: its stage queues work again';
 }
 
 // GetRun, tried again while the gateway answers UNAVAILABLE, for up to opts.reconnectMs.
@@ -201,7 +209,7 @@ async function getRunRiding(runs: RemoteRuns, runId: string, opts: FollowOptions
 }
 
 // Polls GetRun until the run finishes (or `signal` aborts: the run keeps going in the cluster).
-// Prints a line only when the progress changed.
+// Prints a line only when the progress (or what blocks the run) changed.
 export async function followRemoteRun(
   runs: RemoteRuns,
   runId: string,
@@ -209,8 +217,11 @@ export async function followRemoteRun(
 ): Promise<{ run: Run; interrupted: boolean }> {
   const pollMs = opts.pollMs ?? 1000;
   let last = '';
+  let blocked = '';
   for (;;) {
     const run = await getRunRiding(runs, runId, opts);
+    if (run.blockedBy !== blocked) opts.onBlocked?.(describeBlocked(run.blockedBy), run);
+    blocked = run.blockedBy;
     const line = describeRemoteProgress(run);
     if (line !== last) opts.onProgress?.(line, run);
     last = line;
@@ -243,6 +254,7 @@ export async function runRemote(
       signal: opts.signal,
       onProgress: (line) => out.stderr.write(`${line}\n`),
       onUnreachable: (message) => out.stderr.write(`${message}\n`),
+      onBlocked: (line) => out.stderr.write(`${line}\n`),
     });
     if (followed.interrupted) {
       out.stderr.write(

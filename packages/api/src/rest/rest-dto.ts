@@ -18,6 +18,12 @@ export const runDto = z.object({
   finishedAt: z.string().nullable(),
   taskCounts: z.record(z.string(), z.number()).describe('done, failed, open and per stage "<stage>.<state>"'),
   costUsd: z.number(),
+  blockedBy: z
+    .string()
+    .nullable()
+    .describe(
+      'why the run is not progressing now: its stage queues that keep failing in some service (GET of one run only)',
+    ),
 });
 export const runListDto = z.object({ runs: z.array(runDto), nextPageToken: z.string() });
 export const runShowDto = z.object({ run: runDto, spec: z.record(z.string(), z.unknown()) });
@@ -167,6 +173,7 @@ export function toRunDto(run: Run): z.output<typeof runDto> {
     finishedAt: iso(run.finishTime),
     taskCounts: run.taskCounts,
     costUsd: run.costUsd,
+    blockedBy: run.blockedBy || null,
   };
 }
 

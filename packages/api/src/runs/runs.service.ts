@@ -19,6 +19,7 @@ import {
   renderBlocks,
   renderRunReport,
   reportJson,
+  runBlockedBy,
   runPageData,
   sampleValues,
   stageCounts,
@@ -57,7 +58,10 @@ export class RunsService {
       stageCounts(this.dataSource, run.id),
       usageSoFar(this.dataSource, run.id),
     ]);
-    return toProtoRun(run, { taskCounts: taskCountsMap(counts), costUsd: usage.costUsd });
+    // Only a run the cluster is driving now can be held up by a queue.
+    const driven = run.status === 'pending' || run.status === 'running';
+    const blockedBy = driven ? await runBlockedBy(this.dataSource, counts) : '';
+    return toProtoRun(run, { taskCounts: taskCountsMap(counts), costUsd: usage.costUsd, blockedBy });
   }
 
   // One page of runs, newest first (keyset on created_at, id). A listed run leaves out its spec and

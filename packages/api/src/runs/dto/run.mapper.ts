@@ -41,7 +41,7 @@ export function taskCountsMap(counts: Record<string, StageCounts>): Record<strin
 
 export function toProtoRun(
   run: RunEntity,
-  extra: { taskCounts?: Record<string, number>; costUsd?: number } = {},
+  extra: { taskCounts?: Record<string, number>; costUsd?: number; blockedBy?: string } = {},
 ): Run {
   return {
     id: run.id,
@@ -57,5 +57,6 @@ export function toProtoRun(
     finishTime: run.finishedAt ?? undefined,
     taskCounts: extra.taskCounts ?? {},
     costUsd: extra.costUsd ?? 0,
+    blockedBy: extra.blockedBy ?? '',
   };
 }

@@ -187,6 +187,12 @@ export interface Run {
   taskCounts: { [key: string]: number };
   /** Model spending so far, from the call ledger. */
   costUsd: number;
+  /**
+   * Why the run is not progressing now: the queues of its stages with open tasks that keep
+   * failing in some service (e.g. a JetStream stream that cannot be declared), one line each
+   * separated by "; "; "" when nothing blocks it. Set by GetRun (and CancelRun), not ListRuns.
+   */
+  blockedBy: string;
 }
 
 export interface Run_TaskCountsEntry {
@@ -228,6 +234,7 @@ function createBaseRun(): Run {
     finishTime: undefined,
     taskCounts: {},
     costUsd: 0,
+    blockedBy: "",
   };
 }
 
@@ -271,6 +278,9 @@ export const Run: MessageFns<Run> = {
     });
     if (message.costUsd !== 0) {
       writer.uint32(105).double(message.costUsd);
+    }
+    if (message.blockedBy !== "") {
+      writer.uint32(114).string(message.blockedBy);
     }
     return writer;
   },
@@ -395,6 +405,14 @@ export const Run: MessageFns<Run> = {
             message.costUsd = reader.double();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.blockedBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -480,6 +498,11 @@ export const Run: MessageFns<Run> = {
         : isSet(object.cost_usd)
         ? globalThis.Number(object.cost_usd)
         : 0,
+      blockedBy: isSet(object.blockedBy)
+        ? globalThis.String(object.blockedBy)
+        : isSet(object.blocked_by)
+        ? globalThis.String(object.blocked_by)
+        : "",
     };
   },
 
@@ -530,6 +553,9 @@ export const Run: MessageFns<Run> = {
     if (message.costUsd !== 0) {
       obj.costUsd = floatToJson(message.costUsd);
     }
+    if (message.blockedBy !== "") {
+      obj.blockedBy = message.blockedBy;
+    }
     return obj;
   },
 
@@ -559,6 +585,7 @@ export const Run: MessageFns<Run> = {
       {},
     );
     message.costUsd = object.costUsd ?? 0;
+    message.blockedBy = object.blockedBy ?? "";
     return message;
   },
 };
