@@ -6,10 +6,12 @@ import { connect } from '@nats-io/transport-node';
 import { createNatsBus, NatsBus, NatsNames } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
 import type { DataSource } from 'typeorm';
+import { Reconciler } from '../../packages/engine/src/runtime/reconciler.js';
 import {
   builtInFamilies,
   createRun,
   createRunContext,
+  insertTasks,
   RunCoordinator,
   type RunLogger,
   startStageWorker,
@@ -38,6 +40,46 @@ describe('queue reconciliation on NATS JetStream', () => {
     await bus?.close();
     await db?.destroy();
     await tdb?.drop();
+  });
+
+  it('re-sends the lost tasks of a stage while another stage cannot even be read', async () => {
+    const errors: { msg: string; fields?: Record<string, unknown> }[] = [];
+    const logger: RunLogger = { info() {}, warn() {}, error: (msg, fields) => errors.push({ msg, fields }) };
+    const ctx = createRunContext({ families: builtInFamilies, db, bus, logger });
+    const spec = validateSpec(builtInFamilies, {
+      name: 'reconcile-broken',
+      datasets: [{ name: 'story', kind: 'text', path: story }],
+      systems: [{ name: 'tr', strategy: 'hierarchical', engine: 'lead', params: { chunkSize: 200 } }],
+      metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+    });
+    const { run } = await createRun(ctx, { spec, file: 'spec.yaml', text: '' });
+    // One open task on each of two stages, neither on its queue (as if both were lost).
+    await insertTasks(db, [
+      { id: `${run.id}:lost-summary`, runId: run.id, stage: 'summarize', kind: 'k', payload: {} },
+      { id: `${run.id}:lost-verify`, runId: run.id, stage: 'verify', kind: 'k', payload: {} },
+    ]);
+    await bus.ensureQueue('verify');
+    // summarize (checked first) cannot be read: its stream is gone and another one took its subject.
+    const jsm = await jetstreamManager(bus.connection);
+    const names = new NatsNames(prefix);
+    await bus.ensureQueue('summarize');
+    await jsm.streams.delete(names.taskStream('summarize'));
+    const blocker = `${names.taskStream('summarize')}_BLOCKER`;
+    await jsm.streams.add({ name: blocker, subjects: [names.taskSubject('summarize')] });
+    try {
+      const reconciler = new Reconciler(ctx, bus, 0);
+      await reconciler.reconcile([run.id]);
+      await reconciler.reconcile([run.id]);
+      expect(await bus.pending('verify')).toBe(1);
+      expect(errors.map((e) => [e.msg, e.fields?.stage])).toEqual([
+        ['cannot reconcile the queue', 'summarize'],
+        ['cannot reconcile the queue', 'summarize'],
+      ]);
+      expect(String(errors[0]?.fields?.error)).toContain('cannot be declared: another stream already stores');
+    } finally {
+      await jsm.streams.delete(blocker);
+      await db.query('DELETE FROM runs WHERE id = $1', [run.id]);
+    }
   });
 
   it('re-sends a task deleted from its stream, and the run completes with every task done once', async () => {

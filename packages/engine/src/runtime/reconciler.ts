@@ -41,13 +41,20 @@ export class Reconciler {
     this.round++;
     for (const stage of STAGES) {
       const open = Number(rows.find((r) => r.key === stage)?.open ?? 0);
-      if (open === 0 || (await this.bus.pending(stage)) > 0) continue;
-      if (!wasSuspect.has(stage)) {
-        this.suspect.add(stage);
-        continue;
+      if (open === 0) continue;
+      try {
+        await this.check(runIds, stage, wasSuspect.has(stage));
+      } catch (err) {
+        // One broken stage queue must not keep the other stages' lost tasks from being sent again.
+        this.ctx.logger.error('cannot reconcile the queue', { stage, error: String(err) });
       }
-      await this.resend(runIds, stage);
     }
+  }
+
+  private async check(runIds: string[], stage: RunStage, wasSuspect: boolean): Promise<void> {
+    if ((await this.bus.pending(stage)) > 0) return;
+    if (wasSuspect) await this.resend(runIds, stage);
+    else this.suspect.add(stage);
   }
 
   private async resend(runIds: string[], stage: RunStage): Promise<void> {
