@@ -354,7 +354,7 @@ export class RunPlanner {
 
   private async redispatchOpen(): Promise<number> {
     const open: { id: string; stage: string; kind: string }[] = await this.ctx.db.query(
-      `SELECT id, stage, kind FROM tasks WHERE run_id = $1 AND status NOT IN ('done', 'failed', 'dead') ORDER BY id`,
+      `SELECT id, stage, kind FROM tasks WHERE run_id = $1 AND status NOT IN ('done', 'failed', 'dead', 'cancelled') ORDER BY id`,
       [this.run.id],
     );
     return this.dispatch(open);
