@@ -37,11 +37,15 @@ const RETRYABLE = new Set([
 ]);
 
 function describeError(address: string, call: string, err: ServiceError, timeoutMs: number): PluginError {
-  if (err.code === status.DEADLINE_EXCEEDED)
-    return new PluginError(`plugin ${address}: ${call} timed out after ${timeoutMs} ms`, true);
   // Until Describe has answered, whatever is at the address is not known to be a plugin: any
-  // failure reads the same as a closed port.
+  // failure, a silent open port's timeout too, reads the same as a closed port.
   const unreachable = `plugin ${address} unreachable`;
+  if (err.code === status.DEADLINE_EXCEEDED) {
+    const timedOut = `plugin ${address}: ${call} timed out after ${timeoutMs} ms`;
+    return new PluginError(timedOut, true, undefined, {
+      opaque: call === 'Describe' ? unreachable : timedOut,
+    });
+  }
   const opaque =
     call === 'Describe' || err.code === status.UNAVAILABLE
       ? unreachable

@@ -32,11 +32,11 @@ function listen(server: net.Server): Promise<string> {
 }
 
 // The call's failure, as the error it threw and the ledger row it left.
-async function failure(address: string, opaqueErrors: boolean) {
+async function failure(address: string, opaqueErrors: boolean, timeoutMs = 5000) {
   const store = new MemoryLlmStore();
   const caller = new PluginCaller(store, { retryBaseMs: 5 });
   try {
-    await caller.summarize({ address, timeoutMs: 5000, maxRetries: 1, maxConcurrency: 2 }, step, {
+    await caller.summarize({ address, timeoutMs, maxRetries: 1, maxConcurrency: 2 }, step, {
       runId: 'r',
       taskId: 't',
       cache: false,
@@ -58,6 +58,8 @@ describe('plugin call failures', () => {
   let garbage: string;
   let web: string;
   let postgres: string;
+  let silent: string;
+  const held: net.Socket[] = [];
   let failing: RunningPlugin;
 
   beforeAll(async () => {
@@ -65,7 +67,10 @@ describe('plugin call failures', () => {
     // Answers like a database refusing the protocol, then hangs up.
     const g = net.createServer((socket) => socket.end(`EFATAL ${REMOTE_TEXT}\n`));
     const h = http.createServer((_req, res) => res.end(REMOTE_TEXT));
-    servers.push(g, h);
+    // Accepts the connection and never says anything.
+    const q = net.createServer((socket) => held.push(socket));
+    servers.push(g, h, q);
+    silent = await listen(q);
     garbage = await listen(g);
     web = await listen(h);
     postgres = `127.0.0.1:${new URL(process.env.DATABASE_URL ?? 'postgres://127.0.0.1:5432').port || 5432}`;
@@ -84,6 +89,7 @@ describe('plugin call failures', () => {
   });
 
   afterAll(() => {
+    for (const socket of held) socket.destroy();
     for (const s of servers) s.close();
     failing?.stop();
   });
@@ -99,6 +105,14 @@ describe('plugin call failures', () => {
     }
     expect((await failure(closed, true)).detail).toContain('(connection refused)');
     expect((await failure(garbage, true)).detail).toContain('(No connection established)');
+  });
+
+  it('says "unreachable" for an open port that never answers, though its Describe timed out', async () => {
+    expect(await failure(silent, true, 300)).toEqual({
+      message: `plugin ${silent} unreachable`,
+      detail: `plugin ${silent}: Describe timed out after 300 ms (after 2 attempts)`,
+      ledger: [],
+    });
   });
 
   it("stores a plugin's failed call by its status, without the plugin's own words", async () => {
