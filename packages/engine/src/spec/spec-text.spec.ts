@@ -21,6 +21,14 @@ function deepValue(n: number, leaf: unknown = 1): unknown {
 }
 
 describe('spec text', () => {
+  it('refuses a spec text over 128 KiB before parsing it, whatever its format', () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `key${i}: ${i}`).join('\n');
+    for (const format of ['yaml', 'json'] as const)
+      expect(problemOf(keys, format)).toBe(
+        `${keys.length} characters long, over the limit of 131072; a benchmark spec needs only a few kilobytes: split it into several specs`,
+      );
+  });
+
   it('reads JSON and YAML specs of ordinary depth', () => {
     const yaml = 'name: x\nsystems:\n  - name: a\n    params: { levelBudgets: [60, 120] }\n';
     expect(parseSpecSource(yaml, 'yaml')).toEqual({
@@ -50,7 +58,7 @@ describe('spec text', () => {
     expect(problemOf(`${'- '.repeat(20_000)}x\n`, 'yaml')).toBe(
       `nested more than 64 levels deep (line 1, column 131); ${FIX}`,
     );
-    const indented = Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
+    const indented = Array.from({ length: 400 }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
     expect(problemOf(`${indented} 1\n`, 'yaml')).toBe(
       `nested more than 64 levels deep (line 66, column 66); ${FIX}`,
     );

@@ -6,6 +6,10 @@ import { Lexer, Parser, parse as parseYaml, YAMLParseError } from 'yaml';
 // composition, validation, JSON.stringify, jsonb) thousands of frames below the stack's limit.
 export const SPEC_MAX_DEPTH = 64;
 
+// Length a spec's text may have. Specs are a few kilobytes; the bound keeps the YAML parser's
+// duplicate-key check, quadratic in a mapping's keys, under about a second (10,000 keys: 0.9 s).
+export const SPEC_MAX_CHARS = 128 * 1024;
+
 const TOO_DEEP = `nested more than ${SPEC_MAX_DEPTH} levels deep`;
 const FIX = 'a benchmark spec needs only a few levels: flatten it';
 
@@ -19,9 +23,13 @@ export class SpecTextError extends Error {
   }
 }
 
-// Parses a spec's JSON or YAML text. Nesting past SPEC_MAX_DEPTH is refused with its line and
+// Parses a spec's JSON or YAML text. Text past SPEC_MAX_CHARS, and nesting past SPEC_MAX_DEPTH is refused with its line and
 // column before any recursive parser sees it; errors are SpecTextError.
 export function parseSpecSource(text: string, format: SpecFormat): unknown {
+  if (text.length > SPEC_MAX_CHARS)
+    throw new SpecTextError(
+      `${text.length} characters long, over the limit of ${SPEC_MAX_CHARS}; a benchmark spec needs only a few kilobytes: split it into several specs`,
+    );
   return format === 'json' ? parseJson(text) : parseYamlText(text);
 }
 
