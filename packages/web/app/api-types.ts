@@ -110,7 +110,9 @@ export interface RunProgress {
   status: string;
   error: string | null;
   summaries: { expected: number; done: number; failed: number };
-  tasks: Record<string, { total: number; done: number; failed: number }>;
+  tasks: Record<string, { total: number; done: number; failed: number; cancelled: number }>;
+  // A stage queue that keeps failing while the run has work on it; null when none.
+  blockedBy: string | null;
 }
 
 // GET /api/v1/leaderboard?runs=a,b&metric=

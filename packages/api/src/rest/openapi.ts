@@ -201,7 +201,7 @@ export function openApiDocument(version: string) {
       '/api/v1/runs/{id}/events': {
         get: {
           summary:
-            "a run's progress as server-sent events (`progress`: status, summaries and tasks per stage), until it ends",
+            "a run's progress as server-sent events (`progress`: status, summaries, tasks per stage and `blockedBy`, the stage queue that keeps failing), until it ends",
           parameters: [runId],
           responses: {
             '200': {

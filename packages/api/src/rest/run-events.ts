@@ -1,6 +1,6 @@
 import { type MessageEvent, NotFoundException } from '@nestjs/common';
 import { RunEntity } from '@precis/db';
-import { isOpenRunStatus, runCounts } from '@precis/engine';
+import { isOpenRunStatus, runBlockedBy, runCounts, type StageTotals } from '@precis/engine';
 import { distinctUntilChanged, from, map, type Observable, switchMap, takeWhile, timer } from 'rxjs';
 import type { DataSource } from 'typeorm';
 
@@ -12,8 +12,12 @@ export interface RunProgressEvent {
   status: string;
   error: string | null;
   summaries: { expected: number; done: number; failed: number };
-  tasks: Record<string, { total: number; done: number; failed: number }>;
+  tasks: Record<string, StageTotals>;
+  // What keeps the open run from progressing (a stage queue that keeps failing), or null.
+  blockedBy: string | null;
 }
+
+const open = (c: StageTotals) => ({ open: c.total - c.done - c.failed - c.cancelled });
 
 async function snapshot(db: DataSource, id: string): Promise<RunProgressEvent> {
   const run = await db
@@ -21,7 +25,10 @@ async function snapshot(db: DataSource, id: string): Promise<RunProgressEvent> {
     .findOne({ where: { id }, select: { id: true, status: true, error: true } });
   if (!run) throw new NotFoundException(`run ${id} was deleted`);
   const counts = await runCounts(db, id);
-  return { id, status: run.status, error: run.error, ...counts };
+  const blockedBy = isOpenRunStatus(run.status)
+    ? await runBlockedBy(db, Object.fromEntries(Object.entries(counts.tasks).map(([s, c]) => [s, open(c)])))
+    : '';
+  return { id, status: run.status, error: run.error, ...counts, blockedBy: blockedBy || null };
 }
 
 // A run's progress as server-sent events: one `progress` event whenever its counters or status

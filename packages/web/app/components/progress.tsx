@@ -37,11 +37,17 @@ export function ProgressView({ progress }: { progress: RunProgress }) {
         </span>
       </div>
       <Bar done={done} failed={failed} of={expected} />
+      {progress.blockedBy ? (
+        <p class="blocked" data-testid="blocked" role="alert">
+          Blocked: {progress.blockedBy}
+        </p>
+      ) : null}
       <ul class="stages">
         {Object.entries(progress.tasks).map(([stage, t]) => (
           <li key={stage}>
             <span class="stage-name">{stage}</span> {t.done}/{t.total} tasks
             {t.failed > 0 ? `, ${t.failed} failed` : ''}
+            {t.cancelled > 0 ? `, ${t.cancelled} cancelled` : ''}
             <Bar done={t.done} failed={t.failed} of={t.total} />
           </li>
         ))}
