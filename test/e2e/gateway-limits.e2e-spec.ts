@@ -94,7 +94,7 @@ describe('gateway limits', () => {
     expect(got.value!.run!.error.length).toBe(1_000_000);
   }, 60_000);
 
-  it('refuses a forged page token, a 1 MB run id and a 1 MB run name without echoing them', async () => {
+  it('refuses a forged page token, a 1 MB run id and 1 MB and 100 kB run names without echoing them', async () => {
     expect(await listRuns(10, 'not-a-token')).toEqual({
       code: status.INVALID_ARGUMENT,
       details: 'page_token: not a token this gateway issued for this list; start again without one',
@@ -104,15 +104,30 @@ describe('gateway limits', () => {
       code: status.INVALID_ARGUMENT,
       details: 'run_id: 1000000 characters; at most 100 are accepted',
     });
-    const spec = {
-      name: 'n'.repeat(1_000_000),
-      datasets: [{ name: 'd' }],
-      systems: [{ name: 's', strategy: 'hierarchical', engine: 'textrank' }],
-      metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+    const create = (name: string) => {
+      const spec = {
+        name,
+        datasets: [{ name: 'd' }],
+        systems: [{ name: 's', strategy: 'hierarchical', engine: 'textrank' }],
+        metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
+      };
+      return answer((md, o, cb) =>
+        stack.runs.createRun(
+          { specJson: JSON.stringify(spec), fresh: true, skipPreflight: false },
+          md,
+          o,
+          cb,
+        ),
+      );
     };
-    const named = await answer((md, o, cb) =>
-      stack.runs.createRun({ specJson: JSON.stringify(spec), fresh: true, skipPreflight: false }, md, o, cb),
-    );
+    // A 1 MB spec text is refused before it is parsed; a long name within a spec's size by the schema.
+    const huge = await create('n'.repeat(1_000_000));
+    expect(huge).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details:
+        '<CreateRun spec>: invalid benchmark spec\n  - spec_json is 1000174 characters long, over the limit of 131072; a benchmark spec needs only a few kilobytes: split it into several specs',
+    });
+    const named = await create('n'.repeat(100_000));
     expect(named.code).toBe(status.INVALID_ARGUMENT);
     expect(named.details).toContain('name: at most 100 characters');
     expect(named.details.length).toBeLessThan(1000);

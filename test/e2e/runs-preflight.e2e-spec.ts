@@ -119,7 +119,10 @@ describe('the preflight of a submitted run', () => {
       code: status.FAILED_PRECONDITION,
       message: `${message} ${NOTHING_CREATED}`,
     });
-    expect(await post({ spec })).toEqual({ status: 409, body: { error: `${message} ${NOTHING_CREATED}` } });
+    expect(await post({ spec })).toEqual({
+      status: 409,
+      body: { error: `${message} ${NOTHING_CREATED}`, requestId: expect.any(String) },
+    });
     expect(await stored()).toEqual({ runs: 0, tasks: 0 });
     // A refusal is not remembered: each CreateRun asks again, so a fixed key passes at once.
     expect(fake.stats().byStatus['401']).toBe(refusedBefore + 3);

@@ -44,6 +44,8 @@ function summary(ctx: FakeReplyContext): string {
 export const KGDS_WRITERS = ['writer', 'writer-flaky', 'writer-strings', 'writer-refuses'];
 
 export const kgdsRules: FakeRule[] = [
+  // The preflight's one cheap request (a gateway makes it before creating a run).
+  { match: /^user: ping$/, reply: 'pong' },
   { model: /^writer/, reply: summary },
   {
     match: /^user: Background summary:/m,
