@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, RunEntity, type ThrowawayDatabase } from '@precis/db';
 import type { DataSource } from 'typeorm';
-import { finishTask, insertTasks, type NewTask, runCounts, stageCounts } from '../support/precis.js';
+import {
+  finishTask,
+  insertTasks,
+  type NewTask,
+  runCounts,
+  setRunStatus,
+  stageCounts,
+} from '../support/precis.js';
 
 // The counters progress and planning read are kept by triggers: they must equal a recount of the
 // rows after any mix of inserts, duplicate inserts, grouped updates and redeliveries.
@@ -37,14 +44,24 @@ describe.each(['postgres', 'pglite'] as const)('run counters (%s)', (kind) => {
   });
 
   async function recount() {
-    const rows: { stage: string; total: string; done: string; failed: string }[] = await db.query(
-      `SELECT stage, count(*)::text AS total, count(*) FILTER (WHERE status = 'done')::text AS done,
-              count(*) FILTER (WHERE status IN ('failed', 'dead'))::text AS failed
-       FROM tasks WHERE run_id = $1 GROUP BY stage ORDER BY stage`,
-      [runId],
-    );
+    const rows: { stage: string; total: string; done: string; failed: string; cancelled: string }[] =
+      await db.query(
+        `SELECT stage, count(*)::text AS total, count(*) FILTER (WHERE status = 'done')::text AS done,
+                count(*) FILTER (WHERE status IN ('failed', 'dead'))::text AS failed,
+                count(*) FILTER (WHERE status = 'cancelled')::text AS cancelled
+         FROM tasks WHERE run_id = $1 GROUP BY stage ORDER BY stage`,
+        [runId],
+      );
     return Object.fromEntries(
-      rows.map((r) => [r.stage, { total: Number(r.total), done: Number(r.done), failed: Number(r.failed) }]),
+      rows.map((r) => [
+        r.stage,
+        {
+          total: Number(r.total),
+          done: Number(r.done),
+          failed: Number(r.failed),
+          cancelled: Number(r.cancelled),
+        },
+      ]),
     );
   }
 
@@ -65,12 +82,18 @@ describe.each(['postgres', 'pglite'] as const)('run counters (%s)', (kind) => {
       [runId],
     );
     const expected = {
-      summarize: { total: 7, done: 1, failed: 1 },
-      verify: { total: 5, done: 4, failed: 1 },
+      summarize: { total: 7, done: 1, failed: 1, cancelled: 0 },
+      verify: { total: 5, done: 4, failed: 1, cancelled: 0 },
     };
     expect(await recount()).toEqual(expected);
     expect((await runCounts(db, runId)).tasks).toEqual(expected);
-    expect((await stageCounts(db, runId)).summarize).toEqual({ total: 7, done: 1, failed: 1, open: 5 });
+    expect((await stageCounts(db, runId)).summarize).toEqual({
+      total: 7,
+      done: 1,
+      failed: 1,
+      cancelled: 0,
+      open: 5,
+    });
   });
 
   it('counts summaries and failed units as the summaries settled', async () => {
@@ -88,5 +111,23 @@ describe.each(['postgres', 'pglite'] as const)('run counters (%s)', (kind) => {
         [runId],
       );
     expect((await runCounts(db, runId)).summaries).toEqual({ expected: 3, done: 2, failed: 1 });
+  });
+
+  it('ends the open tasks of a cancelled run as cancelled, and ignores their late results', async () => {
+    await setRunStatus(db, runId, 'cancelled', 'changed my mind');
+    const expected = {
+      summarize: { total: 7, done: 1, failed: 1, cancelled: 5 },
+      verify: { total: 5, done: 4, failed: 1, cancelled: 0 },
+    };
+    expect(await recount()).toEqual(expected);
+    expect((await runCounts(db, runId)).tasks).toEqual(expected);
+    expect((await stageCounts(db, runId)).summarize.open).toBe(0);
+    // A worker that finishes a cancelled task later changes nothing.
+    expect(await finishTask(db.manager, task('summarize', 6).id, 'done', { text: 'late' }, null)).toBe(false);
+    const [late] = await db.query('SELECT status, result FROM tasks WHERE id = $1', [
+      task('summarize', 6).id,
+    ]);
+    expect(late).toEqual({ status: 'cancelled', result: null });
+    expect(await recount()).toEqual(expected);
   });
 });
