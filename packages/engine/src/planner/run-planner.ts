@@ -162,7 +162,10 @@ export class RunPlanner {
   // Reads the counters: queues the score task once every unit settled and nothing is open, and
   // records the run's outcome once it is scored.
   async settle(): Promise<RunProgress> {
-    const [counts] = await Promise.all([runCounts(this.ctx.db, this.run.id), this.refreshStatus()]);
+    let [counts] = await Promise.all([runCounts(this.ctx.db, this.run.id), this.refreshStatus()]);
+    // Read beside the status, the counters may predate the end of a run that ended meanwhile (its
+    // open tasks end with it): read them again then.
+    if (!isOpenRunStatus(this.run.status)) counts = await runCounts(this.ctx.db, this.run.id);
     let dispatched = 0;
     const s = counts.summaries;
     if (isOpenRunStatus(this.run.status) && s.done + s.failed >= s.expected && openTasks(counts) === 0) {
