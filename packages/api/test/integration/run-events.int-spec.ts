@@ -48,7 +48,7 @@ describe('run progress events', () => {
     await tdb?.drop();
   });
 
-  const data = (e: { data: unknown }) => e.data as RunProgressEvent;
+  const data = (e: { data?: unknown }) => e.data as RunProgressEvent;
 
   it('names the failing queue of a stage the run has open work on', async () => {
     const first = data(await firstValueFrom(runProgressEvents(db, runId)));
