@@ -1,3 +1,4 @@
+import { RUN_STATUSES } from '@precis/db';
 import { SPEC_MAX_DEPTH } from '@precis/engine';
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../grpc/page-token.js';
@@ -15,7 +16,6 @@ import {
   samplePageDto,
   traceDto,
 } from './rest-dto.js';
-import { RUN_STATUS_NAMES } from './rest-query.js';
 
 // OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target.
 const schema = (s: z.ZodType) => z.toJSONSchema(s);
@@ -75,7 +75,7 @@ export function openApiDocument(version: string) {
         get: {
           summary: 'runs, newest first',
           parameters: [
-            { name: 'status', in: 'query', schema: { type: 'string', enum: [...RUN_STATUS_NAMES] } },
+            { name: 'status', in: 'query', schema: { type: 'string', enum: [...RUN_STATUSES] } },
             {
               name: 'limit',
               in: 'query',

@@ -1,19 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
-import type { RunStatus } from '@precis/db';
 
 // Query values arrive as text, or as a list when a name is repeated: each is checked here, so a
 // bad one is a 400 naming the parameter and what it accepts, never a NaN reaching a query.
-
-export const RUN_STATUS_NAMES: readonly RunStatus[] = [
-  'pending',
-  'running',
-  'completed',
-  'completed-with-failures',
-  'failed',
-  'stopped',
-  'interrupted',
-  'cancelled',
-];
 
 const INTEGER = /^-?\d{1,15}$/;
 const DECIMAL = /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;

@@ -15,6 +15,7 @@ import {
   UseFilters,
   UseGuards,
 } from '@nestjs/common';
+import { RUN_STATUSES } from '@precis/db';
 import {
   crossRunLeaderboard,
   deleteRun,
@@ -44,14 +45,7 @@ import {
   toRunShowDto,
 } from './rest-dto.js';
 import { RestErrorsFilter } from './rest-errors.filter.js';
-import {
-  queryChoice,
-  queryFraction,
-  queryInt,
-  queryRunIds,
-  queryText,
-  RUN_STATUS_NAMES,
-} from './rest-query.js';
+import { queryChoice, queryFraction, queryInt, queryRunIds, queryText } from './rest-query.js';
 import { runProgressEvents } from './run-events.js';
 
 // The REST API (/api/v1): thin translations to the services the gRPC API uses.
@@ -69,7 +63,7 @@ export class RestController {
 
   @Get('runs')
   async listRuns(@Query() query: Record<string, unknown>) {
-    const status = queryChoice('status', query.status, RUN_STATUS_NAMES);
+    const status = queryChoice('status', query.status, RUN_STATUSES);
     const page = await this.runs.list({
       ...(status ? { status: toProtoRunStatus(status) } : {}),
       limit: queryInt('limit', query.limit, { min: 1, max: MAX_PAGE_SIZE }),

@@ -19,7 +19,7 @@ import { TaskEntity } from './task.entity.js';
 
 export type { ApiKeyScope } from './api-key.entity.js';
 export type { DatasetKind } from './dataset.entity.js';
-export { OPEN_RUN_STATUSES, type RunStatus } from './run.entity.js';
+export { OPEN_RUN_STATUSES, RUN_STATUSES, type RunStatus } from './run.entity.js';
 export type { TaskStatus } from './task.entity.js';
 export {
   ApiKeyEntity,

@@ -4,15 +4,17 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateCol
 // (the report says which); failed: the run itself could not go on (bad spec, model unusable,
 // scoring failed); stopped: a limit stopped it (cost); interrupted: its process was stopped
 // (resumable); cancelled: a user cancelled it.
-export type RunStatus =
-  | 'pending'
-  | 'running'
-  | 'completed'
-  | 'completed-with-failures'
-  | 'failed'
-  | 'stopped'
-  | 'interrupted'
-  | 'cancelled';
+export const RUN_STATUSES = [
+  'pending',
+  'running',
+  'completed',
+  'completed-with-failures',
+  'failed',
+  'stopped',
+  'interrupted',
+  'cancelled',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 // States from which a run can still make progress (and be resumed).
 export const OPEN_RUN_STATUSES: readonly RunStatus[] = ['pending', 'running', 'interrupted'];
