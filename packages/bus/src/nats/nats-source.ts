@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { MsgHdrs, NatsConnection } from '@nats-io/transport-node';
 import { HEADER_RUN_ID, HEADER_TASK_ID, type Stage } from '@precis/contracts';
@@ -209,17 +210,9 @@ class NatsPull {
   }
 }
 
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+// Waits ms, or less once the source stops (the only rejection is the abort).
+const pause = (ms: number, signal: AbortSignal): Promise<void> =>
+  delay(ms, undefined, { signal }).catch(() => undefined);
 
 // The promise's value, or undefined when timeoutMs passes first (no limit when undefined).
 async function within<T>(promise: Promise<T>, timeoutMs: number | undefined): Promise<T | undefined> {
