@@ -124,8 +124,7 @@ function showCommand(ctx: CliContext, runs: Command): void {
             usageSoFar(db, run.id),
             loadFullRunReport(cliFamilies(), db, run),
           ]);
-          const driven = run.status === 'pending' || run.status === 'running';
-          const blockedBy = driven ? await runBlockedBy(db, tasks) : '';
+          const blockedBy = await runBlockedBy(db, run.status, tasks);
           if (opts.json)
             return printJson(ctx, {
               ...report.run,

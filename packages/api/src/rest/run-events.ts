@@ -17,17 +17,13 @@ export interface RunProgressEvent {
   blockedBy: string | null;
 }
 
-const open = (c: StageTotals) => ({ open: c.total - c.done - c.failed - c.cancelled });
-
 async function snapshot(db: DataSource, id: string): Promise<RunProgressEvent> {
   const run = await db
     .getRepository(RunEntity)
     .findOne({ where: { id }, select: { id: true, status: true, error: true } });
   if (!run) throw new NotFoundException(`run ${id} was deleted`);
   const counts = await runCounts(db, id);
-  const blockedBy = isOpenRunStatus(run.status)
-    ? await runBlockedBy(db, Object.fromEntries(Object.entries(counts.tasks).map(([s, c]) => [s, open(c)])))
-    : '';
+  const blockedBy = await runBlockedBy(db, run.status, counts.tasks);
   return { id, status: run.status, error: run.error, ...counts, blockedBy: blockedBy || null };
 }
 

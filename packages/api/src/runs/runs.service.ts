@@ -58,9 +58,7 @@ export class RunsService {
       stageCounts(this.dataSource, run.id),
       usageSoFar(this.dataSource, run.id),
     ]);
-    // Only a run the cluster is driving now can be held up by a queue.
-    const driven = run.status === 'pending' || run.status === 'running';
-    const blockedBy = driven ? await runBlockedBy(this.dataSource, counts) : '';
+    const blockedBy = await runBlockedBy(this.dataSource, run.status, counts);
     return toProtoRun(run, { taskCounts: taskCountsMap(counts), costUsd: usage.costUsd, blockedBy });
   }
 

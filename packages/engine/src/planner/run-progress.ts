@@ -47,9 +47,14 @@ export async function runCounts(db: DataSource, runId: string): Promise<RunCount
   return out;
 }
 
+// A stage's tasks not finished yet.
+export function openOf(c: StageTotals): number {
+  return c.total - c.done - c.failed - c.cancelled;
+}
+
 // Tasks not finished yet, over every stage.
 export function openTasks(counts: RunCounts): number {
-  return Object.values(counts.tasks).reduce((n, c) => n + c.total - c.done - c.failed - c.cancelled, 0);
+  return Object.values(counts.tasks).reduce((n, c) => n + openOf(c), 0);
 }
 
 export function failedTasks(counts: RunCounts): number {

@@ -1,6 +1,6 @@
 import { DocumentEntity, JudgmentEntity, RunEntity, SummaryEntity, TaskEntity, toNumber } from '@precis/db';
 import { type DataSource, In, Like } from 'typeorm';
-import { runCounts } from '../planner/run-progress.js';
+import { openOf, runCounts } from '../planner/run-progress.js';
 import type { TraceStep } from '../report/render-trace.js';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
 import type { SummaryTaskPayload, SummaryTaskResult } from '../tasks/task-payloads.js';
@@ -52,12 +52,7 @@ export interface UsageSoFar {
 // Tasks per stage, from the run's counters (one indexed read, whatever the run's size).
 export async function stageCounts(db: DataSource, runId: string): Promise<Record<string, StageCounts>> {
   const { tasks } = await runCounts(db, runId);
-  return Object.fromEntries(
-    Object.entries(tasks).map(([stage, c]) => [
-      stage,
-      { ...c, open: c.total - c.done - c.failed - c.cancelled },
-    ]),
-  );
+  return Object.fromEntries(Object.entries(tasks).map(([stage, c]) => [stage, { ...c, open: openOf(c) }]));
 }
 
 export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSoFar> {

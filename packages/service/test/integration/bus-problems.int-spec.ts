@@ -13,6 +13,8 @@ import { BusProblemsReporter } from '../../src/health/bus-problems.reporter.js';
 import { createServiceLogger } from '../../src/logging/create-logger.js';
 
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+// A stage's counters with `n` tasks open.
+const open = (n: number) => ({ total: n, done: 0, failed: 0, cancelled: 0 });
 
 async function until(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -86,9 +88,11 @@ describe('bus problems shared through the database', () => {
     expect(rows).toEqual([
       { reporter: expect.stringMatching(/^summarization@.+:\d+$/), stage: 'summarize', problem: line },
     ]);
-    expect(await runBlockedBy(db, { summarize: { open: 2 }, verify: { open: 0 } })).toBe(line);
+    expect(await runBlockedBy(db, 'running', { summarize: open(2), verify: open(0) })).toBe(line);
+    // Only a run something drives now is held up by a queue.
+    expect(await runBlockedBy(db, 'interrupted', { summarize: open(2) })).toBe('');
     // A run with nothing open on that stage is not held up by it.
-    expect(await runBlockedBy(db, { summarize: { open: 0 }, verify: { open: 4 } })).toBe('');
+    expect(await runBlockedBy(db, 'running', { summarize: open(0), verify: open(4) })).toBe('');
     const warned = logs.filter((l) => l.level === 'warn').map((l) => l.msg);
     expect(warned.sort()).toEqual(
       bus
@@ -107,7 +111,7 @@ describe('bus problems shared through the database', () => {
     expect(bus.problems()).toEqual([]);
     await reporter.sync();
     expect(await db.query('SELECT * FROM bus_problems')).toEqual([]);
-    expect(await runBlockedBy(db, { summarize: { open: 2 } })).toBe('');
+    expect(await runBlockedBy(db, 'running', { summarize: open(2) })).toBe('');
     expect(logs.filter((l) => l.level === 'info').map((l) => l.msg)).toEqual(['summarize queue works again']);
   }, 90_000);
 
@@ -117,9 +121,9 @@ describe('bus problems shared through the database', () => {
        VALUES ('verifier@gone:1', 'verify', 'verify queue (stream X): consuming keeps failing: boom',
                now() - interval '5 minutes', now() - interval '31 seconds')`,
     );
-    expect(await runBlockedBy(db, { verify: { open: 1 } })).toBe('');
+    expect(await runBlockedBy(db, 'running', { verify: open(1) })).toBe('');
     await db.query(`UPDATE bus_problems SET seen_at = now() WHERE reporter = 'verifier@gone:1'`);
-    expect(await runBlockedBy(db, { verify: { open: 1 } })).toBe(
+    expect(await runBlockedBy(db, 'running', { verify: open(1) })).toBe(
       'verify queue (stream X): consuming keeps failing: boom',
     );
   });
