@@ -4,7 +4,7 @@ import type { MetricPlanning, SettledSummary, Strategy } from '../family/benchma
 import { ConfigurationError } from '../handlers/templates.js';
 import { SYSTEM_SCOPE, scoreTaskId, unitKey, unitOfTaskId } from '../ids.js';
 import { type BenchmarkSpec, isGeneratedSystem, type SystemSpec } from '../spec/benchmark-spec.schema.js';
-import { insertTasks, type NewTask } from '../tasks/task-store.js';
+import { FINISHED_SQL, insertTasks, type NewTask } from '../tasks/task-store.js';
 import { documentTexts } from './document-texts.js';
 import { planUnit, settled, type UnitPlan, type UnitState } from './plan-unit.js';
 import type { RunContext } from './run-context.js';
@@ -357,7 +357,7 @@ export class RunPlanner {
 
   private async redispatchOpen(): Promise<number> {
     const open: { id: string; stage: string; kind: string }[] = await this.ctx.db.query(
-      `SELECT id, stage, kind FROM tasks WHERE run_id = $1 AND status NOT IN ('done', 'failed', 'dead', 'cancelled') ORDER BY id`,
+      `SELECT id, stage, kind FROM tasks WHERE run_id = $1 AND status NOT IN ${FINISHED_SQL} ORDER BY id`,
       [this.run.id],
     );
     return this.dispatch(open);

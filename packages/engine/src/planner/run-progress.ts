@@ -1,6 +1,7 @@
 import { OPEN_RUN_STATUSES, RunEntity, type RunStatus, toNumber } from '@precis/db';
 import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
+import { FINISHED_SQL } from '../tasks/task-store.js';
 
 export interface StageTotals {
   total: number;
@@ -94,7 +95,7 @@ export async function setRunStatus(
 async function cancelOpenTasks(m: EntityManager, runId: string, status: RunStatus): Promise<void> {
   await m.query(
     `UPDATE tasks SET status = 'cancelled', error = $2, finished_at = now(), updated_at = now()
-     WHERE run_id = $1 AND status NOT IN ('done', 'failed', 'dead', 'cancelled')`,
+     WHERE run_id = $1 AND status NOT IN ${FINISHED_SQL}`,
     [runId, `the run ended (${status}) before this task finished`],
   );
 }

@@ -1,6 +1,7 @@
 import type { Bus } from '@precis/bus';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunStage } from '../ports.js';
+import { FINISHED_SQL } from '../tasks/task-store.js';
 import { taskMessage } from './bus-adapters.js';
 
 const STAGES: RunStage[] = ['retrieve', 'summarize', 'verify', 'score'];
@@ -60,7 +61,7 @@ export class Reconciler {
   private async resend(runIds: string[], stage: RunStage): Promise<void> {
     const lost: { id: string; run_id: string; kind: string }[] = await this.ctx.db.query(
       `SELECT id, run_id, kind FROM tasks
-       WHERE run_id = ANY($1::uuid[]) AND stage = $2 AND status NOT IN ('done', 'failed', 'dead', 'cancelled') ORDER BY id`,
+       WHERE run_id = ANY($1::uuid[]) AND stage = $2 AND status NOT IN ${FINISHED_SQL} ORDER BY id`,
       [runIds, stage],
     );
     await this.bus.enqueueMany(

@@ -1,5 +1,6 @@
 import type { TaskStatus } from '@precis/db';
 import type { DataSource, EntityManager } from 'typeorm';
+import { FINISHED_SQL } from './task-store.js';
 
 // Tasks outside any run's plan (e.g. a dataset import): the producer records the row (or the
 // worker records it from the envelope), the stage worker claims, runs and finishes it.
@@ -73,7 +74,7 @@ export async function claimJob(db: Db, id: string): Promise<TaskRow | null> {
   const rows = rowsOf(
     await db.query(
       `UPDATE tasks SET status = 'running', attempts = attempts + 1, updated_at = now()
-       WHERE id = $1 AND status NOT IN ('done', 'failed', 'dead', 'cancelled') RETURNING ${COLUMNS}`,
+       WHERE id = $1 AND status NOT IN ${FINISHED_SQL} RETURNING ${COLUMNS}`,
       [id],
     ),
   );

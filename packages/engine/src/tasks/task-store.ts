@@ -7,6 +7,8 @@ import { rememberSummaryText } from './summary-texts.js';
 
 // States a task never leaves (a worker that finishes later changes nothing).
 export const FINISHED: readonly TaskStatus[] = ['done', 'failed', 'dead', 'cancelled'];
+// The same as an SQL list: `status NOT IN ${FINISHED_SQL}` is a task still open.
+export const FINISHED_SQL = `(${FINISHED.map((s) => `'${s}'`).join(', ')})`;
 
 export interface NewTask {
   id: string;
@@ -99,7 +101,7 @@ async function readClaimable(db: DataSource, ids: string[]): Promise<(Omit<Claim
      FROM tasks AS t JOIN runs AS r ON r.id = t.run_id
      LEFT JOIN summaries AS s ON s.id = t.payload->>'summaryId'
      WHERE t.id = ANY($1::text[]) AND r.status IN ('pending', 'running')
-       AND t.status NOT IN ('done', 'failed', 'dead', 'cancelled')`,
+       AND t.status NOT IN ${FINISHED_SQL}`,
     [[...new Set(ids)]],
   );
   for (const row of rows)
@@ -125,7 +127,7 @@ async function readClaimable(db: DataSource, ids: string[]): Promise<(Omit<Claim
 async function markRunning(db: DataSource, ids: string[]): Promise<void[]> {
   await db.query(
     `UPDATE tasks SET status = 'running', attempts = attempts + 1, updated_at = now()
-     WHERE id = ANY($1::text[]) AND status NOT IN ('done', 'failed', 'dead', 'cancelled')`,
+     WHERE id = ANY($1::text[]) AND status NOT IN ${FINISHED_SQL}`,
     [[...new Set(ids)]],
   );
   return ids.map(() => undefined);
@@ -161,7 +163,7 @@ export async function finishTask(
 ): Promise<boolean> {
   const res = await db.query(
     `UPDATE tasks SET status = $2, result = $3, error = $4, finished_at = now(), updated_at = now()
-     WHERE id = $1 AND status NOT IN ('done', 'failed', 'dead', 'cancelled') RETURNING id`,
+     WHERE id = $1 AND status NOT IN ${FINISHED_SQL} RETURNING id`,
     [id, status, result === null ? null : JSON.stringify(result), error],
   );
   const rows = Array.isArray(res[0]) ? res[0] : res;
@@ -220,7 +222,7 @@ async function finishJudgedTasks(db: DataSource, writes: TaskJudgmentsWrite[]): 
      ), done AS (
        UPDATE tasks AS t SET status = i.status, result = i.result, error = i.error, finished_at = now(), updated_at = now()
        FROM input AS i
-       WHERE t.id = i.id AND t.status NOT IN ('done', 'failed', 'dead', 'cancelled')
+       WHERE t.id = i.id AND t.status NOT IN ${FINISHED_SQL}
        RETURNING t.id
      ), written AS (
        INSERT INTO judgments (id, run_id, summary_id, system, metric, unit, status, verdict, judge, template_version, task_id)

@@ -1,4 +1,5 @@
 import { batcherFor, inDistinctRounds, type TurnBatcher } from '@precis/db/group-commit';
+import { FINISHED_SQL } from '@precis/engine';
 import type { DataSource } from 'typeorm';
 
 export interface DimensionJudgmentWrite {
@@ -50,7 +51,7 @@ async function finishDistinct(db: DataSource, writes: DimensionJudgmentWrite[]):
      ), done AS (
        UPDATE tasks AS t SET status = i.status, result = i.result, error = i.error, finished_at = now(), updated_at = now()
        FROM input AS i
-       WHERE t.id = i.task_id AND t.status NOT IN ('done', 'failed', 'dead', 'cancelled')
+       WHERE t.id = i.task_id AND t.status NOT IN ${FINISHED_SQL}
        RETURNING t.id
      ), judged AS (
        INSERT INTO judgments (id, run_id, summary_id, system, metric, unit, status, verdict, judge, template_version, task_id)
