@@ -37,7 +37,7 @@ export interface WorkerMetrics {
 // re-run of the same task still hits the cache).
 export type ChatRequest = Pick<
   LlmChatRequest,
-  'model' | 'messages' | 'temperature' | 'topP' | 'maxTokens' | 'logprobs' | 'topLogprobs'
+  'model' | 'messages' | 'temperature' | 'anyTemperature' | 'topP' | 'maxTokens' | 'logprobs' | 'topLogprobs'
 > &
   Required<Pick<LlmChatRequest, 'runId' | 'taskId' | 'templateVersion' | 'cache'>>;
 

@@ -26,6 +26,20 @@ export function costUnits(tokensIn: number, tokensOut: number, priceIn: bigint, 
   return BigInt(tokensIn) * priceIn + BigInt(tokensOut) * priceOut;
 }
 
+// A chat call's cost: uncached input x input price + cached input x cached-input price + output
+// (reasoning included: providers count it in completion_tokens) x output price.
+export function chatCostUnits(
+  usage: { promptTokens: number; completionTokens: number; cachedTokens?: number },
+  prices: { priceInUnits: bigint; priceCachedInUnits: bigint; priceOutUnits: bigint },
+): bigint {
+  const cached = Math.min(usage.cachedTokens ?? 0, usage.promptTokens);
+  return (
+    BigInt(usage.promptTokens - cached) * prices.priceInUnits +
+    BigInt(cached) * prices.priceCachedInUnits +
+    BigInt(usage.completionTokens) * prices.priceOutUnits
+  );
+}
+
 export function formatCost(units: bigint): string {
   const neg = units < 0n;
   const abs = neg ? -units : units;

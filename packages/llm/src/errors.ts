@@ -20,6 +20,30 @@ export class LlmConfigError extends LlmError {
   }
 }
 
+// A request asks a model for something its provider refuses or ignores (a temperature it does
+// not take, logprobs it never returns): refused before anything is sent.
+export class ModelCapabilityError extends LlmConfigError {
+  constructor(
+    model: string,
+    // The capability, e.g. "temperature", "logprobs", "top_logprobs".
+    readonly capability: string,
+    message: string,
+  ) {
+    super(message, model);
+  }
+}
+
+// The reply ended at its output budget (finish_reason "length"): never read as a short answer.
+export class LlmLengthError extends LlmError {
+  constructor(
+    message: string,
+    model: string,
+    readonly budget: number | null,
+  ) {
+    super(message, model, false);
+  }
+}
+
 export class LlmHttpError extends LlmError {
   constructor(
     message: string,

@@ -11,7 +11,7 @@ export type {
   LlmUsage,
   TokenLogprob,
 } from './client/types.js';
-export { COST_SCALE, costUnits, formatCost, parseCost, parsePrice } from './cost.js';
+export { COST_SCALE, chatCostUnits, costUnits, formatCost, parseCost, parsePrice } from './cost.js';
 export {
   CostLimitError,
   isPermanentLlmError,
@@ -20,10 +20,12 @@ export {
   LlmConnectionError,
   LlmError,
   LlmHttpError,
+  LlmLengthError,
   LlmRateLimitError,
   LlmResponseError,
   LlmTimeoutError,
   MissingApiKeyError,
+  ModelCapabilityError,
   PermanentModelError,
   redactSecrets,
 } from './errors.js';
@@ -45,6 +47,22 @@ export type {
   ModelRegistryInput,
   ModelSpec,
 } from './registry/model-spec.js';
+export {
+  genericProviderSettings,
+  type ProviderSettings,
+} from './registry/provider-fields.js';
+export {
+  acceptsTemperature,
+  describeTemperature,
+  isOpenAiReasoningModel,
+  type ModelCapabilities,
+  PROVIDERS,
+  type Provider,
+  presetCapabilities,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+  type Support,
+} from './registry/providers.js';
 export { looksLikeSecret, redactSecretLooking, SECRET_MASK } from './secret-looking.js';
 export type { LlmCallRecord, LlmCallStatus, LlmLedgerTotals, LlmStore } from './store/llm-store.js';
 export { MemoryLlmStore } from './store/memory-llm-store.js';

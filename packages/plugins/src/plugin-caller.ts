@@ -4,6 +4,7 @@ import {
   backoffDelayMs,
   computeCacheKey,
   formatCost,
+  genericProviderSettings,
   type LimiterRegistry,
   type LlmCallRecord,
   type LlmStore,
@@ -248,6 +249,7 @@ function ledgerRecord(
 // A plugin as the limiters see an endpoint: its concurrency cap, no request or token rates.
 function pluginEndpoint(target: PluginTarget): ModelSpec {
   return {
+    ...genericProviderSettings(),
     name: `plugin:${target.address}`,
     kind: 'chat',
     baseURL: `grpc://${target.address}`,
@@ -261,6 +263,8 @@ function pluginEndpoint(target: PluginTarget): ModelSpec {
     pricePer1MOutput: '0',
     priceInUnits: 0n,
     priceOutUnits: 0n,
+    pricePer1MCachedInput: '0',
+    priceCachedInUnits: 0n,
     timeoutMs: target.timeoutMs,
     maxRetries: target.maxRetries,
     retryBaseMs: 250,

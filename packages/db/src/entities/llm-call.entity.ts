@@ -47,8 +47,17 @@ export class LlmCallEntity {
   @Column({ name: 'tokens_in', type: 'integer', default: 0 })
   tokensIn!: number;
 
+  // Completion tokens, reasoning included.
   @Column({ name: 'tokens_out', type: 'integer', default: 0 })
   tokensOut!: number;
+
+  // Prompt tokens served from the provider's prompt cache (priced at pricePer1MCachedInput).
+  @Column({ name: 'tokens_cached', type: 'integer', default: 0 })
+  tokensCached!: number;
+
+  // Reasoning tokens of the completion (part of tokens_out).
+  @Column({ name: 'tokens_reasoning', type: 'integer', default: 0 })
+  tokensReasoning!: number;
 
   @Column({ name: 'latency_ms', type: 'integer', default: 0 })
   latencyMs!: number;

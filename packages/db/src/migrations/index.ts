@@ -12,6 +12,7 @@ import { MetricValuePartialIndexes1795645227383 } from './1795645227383-MetricVa
 import { LedgerListCost1795654527752 } from './1795654527752-LedgerListCost.js';
 import { CancelledTasks1795784480641 } from './1795784480641-CancelledTasks.js';
 import { BusProblems1795785026629 } from './1795785026629-BusProblems.js';
+import { LedgerReasoningTokens1795794073662 } from './1795794073662-LedgerReasoningTokens.js';
 
 // Every migration, in order. Listed as classes (not a glob) so the same list works from src/ under
 // Jest and from dist/ in the built services. Add each new generated migration here.
@@ -29,4 +30,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   LedgerListCost1795654527752,
   CancelledTasks1795784480641,
   BusProblems1795785026629,
+  LedgerReasoningTokens1795794073662,
 ];

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { costUnits, formatCost } from '../cost.js';
+import { chatCostUnits, costUnits, formatCost } from '../cost.js';
 import type { ModelSpec } from '../registry/model-spec.js';
 import type { LlmCallRecord } from '../store/llm-store.js';
 import type { parseChatBody } from './parse-response.js';
-import type { ChatResult } from './types.js';
+import type { ChatResult, LlmUsage } from './types.js';
 
 // The ledger rows a call produces: one row per call, written 'sent' before the request goes out
 // and settled (same id) once it is answered or has failed.
@@ -45,7 +45,7 @@ export function baseRecord(
 export function hitRecord(
   spec: ModelSpec,
   base: LlmCallRecord,
-  usage: { promptTokens: number; completionTokens: number },
+  usage: LlmUsage,
   latencyMs: number,
   // The request and response already stand in the row that filled the cache (same cache key):
   // a hit records only which entry answered, so warm re-runs do not rewrite every prompt.
@@ -56,12 +56,19 @@ export function hitRecord(
     request,
     cacheHit: true,
     status: 'cached',
+    ...usageColumns(usage),
+    latencyMs,
+    listCostUsd: formatCost(chatCostUnits(usage, spec)),
+  };
+}
+
+// The ledger's token columns of a call's usage.
+export function usageColumns(usage: LlmUsage) {
+  return {
     tokensIn: usage.promptTokens,
     tokensOut: usage.completionTokens,
-    latencyMs,
-    listCostUsd: formatCost(
-      costUnits(usage.promptTokens, usage.completionTokens, spec.priceInUnits, spec.priceOutUnits),
-    ),
+    tokensCached: usage.cachedTokens ?? 0,
+    tokensReasoning: usage.reasoningTokens ?? 0,
   };
 }
 
@@ -97,10 +104,13 @@ export function chatResult(
   cached: boolean,
   costUsd: string,
   attempts: number,
+  notes: string[],
 ): ChatResult {
   const result: ChatResult = {
     text: parsed.choices[0] ?? '',
     choices: parsed.choices,
+    reasoning: parsed.reasoning,
+    notes,
     finishReasons: parsed.finishReasons,
     usage: parsed.usage,
     cached,

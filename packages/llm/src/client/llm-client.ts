@@ -1,6 +1,6 @@
-import OpenAI from 'openai';
+import OpenAI, { AzureOpenAI } from 'openai';
 import { computeCacheKey, computeCacheKeys } from '../cache-key.js';
-import { costUnits, formatCost } from '../cost.js';
+import { chatCostUnits, costUnits, formatCost } from '../cost.js';
 import { LlmConfigError, LlmError, LlmResponseError, MissingApiKeyError } from '../errors.js';
 import type { EndpointLimiterStats } from '../limits/endpoint-limiter.js';
 import { type LimiterRegistry, processLimiters } from '../limits/limiter-registry.js';
@@ -14,8 +14,10 @@ import {
   hitRecord,
   sentRecord,
   toPlain,
+  usageColumns,
   ZERO_COST,
 } from './call-records.js';
+import { largerBudget, lengthError, mergeResults } from './chat-replies.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { executeWithRetries } from './execute-with-retries.js';
 import { httpFetch } from './http-fetch.js';
@@ -70,14 +72,40 @@ export class LlmClient {
   }
 
   async chat(req: ChatRequest): Promise<ChatResult> {
-    const prepared = prepareChat(this.spec(req.model, 'chat'), req);
+    const spec = this.spec(req.model, 'chat');
+    const n = req.n ?? 1;
+    const started = performance.now();
+    // A provider that ignores or refuses n gets one call per sample from the start.
+    if (n > 1 && spec.capabilities.n !== 'honoured')
+      return mergeResults(await this.sampleCalls(req, 0, n), started);
+    const first = await this.chatOnce(spec, req, started, false);
+    if (first.choices.length >= n) return first;
+    // Fewer choices than asked: the rest as calls of their own, never an average over fewer.
+    return mergeResults([first, ...(await this.sampleCalls(req, first.choices.length, n))], started);
+  }
+
+  // Samples from..to-1 of an n-sample request, each its own seeded, cached and ledgered call.
+  private sampleCalls(req: ChatRequest, from: number, to: number): Promise<ChatResult[]> {
+    return Promise.all(
+      Array.from({ length: to - from }, (_, i) =>
+        this.chat({
+          ...req,
+          n: 1,
+          seed: req.seed === undefined ? undefined : req.seed + from + i,
+          templateVersion: sampleTemplateVersion(req.templateVersion, from + i),
+        }),
+      ),
+    );
+  }
+
+  private async chatOnce(spec: ModelSpec, req: ChatRequest, started: number, reasked: boolean) {
+    const prepared = prepareChat(spec, req);
     const [cacheKey] = computeCacheKeys(prepared.keyParts, [req.templateVersion]);
     const templateVersion = req.templateVersion ?? null;
-    const started = performance.now();
     if (req.cache ?? this.cacheEnabled) {
       const hit = await this.cachedChat(prepared, cacheKey!);
       if (hit) {
-        const result = chatResult(hit, cacheKey!, started, true, ZERO_COST, 0);
+        const result = chatResult(hit, cacheKey!, started, true, ZERO_COST, 0, prepared.notes);
         const base = baseRecord(prepared.spec, 'chat', cacheKey!, req, {}, templateVersion);
         await this.store.record(
           hitRecord(prepared.spec, base, hit.usage, result.latencyMs, { cachedAs: cacheKey! }),
@@ -85,7 +113,7 @@ export class LlmClient {
         return result;
       }
     }
-    return this.callChat(prepared, req, cacheKey!, templateVersion, started);
+    return this.callChat(prepared, req, cacheKey!, templateVersion, started, reasked);
   }
 
   // `count` independent samples of one prompt (an n-sample judge). Sample k is the request with
@@ -108,9 +136,8 @@ export class LlmClient {
       : keys.map(() => null);
     const results: (ChatResult | Promise<ChatResult>)[] = keys.map((key, k) => {
       const hit = cached[k];
-      if (hit) return chatResult(hit, key, started, true, ZERO_COST, 0);
-      const send = () => this.callChat(prepared, req, key, versions[k]!, started);
-      return send();
+      if (hit) return chatResult(hit, key, started, true, ZERO_COST, 0, prepared.notes);
+      return this.callChat(prepared, req, key, versions[k]!, started, false);
     });
     // Settled below; observed now, so a sample that fails at once is not an unhandled rejection
     // while the hits are being recorded.
@@ -118,10 +145,12 @@ export class LlmClient {
     all.catch(() => {});
     const hits = cached.flatMap((hit, k) => (hit ? [k] : []));
     if (hits.length) {
-      const usage = { promptTokens: 0, completionTokens: 0 };
+      const usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
       for (const k of hits) {
         usage.promptTokens += cached[k]!.usage.promptTokens;
         usage.completionTokens += cached[k]!.usage.completionTokens;
+        usage.cachedTokens += cached[k]!.usage.cachedTokens ?? 0;
+        usage.reasoningTokens += cached[k]!.usage.reasoningTokens ?? 0;
       }
       const base = baseRecord(prepared.spec, 'chat', keys[hits[0]!]!, req, {}, req.templateVersion ?? null);
       const record = hitRecord(prepared.spec, base, usage, Math.round(performance.now() - started), {
@@ -134,7 +163,9 @@ export class LlmClient {
   }
 
   private async cachedChat(prepared: PreparedChat, cacheKey: string) {
-    return this.cachedBody(cacheKey, (b) => parseChatBody(b, prepared.spec.name, prepared.n));
+    const hit = await this.cachedBody(cacheKey, (b) => parseChatBody(b, prepared.spec.name));
+    // A reply cut at its budget (cached before such replies were refused) is not an answer.
+    return hit?.finishReasons.includes('length') ? null : hit;
   }
 
   // The call itself (after a cache miss, or with the cache off), recorded in the ledger.
@@ -144,6 +175,7 @@ export class LlmClient {
     cacheKey: string,
     templateVersion: string | null,
     started: number,
+    reasked: boolean,
   ): Promise<ChatResult> {
     const { spec, n } = prepared;
     const promptChars = prepared.promptChars();
@@ -159,24 +191,30 @@ export class LlmClient {
         body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
         { signal, maxRetries: 0, timeout: spec.timeoutMs + 5_000 },
       );
-      const parsed = parseChatBody(raw, spec.name, n);
+      const parsed = parseChatBody(raw, spec.name);
       return { value: { raw, parsed }, tokens: parsed.usage.promptTokens + parsed.usage.completionTokens };
     });
     const { raw, parsed } = outcome.value;
-    const { promptTokens: tokensIn, completionTokens: tokensOut } = parsed.usage;
-    const cost = formatCost(costUnits(tokensIn, tokensOut, spec.priceInUnits, spec.priceOutUnits));
-    const result = chatResult(parsed, cacheKey, started, false, cost, outcome.attempts);
-    await this.store.record({
+    const cost = formatCost(chatCostUnits(parsed.usage, spec));
+    const result = chatResult(parsed, cacheKey, started, false, cost, outcome.attempts, prepared.notes);
+    const row = {
       ...outcome.sent,
-      status: 'ok',
       response: toPlain(raw),
-      tokensIn,
-      tokensOut,
+      ...usageColumns(parsed.usage),
       latencyMs: result.latencyMs,
       costUsd: cost,
       attempts: outcome.attempts,
-    });
-    return result;
+    };
+    if (!parsed.finishReasons.includes('length')) {
+      await this.store.record({ ...row, status: 'ok' });
+      return result;
+    }
+    // Cut at its budget: paid for and kept in the ledger, never cached or read as an answer.
+    const budget = reasked ? null : largerBudget(spec, req, parsed);
+    const err = lengthError(spec, req, parsed, budget, reasked);
+    await this.store.record({ ...row, status: 'error', error: `${err.name}: ${err.message}` });
+    if (budget === null) throw err;
+    return this.chatOnce(spec, { ...req, maxTokens: budget }, started, true);
   }
 
   async embed(req: EmbedRequest): Promise<EmbedResult> {
@@ -278,13 +316,15 @@ export class LlmClient {
     let sdk = this.sdks.get(key);
     if (!sdk) {
       // Local servers (vLLM, Ollama...) need no key, but the SDK insists on one.
-      const openai = new OpenAI({
+      const common = {
         apiKey: apiKey ?? 'no-key',
-        baseURL: spec.baseURL,
         maxRetries: 0,
         timeout: spec.timeoutMs + 5_000,
         fetch: httpFetch,
-      });
+      };
+      const openai = spec.azure
+        ? new AzureOpenAI({ ...common, endpoint: spec.baseURL, ...spec.azure })
+        : new OpenAI({ ...common, baseURL: spec.baseURL });
       sdk = { openai, secrets: apiKey ? [apiKey] : [] };
       this.sdks.set(key, sdk);
     }

@@ -1,12 +1,15 @@
 import type { CacheKeyParts } from '../cache-key.js';
 import type { ModelSpec } from '../registry/model-spec.js';
 import { checkContextWindow } from './context-window.js';
+import { shapeParams } from './shape-request.js';
 import type { ChatRequest } from './types.js';
 import { validateChatRequest } from './validate-request.js';
 
 export interface PreparedChat {
   spec: ModelSpec;
   n: number;
+  // How the request was shaped to the model (see ShapedParams.notes).
+  notes: string[];
   keyParts: Omit<CacheKeyParts, 'templateVersion'>;
   body(): Record<string, unknown>;
   // The prompt's length in characters (its messages joined by newlines), checked against the
@@ -19,23 +22,14 @@ export interface PreparedChat {
 export function prepareChat(spec: ModelSpec, req: ChatRequest): PreparedChat {
   validateChatRequest(req, spec.name);
   const n = req.n ?? 1;
-  const params = {
-    temperature: req.temperature,
-    top_p: req.topP,
-    max_tokens: req.maxTokens,
-    // n = 1 is the default: leaving it out keeps the cache key the same either way.
-    n: n > 1 ? n : undefined,
-    seed: req.seed,
-    stop: req.stop,
-    logprobs: req.logprobs,
-    top_logprobs: req.topLogprobs,
-  };
+  const { params, notes } = shapeParams(spec, req, n);
   const messages = req.messages.map((m) => ({ role: m.role, content: m.content }));
   let body: Record<string, unknown> | undefined;
   let promptChars: number | undefined;
   return {
     spec,
     n,
+    notes,
     keyParts: { kind: 'chat', modelId: spec.modelId, params, payload: messages },
     body: () => {
       if (body === undefined) {

@@ -8,6 +8,9 @@ export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
   temperature?: number;
+  // The method runs as well at the model's own temperature (a summarizer): a model that takes
+  // only its fixed temperature (reasoning models) gets none sent instead of a refusal.
+  anyTemperature?: boolean;
   topP?: number;
   maxTokens?: number;
   n?: number;
@@ -33,13 +36,21 @@ export interface TokenLogprob {
 
 export interface LlmUsage {
   promptTokens: number;
+  // Reasoning included (providers count it in completion_tokens).
   completionTokens: number;
+  // Prompt tokens served from the provider's prompt cache, and the completion's reasoning tokens.
+  cachedTokens?: number;
+  reasoningTokens?: number;
 }
 
 export interface ChatResult {
-  // First choice's text.
+  // First choice's text, reasoning (a <think> block or a reasoning field) left out.
   text: string;
   choices: string[];
+  // Each choice's reasoning text where the provider returned any (the ledger keeps the raw reply).
+  reasoning: (string | null)[];
+  // How the request was shaped to the model, e.g. "sampled at the model's fixed temperature 1".
+  notes: string[];
   finishReasons: (string | null)[];
   usage: LlmUsage;
   cached: boolean;

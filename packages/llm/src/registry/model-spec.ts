@@ -1,7 +1,9 @@
+import type { ProviderSettings } from './provider-fields.js';
+
 export type ModelKind = 'chat' | 'embedding';
 
 // One model as the client uses it (validated, defaults applied).
-export interface ModelSpec {
+export interface ModelSpec extends ProviderSettings {
   name: string;
   kind: ModelKind;
   baseURL: string;
@@ -15,8 +17,11 @@ export interface ModelSpec {
   // USD per 1M tokens, as written (decimal string) and in exact 1e-4 units.
   pricePer1MInput: string;
   pricePer1MOutput: string;
+  // Prompt tokens the provider served from its prompt cache (default: the input price).
+  pricePer1MCachedInput: string;
   priceInUnits: bigint;
   priceOutUnits: bigint;
+  priceCachedInUnits: bigint;
   timeoutMs: number;
   maxRetries: number;
   // Backoff base and cap for retries without a Retry-After.
@@ -62,4 +67,13 @@ export interface ModelEntryInput {
   retryMaxMs?: number;
   maxRetryAfterSeconds?: number;
   defaultMaxTokens?: number;
+  pricePer1MCachedInput?: string | number;
+  provider?: string;
+  capabilities?: Record<string, unknown>;
+  reasoning?: boolean | { effort?: string };
+  thinking?: boolean;
+  extraBody?: Record<string, unknown>;
+  deployment?: string;
+  apiVersion?: string;
+  lengthRetryFactor?: number;
 }

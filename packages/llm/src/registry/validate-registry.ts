@@ -1,5 +1,6 @@
 import { parsePrice } from '../cost.js';
 import type { ModelKind, ModelSpec } from './model-spec.js';
+import { PROVIDER_FIELDS, readProviderSettings } from './provider-fields.js';
 
 export interface RawIssue {
   path: string[];
@@ -23,6 +24,8 @@ const KNOWN_FIELDS = new Set([
   'retryMaxMs',
   'maxRetryAfterSeconds',
   'defaultMaxTokens',
+  'pricePer1MCachedInput',
+  ...PROVIDER_FIELDS,
 ]);
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -98,9 +101,9 @@ function fieldReaders(e: Record<string, unknown>, fail: (field: string, message:
     }
     return v;
   };
-  const price = (field: string): { text: string; units: bigint } => {
+  const price = (field: string, def = { text: '0', units: 0n }): { text: string; units: bigint } => {
     const v = e[field];
-    if (v === undefined || v === null) return { text: '0', units: 0n };
+    if (v === undefined || v === null) return def;
     const units = typeof v === 'string' || typeof v === 'number' ? parsePrice(v) : null;
     if (units === null) {
       fail(
@@ -141,7 +144,9 @@ function toSpec(
   const modelId = str('model', true);
   const pIn = price('pricePer1MInput');
   const pOut = price('pricePer1MOutput');
-  const spec = {
+  const pCached = price('pricePer1MCachedInput', pIn);
+  const spec: ModelSpec = {
+    ...readProviderSettings(e, modelId ?? '', fail),
     name,
     kind,
     baseURL: (baseURL ?? '').replace(/\/+$/, ''),
@@ -155,6 +160,8 @@ function toSpec(
     pricePer1MOutput: pOut.text,
     priceInUnits: pIn.units,
     priceOutUnits: pOut.units,
+    pricePer1MCachedInput: pCached.text,
+    priceCachedInUnits: pCached.units,
     timeoutMs: int('timeoutMs', 120_000, 1) ?? 120_000,
     maxRetries: int('maxRetries', 4, 0) ?? 4,
     retryBaseMs: int('retryBaseMs', 500, 0) ?? 500,

@@ -23,7 +23,11 @@ export interface LlmCallRecord {
   // Provider response body for successful uncached calls (this is what the cache serves).
   response: Record<string, unknown> | null;
   tokensIn: number;
+  // Completion tokens, reasoning included.
   tokensOut: number;
+  // Prompt tokens from the provider's prompt cache; reasoning tokens of the completion (default 0).
+  tokensCached?: number;
+  tokensReasoning?: number;
   latencyMs: number;
   // Exact decimal string with 10 fractional digits.
   costUsd: string;

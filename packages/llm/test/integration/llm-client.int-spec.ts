@@ -36,7 +36,7 @@ describe("LlmClient against the fake server over HTTP (the SDK's fetch)", () => 
     });
     expect(r.choices).toEqual(['echo: hello world', 'echo: hello world #1']);
     expect(r.text).toBe('echo: hello world');
-    expect(r.usage).toEqual({ promptTokens: 8, completionTokens: 10 });
+    expect(r.usage).toEqual({ promptTokens: 8, completionTokens: 10, cachedTokens: 0, reasoningTokens: 0 });
     // 8 * 0.15 / 1e6 + 10 * 0.6 / 1e6
     expect(r.costUsd).toBe('0.0000072000');
     expect(r.cached).toBe(false);
