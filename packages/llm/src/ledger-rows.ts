@@ -20,6 +20,7 @@ const COLUMNS = [
   ['tokens_out', 'integer'],
   ['tokens_cached', 'integer'],
   ['tokens_reasoning', 'integer'],
+  ['notes', 'jsonb'],
   ['latency_ms', 'integer'],
   ['cost_usd', 'numeric'],
   ['list_cost_usd', 'numeric'],
@@ -41,6 +42,7 @@ const SETTLED = [
   'tokens_out',
   'tokens_cached',
   'tokens_reasoning',
+  'notes',
   'latency_ms',
   'cost_usd',
   'list_cost_usd',
@@ -85,6 +87,7 @@ function toRow(c: LlmCallRecord): Record<string, unknown> {
     tokens_out: c.tokensOut,
     tokens_cached: c.tokensCached ?? 0,
     tokens_reasoning: c.tokensReasoning ?? 0,
+    notes: c.notes?.length ? c.notes : null,
     latency_ms: c.latencyMs,
     // An exact decimal string: numeric parses its text, no float in between.
     cost_usd: c.costUsd,

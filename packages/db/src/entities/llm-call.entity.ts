@@ -59,6 +59,10 @@ export class LlmCallEntity {
   @Column({ name: 'tokens_reasoning', type: 'integer', default: 0 })
   tokensReasoning!: number;
 
+  // How the request was shaped to its model (e.g. "sampled at the model's fixed temperature 1").
+  @Column({ type: 'jsonb', nullable: true })
+  notes!: string[] | null;
+
   @Column({ name: 'latency_ms', type: 'integer', default: 0 })
   latencyMs!: number;
 

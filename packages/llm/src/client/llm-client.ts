@@ -106,7 +106,10 @@ export class LlmClient {
       const hit = await this.cachedChat(prepared, cacheKey!);
       if (hit) {
         const result = chatResult(hit, cacheKey!, started, true, ZERO_COST, 0, prepared.notes);
-        const base = baseRecord(prepared.spec, 'chat', cacheKey!, req, {}, templateVersion);
+        const base = {
+          ...baseRecord(prepared.spec, 'chat', cacheKey!, req, {}, templateVersion),
+          notes: prepared.notes,
+        };
         await this.store.record(
           hitRecord(prepared.spec, base, hit.usage, result.latencyMs, { cachedAs: cacheKey! }),
         );
@@ -152,7 +155,10 @@ export class LlmClient {
         usage.cachedTokens += cached[k]!.usage.cachedTokens ?? 0;
         usage.reasoningTokens += cached[k]!.usage.reasoningTokens ?? 0;
       }
-      const base = baseRecord(prepared.spec, 'chat', keys[hits[0]!]!, req, {}, req.templateVersion ?? null);
+      const base = {
+        ...baseRecord(prepared.spec, 'chat', keys[hits[0]!]!, req, {}, req.templateVersion ?? null),
+        notes: prepared.notes,
+      };
       const record = hitRecord(prepared.spec, base, usage, Math.round(performance.now() - started), {
         cachedAs: hits.map((k) => keys[k]!),
         samples: hits,
@@ -180,7 +186,7 @@ export class LlmClient {
     const { spec, n } = prepared;
     const promptChars = prepared.promptChars();
     const body = prepared.body();
-    const base = baseRecord(spec, 'chat', cacheKey, req, body, templateVersion);
+    const base = { ...baseRecord(spec, 'chat', cacheKey, req, body, templateVersion), notes: prepared.notes };
     const promptTokens = estimateChatPromptTokens(promptChars, req.messages.length);
     const output = {
       tokens: (req.maxTokens ?? spec.defaultMaxTokens) * n,

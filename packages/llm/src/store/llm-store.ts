@@ -28,6 +28,8 @@ export interface LlmCallRecord {
   // Prompt tokens from the provider's prompt cache; reasoning tokens of the completion (default 0).
   tokensCached?: number;
   tokensReasoning?: number;
+  // How the request was shaped to its model (ShapedParams.notes).
+  notes?: string[];
   latencyMs: number;
   // Exact decimal string with 10 fractional digits.
   costUsd: string;
