@@ -1,5 +1,6 @@
 export { fakeEmbedding } from './fake-llm/embeddings.js';
 export { parseFaultSpec } from './fake-llm/fault-spec.js';
+export { FAKE_PROVIDER_PROFILES, type FakeProviderProfile, parseProfile } from './fake-llm/profiles.js';
 export { seededRandom } from './fake-llm/rng.js';
 export { loadRulesFile, parseRules } from './fake-llm/rules-file.js';
 export { type FakeLlmServer, startFakeLlmServer } from './fake-llm/server.js';

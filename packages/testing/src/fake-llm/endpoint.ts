@@ -1,14 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FaultPlan } from './faults.js';
+import {
+  CHAT,
+  credentialAccepted,
+  EMBED,
+  MODELS,
+  presentedCredential,
+  resolveRoute,
+  unauthorizedBody,
+} from './profile-routes.js';
+import { PromptCacheBook } from './profile-usage.js';
+import { type FakeProviderProfile, PROFILE_BEHAVIOURS, parseProfile, prepareChat } from './profiles.js';
 import { ReplyBook } from './replies.js';
-import { BadRequest, chatResponse, embeddingResponse, parseChat } from './responses.js';
+import { BadRequest, type ChatPlan, chatResponse, embeddingResponse, parseChat } from './responses.js';
 import { SlotQueue } from './slots.js';
 import { StatsBook } from './stats.js';
 import type { FakeFault, FakeLlmServerOptions, FakeRequestRecord } from './types.js';
-
-const CHAT = '/v1/chat/completions';
-const EMBED = '/v1/embeddings';
-const MODELS = '/v1/models';
 
 const hold = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
 
@@ -33,6 +40,10 @@ export class FakeEndpoint {
   private readonly knownModels: Set<string>;
   private readonly embeddingDim: number;
   private chatSeq = 0;
+  // The provider the endpoint imitates (see profiles.ts) and its prompt cache.
+  profile: FakeProviderProfile;
+  cachedPromptTokens: number | undefined;
+  private readonly promptCache = new PromptCacheBook();
 
   constructor(private readonly opts: FakeLlmServerOptions) {
     this.latencyMs = nonNegative(opts.latencyMs ?? 0, 'latencyMs');
@@ -42,6 +53,11 @@ export class FakeEndpoint {
     this.book = new StatsBook(opts.maxLoggedRequests ?? 10_000);
     this.knownModels = new Set(opts.models ?? ['fake-model', 'fake-embedding']);
     this.embeddingDim = positiveInt(opts.embeddingDim ?? 64, 'embeddingDim');
+    this.profile = parseProfile(opts.profile ?? 'generic');
+    this.cachedPromptTokens =
+      opts.cachedPromptTokens === undefined
+        ? undefined
+        : nonNegative(opts.cachedPromptTokens, 'cachedPromptTokens');
   }
 
   sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -119,13 +135,14 @@ export class FakeEndpoint {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAt: number): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
     // Control routes for a server running in another process (CLI): stats, the request log and
     // reset, not counted as traffic.
-    if (req.method === 'GET' && path === '/_fake/stats')
+    if (req.method === 'GET' && rawPath === '/_fake/stats')
       return this.sendJson(res, 200, this.book.snapshot(this.slots));
-    if (req.method === 'GET' && path === '/_fake/requests') return this.sendJson(res, 200, this.book.log());
-    if (req.method === 'POST' && path === '/_fake/reset') {
+    if (req.method === 'GET' && rawPath === '/_fake/requests')
+      return this.sendJson(res, 200, this.book.log());
+    if (req.method === 'POST' && rawPath === '/_fake/reset') {
       this.book.reset();
       return this.sendJson(res, 200, { ok: true });
     }
@@ -138,21 +155,20 @@ export class FakeEndpoint {
         parseError = 'request body is not valid JSON';
       }
     }
-    const model = typeof body.model === 'string' ? body.model : null;
-    const auth = req.headers.authorization ?? null;
-    const rec = this.book.begin(req.method ?? 'GET', path, model, auth, body, arrivedAt);
+    const azure = PROFILE_BEHAVIOURS[this.profile].azure;
+    const route = resolveRoute(azure, req.url ?? '/');
+    // Azure names the model by its deployment, in the path.
+    const model = route.deployment ?? (typeof body.model === 'string' ? body.model : null);
+    const auth = presentedCredential(azure, req.headers);
+    const rec = this.book.begin(req.method ?? 'GET', rawPath, model, auth, body, arrivedAt);
     res.on('close', () => this.book.end(rec, res.headersSent ? res.statusCode : null));
 
-    if (this.opts.apiKey !== undefined && auth !== `Bearer ${this.opts.apiKey}`) {
-      // Like real providers, the message echoes the key it got: clients must never surface it.
-      return this.sendError(
-        res,
-        401,
-        `Incorrect API key provided: ${auth ?? '(none)'}`,
-        'invalid_request_error',
-      );
+    if (this.opts.apiKey !== undefined && !credentialAccepted(azure, req.headers, this.opts.apiKey)) {
+      return this.sendJson(res, 401, unauthorizedBody(azure, auth));
     }
     if (parseError) return this.sendError(res, 400, parseError, 'invalid_request_error');
+    if (route.error) return this.sendJson(res, route.error.status, route.error.body);
+    const path = route.path;
     if (req.method === 'GET' && path === MODELS) {
       const data = [...this.knownModels].map((id) => ({
         id,
@@ -172,7 +188,8 @@ export class FakeEndpoint {
       });
     }
     if (model) this.knownModels.add(model);
-    return this.answer(res, path, model, body, arrivedAt, rec);
+    const served = route.deployment === null ? body : { ...body, model: route.deployment };
+    return this.answer(res, path, model, served, arrivedAt, rec);
   }
 
   // A completion or embedding request that passed the checks: a fault, or the scripted answer.
@@ -196,17 +213,29 @@ export class FakeEndpoint {
         this.book.embeddingDone();
         return this.sendJson(res, 200, out);
       }
-      const plan = parseChat(body);
-      const seq = this.chatSeq++;
-      const rule = this.replies.matchRule({ ...plan, requestIndex: seq });
-      const out = await this.withSlot(arrivedAt, rule?.latencyMs ?? 0, () =>
-        chatResponse(plan, this.replies, rule, seq),
-      );
-      this.book.chatDone(out.usage.prompt_tokens, out.usage.completion_tokens);
-      return this.sendJson(res, 200, out);
+      return await this.answerChat(res, parseChat(body), arrivedAt);
     } catch (err) {
       if (err instanceof BadRequest) return this.sendError(res, 400, err.message, 'invalid_request_error');
       return this.sendError(res, 500, `fake server bug: ${(err as Error).message}`, 'server_error');
     }
+  }
+
+  // A chat request as the profile's provider takes it: refused at once, or answered in a slot.
+  private async answerChat(res: ServerResponse, parsed: ChatPlan, arrivedAt: number): Promise<void> {
+    const prepared = prepareChat(this.profile, parsed, (prompt) =>
+      this.cachedPromptTokens === undefined
+        ? this.promptCache.cachedTokens(parsed.model, parsed.messages, prompt)
+        : Math.min(this.cachedPromptTokens, prompt),
+    );
+    if (prepared.refusal) return this.sendJson(res, 400, { error: prepared.refusal });
+    const { plan, shaping } = prepared;
+    const seq = this.chatSeq++;
+    const rule = this.replies.matchRule({ ...plan, requestIndex: seq });
+    const out = await this.withSlot(arrivedAt, rule?.latencyMs ?? 0, () =>
+      chatResponse(plan, this.replies, rule, seq, shaping),
+    );
+    this.promptCache.remember(plan.model, plan.messages);
+    this.book.chatDone(out.usage.prompt_tokens, out.usage.completion_tokens);
+    return this.sendJson(res, 200, out);
   }
 }

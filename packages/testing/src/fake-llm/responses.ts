@@ -1,5 +1,8 @@
 import { fakeEmbedding, toBase64Float32 } from './embeddings.js';
-import { buildLogprobs, type ReplyBook } from './replies.js';
+import { buildChoice, type ChatShaping, GENERIC_SHAPING } from './profile-choice.js';
+import { resolveReasoning } from './profile-reasoning.js';
+import { buildUsage } from './profile-usage.js';
+import type { ReplyBook } from './replies.js';
 import { countChatPromptTokens, countTokens } from './tokens.js';
 import type { FakeChatMessage, FakeRule } from './types.js';
 
@@ -43,8 +46,17 @@ function contentText(content: unknown): string {
   return '';
 }
 
-export function chatResponse(plan: ChatPlan, replies: ReplyBook, rule: FakeRule | undefined, seq: number) {
-  const choices = Array.from({ length: plan.n }, (_, choiceIndex) => {
+// The answer to a chat request; `shaping` (a provider profile's) adds reasoning, cuts replies at
+// the output budget and gives usage the provider's shape.
+export function chatResponse(
+  plan: ChatPlan,
+  replies: ReplyBook,
+  rule: FakeRule | undefined,
+  seq: number,
+  shaping: ChatShaping = GENERIC_SHAPING,
+) {
+  const reasoning = resolveReasoning(shaping.reasoning, plan.messages);
+  const built = Array.from({ length: plan.n }, (_, choiceIndex) => {
     const reply = replies.next(
       {
         model: plan.model,
@@ -56,26 +68,23 @@ export function chatResponse(plan: ChatPlan, replies: ReplyBook, rule: FakeRule 
       },
       rule,
     );
-    return {
-      index: choiceIndex,
-      message: { role: 'assistant', content: reply.content, refusal: null },
-      logprobs: plan.logprobs ? buildLogprobs(reply, plan.topLogprobs) : null,
-      finish_reason: reply.finishReason ?? 'stop',
-    };
+    return buildChoice(reply, choiceIndex, plan, reasoning, shaping.budget);
   });
-  const promptTokens = countChatPromptTokens(plan.messages);
-  const completionTokens = choices.reduce((s, c) => s + countTokens(c.message.content), 0);
+  const prompt = countChatPromptTokens(plan.messages);
+  const completion = built.reduce((s, c) => s + c.completionTokens, 0);
+  const reasoningTokens = built.reduce((s, c) => s + c.reasoningTokens, 0);
   return {
     id: `chatcmpl-fake-${seq}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: plan.model,
-    choices,
-    usage: {
-      prompt_tokens: promptTokens,
-      completion_tokens: completionTokens,
-      total_tokens: promptTokens + completionTokens,
-    },
+    choices: built.map((c) => c.choice),
+    usage: buildUsage(shaping.usage, {
+      prompt,
+      completion,
+      reasoning: reasoningTokens,
+      cached: shaping.cachedTokens(prompt),
+    }),
     system_fingerprint: 'fake-llm',
   };
 }

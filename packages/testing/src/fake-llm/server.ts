@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { FakeEndpoint, nonNegative, positiveInt } from './endpoint.js';
+import { type FakeProviderProfile, PROFILE_BEHAVIOURS, parseProfile } from './profiles.js';
 import { countChatPromptTokens } from './tokens.js';
 import type {
   FakeFault,
@@ -14,8 +15,9 @@ import type {
 } from './types.js';
 
 export interface FakeLlmServer {
-  // e.g. http://127.0.0.1:40123/v1 — pass as the openai SDK's baseURL.
-  baseURL: string;
+  // e.g. http://127.0.0.1:40123/v1 — pass as the openai SDK's baseURL. With the azure-openai
+  // profile it is http://127.0.0.1:40123/openai, AzureOpenAI's baseURL (or pass `endpoint: url`).
+  readonly baseURL: string;
   url: string;
   port: number;
   stats(): FakeLlmStats;
@@ -25,6 +27,8 @@ export interface FakeLlmServer {
   setRules(rules: FakeRule[]): void;
   setLatency(ms: number): void;
   setCapacity(n: number): void;
+  // Imitate another provider from the next request on (the prompt cache is kept).
+  setProfile(profile: FakeProviderProfile): void;
   // Scripted replies, consumed one per choice, for one model or for any model.
   enqueueReplies(replies: FakeReply[], model?: string): void;
   // The next `count` requests matching `filter` fail with `fault`.
@@ -64,7 +68,9 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
   const url = `http://${address}:${port}`;
 
   return {
-    baseURL: `${url}/v1`,
+    get baseURL() {
+      return PROFILE_BEHAVIOURS[endpoint.profile].azure ? `${url}/openai` : `${url}/v1`;
+    },
     url,
     port,
     stats: () => book.snapshot(slots),
@@ -81,6 +87,9 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
     },
     setCapacity: (n) => {
       slots.capacity = positiveInt(n, 'capacity');
+    },
+    setProfile: (profile) => {
+      endpoint.profile = parseProfile(profile);
     },
     enqueueReplies: (list, model) => replies.enqueue(list, model),
     injectFault: (fault, count, filter) => faults.inject(fault, count, filter),

@@ -30,3 +30,10 @@ export function countChatPromptTokens(messages: { role: string; content: string 
   for (const m of messages) n += 3 + countTokens(m.content);
   return n;
 }
+
+// The first `n` tokens of a text (a reply cut at its output budget).
+export function tokenPrefix(text: string, n: number): string {
+  if (n <= 0) return '';
+  const ids = encodeTokens(text);
+  return ids.length <= n ? text : decodeTokens(ids.slice(0, n));
+}

@@ -1,4 +1,5 @@
 // Public types of the fake OpenAI-compatible server.
+import type { FakeProviderProfile } from './profiles.js';
 
 export interface FakeChatMessage {
   role: string;
@@ -105,13 +106,21 @@ export interface FakeLlmServerOptions {
   rejectUnknownModels?: boolean;
   // Requests kept in the log returned by requests() (oldest dropped first).
   maxLoggedRequests?: number;
+  // The provider whose OpenAI-compatible API the server imitates (refusals, reasoning, usage,
+  // Azure routes); default 'generic': every parameter accepted, as before profiles.
+  profile?: FakeProviderProfile;
+  // openai/azure-openai/openrouter: report this many cached prompt tokens (at most the prompt's)
+  // on every reply instead of emulating OpenAI's prefix cache.
+  cachedPromptTokens?: number;
 }
 
 export interface FakeRequestRecord {
   seq: number;
   method: string;
   path: string;
+  // The body's model, or the Azure deployment named in the path.
   model: string | null;
+  // The Authorization header, or "api-key <key>" for the azure-openai profile.
   authorization: string | null;
   body: unknown;
   // Date.now() when the request was fully received and when the response ended.
