@@ -2,9 +2,18 @@
 // Runs the fake OpenAI-compatible server as its own process and prints one JSON line with its URL.
 // npm run fake-llm -- --port 0 --latency 100 --capacity 64 [--reply TEXT] [--rules rules.json]
 //   [--fault rate-limit:3@1] [--fault hang:1] [--fault-rate 0.1 --seed 7 [--fault-kinds rate-limit,hang]]
-//   [--api-key KEY] [--embedding-dim 64]
+//   [--api-key KEY] [--embedding-dim 64] [--profile NAME] [--cached-prompt-tokens N]
+// --profile imitates a provider's OpenAI-compatible API (default generic: accepts everything):
+//   openai (o1/o3/o4/gpt-5 refuse max_tokens, temperature/top_p != 1, logprobs; hidden reasoning
+//   tokens), azure-openai (the same at /openai/deployments/{name}/...?api-version=, api-key
+//   header; the printed baseURL ends in /openai), anthropic (n must be 1, logprobs/seed ignored),
+//   gemini (no logprobs; gemini-2.5/3 hidden reasoning), vllm (<think> in the content of
+//   qwen3/deepseek-r1/*think* models), ollama (one choice whatever n, no logprobs, <think>),
+//   openrouter (one choice, message.reasoning, usage.cost). --cached-prompt-tokens fixes the
+//   cached prompt tokens openai/azure-openai/openrouter report.
 import { parseArgs } from 'node:util';
 import { parseFaultSpec } from './fake-llm/fault-spec.js';
+import { parseProfile } from './fake-llm/profiles.js';
 import { loadRulesFile } from './fake-llm/rules-file.js';
 import { startFakeLlmServer } from './fake-llm/server.js';
 import type { FakeFault } from './fake-llm/types.js';
@@ -30,6 +39,8 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: '1' },
       'api-key': { type: 'string' },
       'embedding-dim': { type: 'string', default: '64' },
+      profile: { type: 'string', default: 'generic' },
+      'cached-prompt-tokens': { type: 'string' },
     },
     strict: true,
   });
@@ -47,6 +58,11 @@ async function main(): Promise<void> {
     rules: values.rules ? loadRulesFile(values.rules) : [],
     apiKey: values['api-key'],
     embeddingDim: num('embedding-dim', values['embedding-dim']),
+    profile: parseProfile(values.profile),
+    cachedPromptTokens:
+      values['cached-prompt-tokens'] === undefined
+        ? undefined
+        : num('cached-prompt-tokens', values['cached-prompt-tokens']),
     randomFaults:
       values['fault-rate'] === undefined
         ? undefined
