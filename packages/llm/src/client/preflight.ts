@@ -1,4 +1,4 @@
-import { LlmError, LlmResponseError } from '../errors.js';
+import { LlmError, LlmLengthError, LlmResponseError } from '../errors.js';
 import type { ModelSpec } from '../registry/model-spec.js';
 import type { LlmClient } from './llm-client.js';
 
@@ -60,12 +60,17 @@ async function ping(client: LlmClient, spec: ModelSpec, opts: PreflightOptions):
   const common = { model: spec.name, cache: false, runId: opts.runId, signal: opts.signal };
   if (spec.kind === 'embedding') await client.embed({ ...common, input: ['ping'] });
   else
-    await client.chat({
-      ...common,
-      messages: [{ role: 'user', content: 'ping' }],
-      maxTokens: 1,
-      templateVersion: 'preflight',
-    });
+    await client
+      .chat({
+        ...common,
+        messages: [{ role: 'user', content: 'ping' }],
+        maxTokens: 1,
+        templateVersion: 'preflight',
+      })
+      .catch((err: unknown) => {
+        // One token is expected to cut the reply (a reasoning model spends it thinking): it answered.
+        if (!(err instanceof LlmLengthError)) throw err;
+      });
 }
 
 function oneError(errors: LlmError[]): LlmError {
