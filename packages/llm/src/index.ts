@@ -35,6 +35,13 @@ export { PgSharedLimits, type SharedLimits } from './limits/pg-shared-limits.js'
 export { Semaphore } from './limits/semaphore.js';
 export { TokenBucket } from './limits/token-bucket.js';
 export {
+  capabilityProblems,
+  describeCapabilityProblems,
+  describeModel,
+  type ModelUse,
+  modelUseProblems,
+} from './registry/capability-check.js';
+export {
   loadModelRegistry,
   ModelRegistryError,
   parseModelRegistryText,
