@@ -83,6 +83,8 @@ describe('provider presets in the model registry', () => {
         f: { provider: 'anthropic', thinking: false },
         g: { lengthRetryFactor: 1 },
         h: { extraBody: [] as unknown as Record<string, unknown> },
+        i: { extraBody: { model: 'x', stream: true, top_k: 5 } },
+        j: { provider: 'anthropic', reasoning: { effort: 'high' } },
       }),
     ).toEqual([
       'models.a.provider: must be one of "generic", "openai", "azure-openai", "anthropic", "gemini", "vllm", "ollama", "openrouter" (got "bedrock")',
@@ -96,6 +98,8 @@ describe('provider presets in the model registry', () => {
       'models.f.thinking: provider "anthropic" has no way to turn thinking off; send the fields through extraBody',
       'models.g.lengthRetryFactor: must be a number > 1 and <= 16 (got 1)',
       'models.h.extraBody: must be a map of request fields',
+      'models.i.extraBody: must not set "model", "stream": Precis sets them for every call',
+      'models.j.reasoning.effort: provider "anthropic" does not take reasoning_effort for this model; set capabilities.reasoningEffort: true if it does',
     ]);
   });
 });

@@ -52,6 +52,9 @@ export function genericProviderSettings(): ProviderSettings {
 
 type Fail = (field: string, message: string) => void;
 
+// Body fields every call sets itself (the output budget goes through maxTokens, samples through n).
+const RESERVED_BODY = ['model', 'messages', 'n', 'stream', 'max_tokens', 'max_completion_tokens'];
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v);
 const show = (v: unknown) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
@@ -75,8 +78,19 @@ export function readProviderSettings(
       'thinking',
       `provider "${provider}" has no way to turn thinking off; send the fields through extraBody`,
     );
+  if (reasoning.effort && !capabilities.reasoningEffort)
+    fail(
+      'reasoning.effort',
+      `provider "${provider}" does not take reasoning_effort for this model; set capabilities.reasoningEffort: true if it does`,
+    );
   const extraBody = e.extraBody === undefined ? null : e.extraBody;
   if (extraBody !== null && !isObject(extraBody)) fail('extraBody', 'must be a map of request fields');
+  const owned = isObject(extraBody) ? Object.keys(extraBody).filter((k) => RESERVED_BODY.includes(k)) : [];
+  if (owned.length)
+    fail(
+      'extraBody',
+      `must not set ${owned.map((k) => `"${k}"`).join(', ')}: Precis sets them for every call`,
+    );
   return {
     provider,
     capabilities,
