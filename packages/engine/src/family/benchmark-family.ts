@@ -1,4 +1,5 @@
 import type { RunEntity, SummaryEntity } from '@precis/db';
+import type { ModelUse } from '@precis/llm';
 import type { PromptTemplate } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
 import type { z } from 'zod';
@@ -9,6 +10,8 @@ import type { ReportBlock } from '../report/report-blocks.js';
 import type { ReportFigure } from '../report/report-figures.js';
 import type { BenchmarkSpec, SystemSpec } from '../spec/benchmark-spec.schema.js';
 import type { NewTask } from '../tasks/task-store.js';
+
+export type { ModelUse };
 
 export type TaskOutcome = 'done' | 'failed' | 'skipped';
 
@@ -102,6 +105,9 @@ export interface Metric {
   // A judge model, when the metric uses one, is named at `judge.model` (checked at run creation).
   readonly schema: z.ZodType;
   open(ctx: RunContext, runId: string, spec: BenchmarkSpec): Promise<MetricPlanning>;
+  // How metrics[index] calls registry models (temperature, logprobs), checked against each
+  // model's capabilities before any request; a metric that calls none leaves it out.
+  modelUses?(spec: BenchmarkSpec, index: number): ModelUse[];
 }
 
 // A system source other than a strategy (`systems[].source`), e.g. summaries stored in a dataset.

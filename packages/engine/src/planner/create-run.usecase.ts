@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { DatasetEntity, OPEN_RUN_STATUSES, RunEntity } from '@precis/db';
 import { FileAccessError, type FileAccessPolicy } from '@precis/files';
 import { type PreparedImport, prepareImport } from '@precis/ingest';
+import type { ModelUse } from '@precis/llm';
 import { In } from 'typeorm';
-import { strategyFitProblems } from '../spec/benchmark-spec.schema.js';
+import type { FamilyRegistry } from '../family/family-registry.js';
+import { isGeneratedSystem, strategyFitProblems } from '../spec/benchmark-spec.schema.js';
 import type { LoadedSpec } from '../spec/load-spec.js';
 import { SpecError } from '../spec/load-spec.js';
 import type { RunContext } from './run-context.js';
@@ -27,6 +29,28 @@ export function specModels(spec: LoadedSpec['spec']): { where: string; model: st
       m.judge?.model !== undefined ? [{ where: `metrics[${i}].judge.model`, model: m.judge.model }] : [],
     ),
   ];
+}
+
+// How the spec has each model called, for the preflight's capability check: a system's
+// summarizer at its params.temperature, sampled at the model's own where it takes no other;
+// each metric as its family declares (Metric.modelUses).
+export function specModelUses(families: FamilyRegistry, spec: LoadedSpec['spec']): ModelUse[] {
+  const systems = spec.systems.flatMap((s, i): ModelUse[] =>
+    isGeneratedSystem(s) && s.model !== undefined
+      ? [
+          {
+            where: `systems[${i}] (${s.name})`,
+            model: s.model,
+            role: `system "${s.name}"`,
+            changeModel: 'summarize with',
+            temperature: s.params.temperature,
+            anyTemperature: true,
+          },
+        ]
+      : [],
+  );
+  const metrics = spec.metrics.flatMap((m, i) => families.metrics.get(m.name)?.modelUses?.(spec, i) ?? []);
+  return [...systems, ...metrics];
 }
 
 // A dataset file refused for its path says which spec entry named it (same problem, same path).

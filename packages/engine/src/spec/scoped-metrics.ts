@@ -1,3 +1,4 @@
+import type { ModelUse } from '@precis/llm';
 import { z } from 'zod';
 import { type AnyMetricSpec, type BenchmarkSpec, int, name } from './benchmark-spec.schema.js';
 
@@ -22,6 +23,26 @@ export interface ScopedMetricSpec extends AnyMetricSpec {
 
 export const judgeModelOf = (m: ScopedMetricSpec): string | undefined =>
   'model' in m.judge ? m.judge.model : undefined;
+
+// metrics[index]'s judge model at its judge.temperature, as the preflight checks it (the
+// Metric.modelUses of a metric whose only model calls are its judge's).
+export function judgeModelUses(spec: BenchmarkSpec, index: number): ModelUse[] {
+  const m = spec.metrics[index];
+  const judge = m?.judge;
+  if (!m || typeof judge?.model !== 'string') return [];
+  const t = judge.temperature;
+  return [
+    {
+      where: `metrics[${index}] (${m.name} judge)`,
+      model: judge.model,
+      role: 'the judge',
+      changeModel: 'judge with',
+      ...(typeof t === 'number'
+        ? { temperature: t, temperatureField: `metrics[${index}].judge.temperature` }
+        : {}),
+    },
+  ];
+}
 
 export const metricCovers = (m: ScopedMetricSpec, system: string) => !m.systems || m.systems.includes(system);
 

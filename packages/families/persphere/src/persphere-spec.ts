@@ -76,6 +76,9 @@ export type PersphereMetricSpec = z.output<typeof persphereMetricSpec>;
 
 export const judgeModel = (m: PersphereMetricSpec) => judgeModelOf(m);
 
+// The system's own model detects stance and references (verify) at this temperature.
+export const SYSTEM_VERIFY_TEMPERATURE = 0;
+
 export const persphereMetrics = (spec: BenchmarkSpec) => metricsNamed<PersphereMetricSpec>(spec, 'persphere');
 
 export const isPersphereSystem = (spec: BenchmarkSpec, system: string): boolean => {

@@ -1,6 +1,7 @@
 import {
   type BenchmarkSpec,
   isGeneratedSystem,
+  judgeModelUses,
   type Metric,
   type NewTask,
   type SettledSummary,
@@ -51,4 +52,5 @@ export const booookScoreMetric: Metric = {
   async open(_ctx, runId, spec) {
     return { tasksFor: (summaries) => batches(runId, spec, summaries) };
   },
+  modelUses: judgeModelUses,
 };

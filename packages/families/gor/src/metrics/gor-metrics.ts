@@ -1,4 +1,11 @@
-import { type Metric, metricCovers, type NewTask, type SettledSummary, verifyTaskId } from '@precis/engine';
+import {
+  judgeModelUses,
+  type Metric,
+  metricCovers,
+  type NewTask,
+  type SettledSummary,
+  verifyTaskId,
+} from '@precis/engine';
 import { isGorSystem, pairwiseMetricSpec, pairwiseMetrics, rougeMetricSpec } from '../gor-spec.js';
 
 // ROUGE needs no task: the scorer computes it from the summaries and the meetings' references.
@@ -76,4 +83,5 @@ export const pairwiseMetric: Metric = {
         ),
     };
   },
+  modelUses: judgeModelUses,
 };

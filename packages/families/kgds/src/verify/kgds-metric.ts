@@ -1,5 +1,6 @@
 import {
   type BenchmarkSpec,
+  judgeModelUses,
   type Metric,
   metricCovers,
   type NewTask,
@@ -54,4 +55,5 @@ export const kgdsMetric: Metric = {
   async open(_ctx, runId, spec) {
     return { tasksFor: (summaries) => kgdsTasksFor(runId, spec, summaries) };
   },
+  modelUses: judgeModelUses,
 };

@@ -1,8 +1,44 @@
 import type { TaskEntity } from '@precis/db';
-import type { Metric, TaskKind } from '@precis/engine';
+import type { BenchmarkSpec, Metric, ModelUse, TaskKind } from '@precis/engine';
 import type { GevalStepsPayload, JudgeDimensionPayload } from '../payloads.js';
 import { DimensionPlanner } from './dimension-planner.js';
-import { dimensionsMetricSpec } from './dimensions-spec.js';
+import {
+  type DimensionsMetricSpec,
+  dimensionsMetricSpec,
+  GEVAL_STEPS_TEMPERATURE,
+  judgeTemperature,
+  TOP_LOGPROBS,
+} from './dimensions-spec.js';
+
+// The judge's scoring calls (at judgeTemperature, with logprobs when asked), and for G-Eval its
+// evaluation steps, written once per dimension at temperature 0.
+function dimensionsModelUses(spec: BenchmarkSpec, index: number): ModelUse[] {
+  const m = spec.metrics[index] as DimensionsMetricSpec;
+  const judge = { model: m.judge.model, role: 'the judge', changeModel: 'judge with' };
+  const scoring: ModelUse = {
+    ...judge,
+    where: `metrics[${index}] (dimensions judge${m.logprobs ? ', logprobs: true' : ''})`,
+    temperature: judgeTemperature(m),
+    temperatureField: `metrics[${index}].temperature`,
+    ...(m.logprobs
+      ? {
+          logprobs: {
+            top: TOP_LOGPROBS,
+            fix: `set metrics[${index}].logprobs: false (score = mean of the parsed samples)`,
+          },
+        }
+      : {}),
+  };
+  if (m.family !== 'g-eval') return [scoring];
+  const steps: ModelUse = {
+    ...judge,
+    where: `metrics[${index}] (dimensions judge, G-Eval evaluation steps)`,
+    temperature: GEVAL_STEPS_TEMPERATURE,
+    temperatureFix: `set metrics[${index}].family: op-i or op (no evaluation steps)`,
+  };
+  return [scoring, steps];
+}
+
 import { generateGevalSteps, judgeDimension } from './judge-dimension.handler.js';
 
 // The seven-dimension judges: G-Eval's steps tasks are run-level (once per dimension); when one
@@ -24,6 +60,7 @@ export const dimensionsMetric: Metric = {
       ownsRunTask: (taskId) => taskId.includes(':*geval-steps:'),
     };
   },
+  modelUses: dimensionsModelUses,
 };
 
 export const gevalStepsKind: TaskKind = {

@@ -29,6 +29,10 @@ export const isDimensionsMetric = (m: AnyMetricSpec): m is DimensionsMetricSpec 
 export const judgeTemperature = (m: DimensionsMetricSpec): number =>
   m.temperature ?? (m.samples === 1 ? 0 : 0.7);
 
+// Alternatives per token a logprob-weighted score asks for; G-Eval's steps are written at 0.
+export const TOP_LOGPROBS = 5;
+export const GEVAL_STEPS_TEMPERATURE = 0;
+
 // Summaries already in the dataset (SummEval-OP's rated candidates): expands to one system per
 // candidate system in the data, named as in the dataset (e.g. gpt-4, human-summaries).
 export const datasetSystemSpec = z

@@ -11,7 +11,13 @@ import { OutputParseError, parseEvaluationSteps, renderGevalStepsPrompt } from '
 import type { GevalStepsPayload, GevalStepsResult, JudgeDimensionPayload } from '../payloads.js';
 import { documentReviews } from '../summary/reviews.js';
 import { dimensionMetricKey } from './dimension-planner.js';
-import { type DimensionsMetricSpec, isDimensionsMetric, judgeTemperature } from './dimensions-spec.js';
+import {
+  type DimensionsMetricSpec,
+  GEVAL_STEPS_TEMPERATURE,
+  isDimensionsMetric,
+  judgeTemperature,
+  TOP_LOGPROBS,
+} from './dimensions-spec.js';
 import { finishDimensionJudgment } from './finish-judgment.js';
 import {
   asDimension,
@@ -23,8 +29,6 @@ import {
   templateRef,
 } from './judge-templates.js';
 import { type JudgeSample, scoreJudgeSamples } from './sample-scoring.js';
-
-const TOP_LOGPROBS = 5;
 
 function dimensionMetric(spec: BenchmarkSpec, index: number, taskId: string): DimensionsMetricSpec {
   const m = spec.metrics[index];
@@ -61,7 +65,7 @@ export async function generateGevalSteps(
     const reply = await chat.chat({
       model: metric.judge.model,
       messages: renderGevalStepsPrompt(dimension, template),
-      temperature: 0,
+      temperature: GEVAL_STEPS_TEMPERATURE,
       runId: ref.runId,
       taskId: ref.id,
       templateVersion: attempt === 0 ? template.version : `${template.version}#reask-${attempt}`,

@@ -11,7 +11,7 @@ import {
 import { LEXICAL_PERSPECTIVES } from '@precis/engines';
 import type { PromptTemplate } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
-import { judgeModel, type PersphereMetricSpec } from '../persphere-spec.js';
+import { judgeModel, type PersphereMetricSpec, SYSTEM_VERIFY_TEMPERATURE } from '../persphere-spec.js';
 import { loadQuery, type PersphereQuery } from '../query.js';
 import { RETRIEVE_STEP, type RetrieveResult } from '../retrieve/retrieve-task.js';
 import { PersphereTaskError } from '../summary/summarize-task.js';
@@ -90,7 +90,10 @@ export async function loadVerifyContext(
         }
       : { label: OFFLINE },
     system: system.model
-      ? { call: { ...base, model: system.model, temperature: 0 }, label: `model:${system.model}` }
+      ? {
+          call: { ...base, model: system.model, temperature: SYSTEM_VERIFY_TEMPERATURE },
+          label: `model:${system.model}`,
+        }
       : { label: OFFLINE },
   };
 }
