@@ -7,6 +7,9 @@ export interface JudgeCall {
   task: { id: string; runId: string };
   model: string;
   temperature: number;
+  // A system's own model doing the system's work (GoR's responses and summary): it runs as well
+  // at the model's own temperature. Judges leave it unset: their temperature is the method's.
+  anyTemperature?: boolean;
   attempts: number;
   cache: boolean;
   overrides?: TemplateOverrides;
@@ -33,6 +36,7 @@ export async function askParsed<T>(
       model: call.model,
       messages: renderTemplate(template, vars),
       temperature: call.temperature,
+      ...(call.anyTemperature ? { anyTemperature: true } : {}),
       runId: task.runId,
       taskId: task.id,
       templateVersion: attempt === 0 ? template.version : `${template.version}#reask-${attempt}`,

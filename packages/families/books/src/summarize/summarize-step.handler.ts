@@ -38,6 +38,8 @@ export async function summarizeStep(
       model: system.model!,
       messages: renderTemplate(template, step.vars),
       temperature: step.role === 'compress' ? p.compressionTemperature : p.temperature,
+      // A summary can be sampled at the model's own temperature (reasoning models take only theirs).
+      anyTemperature: true,
       topP: p.topP,
       maxTokens: p.maxTokens,
       runId: task.runId,

@@ -27,6 +27,8 @@ async function modelQueries(s: StepContext, rnd: () => number): Promise<Simulate
       model: s.system.model!,
       messages: renderTemplate(template, { chunk: s.chunks[chunk]! }),
       temperature: s.system.params.temperature,
+      // The system's own work: sampled at the model's own temperature where it takes no other.
+      anyTemperature: true,
       runId: s.ref.runId,
       taskId: s.ref.id,
       templateVersion: `${template.version}#draw-${draw}`,

@@ -57,7 +57,8 @@ export async function loadStep(
   };
 }
 
-// The system's model answers a prompt, re-asked until the reply parses (then the task fails).
+// The system's model answers a prompt, re-asked until the reply parses (then the task fails);
+// the system's own work (responses, summary), so at the model's own temperature where need be.
 export async function askSystem<T>(
   s: StepContext,
   template: PromptTemplate,
@@ -72,6 +73,7 @@ export async function askSystem<T>(
     task: s.ref,
     model: s.system.model,
     temperature,
+    anyTemperature: true,
     attempts: 3,
     cache: s.spec.cache,
     overrides: s.spec.templateOverrides,

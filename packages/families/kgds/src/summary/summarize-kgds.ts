@@ -120,6 +120,8 @@ async function modelSummary(
       model: system.model!,
       messages,
       temperature: TEMPERATURE,
+      // A summary can be sampled at the model's own temperature (reasoning models take only theirs).
+      anyTemperature: true,
       maxTokens: system.params.maxTokens ?? MAX_TOKENS,
       runId: task.runId,
       taskId: task.id,

@@ -61,6 +61,8 @@ export async function summarizeOpinion(
     model: system.model!,
     messages: renderTemplate(template, { reviews: formatReviews(reviews) }),
     temperature: p.temperature,
+    // A summary can be sampled at the model's own temperature (reasoning models take only theirs).
+    anyTemperature: true,
     topP: p.topP,
     maxTokens: p.maxTokens,
     runId: task.runId,

@@ -69,6 +69,8 @@ async function modelSummary(
       model: system.model!,
       messages: renderTemplate(template, vars),
       temperature: system.params.temperature,
+      // A summary can be sampled at the model's own temperature (reasoning models take only theirs).
+      anyTemperature: true,
       ...(system.params.maxTokens === undefined ? {} : { maxTokens: system.params.maxTokens }),
       runId: ref.runId,
       taskId: ref.id,
