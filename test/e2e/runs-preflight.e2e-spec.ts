@@ -1,7 +1,9 @@
 // A submitted run gets the preflight an embedded `precis run` makes: before anything is stored,
 // every model the spec names must have its key variable set on the gateway and answer one cheap
 // request. `precis run --remote` then fails as the embedded command does (same message, exit 4)
-// with no run and no task. Needs the build: `npx turbo run build`.
+// with no run and no task. A spec that asks a model for what its registry entry says it cannot do
+// is refused before any request, embedded and remote alike (exit 1). Needs the build:
+// `npx turbo run build`.
 
 import { realpathSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -37,7 +39,12 @@ describe('the preflight of a submitted run', () => {
     });
     // The spec files name this registry for the embedded CLI; the gateway reads it as PRECIS_MODELS.
     writeJson(modelsFile, {
-      models: { locked: entry('LOCKED_KEY'), keyless: entry('MISSING_KEY'), open: entry('OPEN_KEY') },
+      models: {
+        locked: entry('LOCKED_KEY'),
+        keyless: entry('MISSING_KEY'),
+        open: entry('OPEN_KEY'),
+        reasoner: { ...entry('OPEN_KEY'), provider: 'openai', model: 'gpt-5-mini' },
+      },
     });
     stack = await startGatewayStack({
       name: 'preflight',
@@ -151,6 +158,36 @@ describe('the preflight of a submitted run', () => {
     expect(await remote(file, '--no-preflight')).toEqual({ code: 4, stdout: '', stderr: expected });
     expect(fake.stats().total).toBe(before);
     expect(await stored()).toEqual({ runs: 0, tasks: 0 });
+  }, 120_000);
+
+  it('a judge temperature the model does not take: exit 1 before any request, --no-preflight too; REST 400', async () => {
+    const file = join(tmp.dir, 'judge-t0.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        name: 'preflight-capability',
+        models: 'models.json',
+        datasets: [{ name: 'story', kind: 'text', path: STORY }],
+        systems: [{ name: 'tr', strategy: 'incremental', engine: 'textrank' }],
+        metrics: [{ name: 'booookscore', judge: { model: 'reasoner' } }],
+      }),
+    );
+    const requests = fake.stats().total;
+    const runsBefore = await stored();
+    const message = `metrics[0] (booookscore judge): model "reasoner" (openai, gpt-5-mini) takes only temperature 1, but the judge asks for temperature 0; set metrics[0].judge.temperature: 1 (the judge then samples at 1) or judge with another model ${NOTHING_CREATED}`;
+    const refused = { code: 1, stdout: '', stderr: `precis: error: ${message}\n` };
+    expect(await embedded(file, { OPEN_KEY: 'right-key' })).toEqual(refused);
+    expect(await remote(file)).toEqual(refused);
+    expect(await remote(file, '--no-preflight')).toEqual(refused);
+    const spec = JSON.parse(await readFile(file, 'utf8')) as BenchmarkSpec;
+    const grpc = await runs.createRun(spec).catch((e: unknown) => e);
+    expect(grpc).toMatchObject({ code: status.INVALID_ARGUMENT, message });
+    expect(await post({ spec, skipPreflight: true })).toEqual({
+      status: 400,
+      body: { error: message, requestId: expect.any(String) },
+    });
+    expect(fake.stats().total).toBe(requests);
+    expect(await stored()).toEqual(runsBefore);
   }, 120_000);
 
   it('--no-preflight sends no request; a model that answered is not asked again by a burst of runs', async () => {

@@ -18,8 +18,18 @@ import {
   SpecError,
   setRunStatus,
   specModels,
+  specModelUses,
 } from '@precis/engine';
-import { createTypeOrmLlmStore, LlmClient, LlmError, PreflightError, preflightModels } from '@precis/llm';
+import {
+  createTypeOrmLlmStore,
+  describeCapabilityProblems,
+  LlmClient,
+  LlmError,
+  type ModelRegistry,
+  modelUseProblems,
+  PreflightError,
+  preflightModels,
+} from '@precis/llm';
 import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withRuntime } from '../context.js';
 import { printJson } from '../output.js';
@@ -69,6 +79,14 @@ async function preflight(
   }
 }
 
+// What the spec asks of each model (a judge's temperature, logprobs) that the registry says it
+// cannot do: refused before anything is stored or sent, even with --no-preflight.
+function capabilityRefusal(registry: ModelRegistry | undefined, spec: BenchmarkSpec): string | null {
+  if (!registry) return null;
+  const problems = modelUseProblems(registry, specModelUses(cliFamilies(), spec));
+  return problems.length ? describeCapabilityProblems(problems, '(no run was created or resumed)') : null;
+}
+
 function stderrLogger(stream: NodeJS.WriteStream): RunLogger {
   const write = (level: string) => (msg: string, fields?: Record<string, unknown>) => {
     stream.write(`${level}: ${msg}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
@@ -88,7 +106,10 @@ export function runCommand(ctx: CliContext): Command {
     .option('--concurrency <n>', "tasks per stage at once (default: the spec's limits.concurrency)")
     .option('--json', 'print the final report as JSON')
     .option('--wide', 'every leaderboard column at full width (default: what fits 120 columns)')
-    .option('--no-preflight', 'skip the one cheap request per model endpoint made before any task')
+    .option(
+      '--no-preflight',
+      'skip the one cheap request per model endpoint made before any task (what the spec asks of each model, e.g. a judge temperature or logprobs, is still checked)',
+    )
     .action(async (specPath: string, opts: RunOptions, command: Command) => {
       const { loaded, concurrency } = loadRunSpec(specPath, opts);
       const globals = command.optsWithGlobals<GlobalOptions>();
@@ -163,7 +184,8 @@ async function submitRemote(
 }
 
 // Creates (or resumes) the run in the embedded runtime and checks its model endpoints; null when
-// the preflight refused (the run is then failed before any task).
+// refused: a model asked for what it cannot do (no run then), or a failed preflight (the run is
+// then failed before any task).
 async function openEmbeddedRun(
   ctx: CliContext,
   runtime: PrecisRuntime,
@@ -173,6 +195,12 @@ async function openEmbeddedRun(
   if (!runtime.dataSource || !runtime.bus) throw new Error('the embedded runtime has no database or bus');
   const db = runtime.dataSource;
   const registry = resolveModelRegistry(loaded.spec.models, ctx.env, ctx.cwd);
+  const incapable = capabilityRefusal(registry, loaded.spec);
+  if (incapable) {
+    ctx.stderr.write(`precis: error: ${incapable}\n`);
+    process.exitCode = 1;
+    return null;
+  }
   const chat = registry
     ? new LlmClient({ registry, store: createTypeOrmLlmStore(db), cacheEnabled: loaded.spec.cache })
     : undefined;

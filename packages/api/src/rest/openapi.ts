@@ -101,7 +101,7 @@ export function openApiDocument(version: string) {
             '201': json(createdDto, 'the run, and whether an unfinished one of the same spec was resumed'),
             '400': json(
               errorDto,
-              `an invalid spec, naming the path; or one nested more than ${SPEC_MAX_DEPTH} levels deep`,
+              `an invalid spec, naming the path; one nested more than ${SPEC_MAX_DEPTH} levels deep; or one that asks a model for what PRECIS_MODELS says it cannot do (a judge temperature, logprobs), one line each: no run was created or resumed`,
             ),
             '409': json(
               errorDto,

@@ -1,7 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GrpcFailedPreconditionException } from '@nestjs/microservices';
-import { type BenchmarkSpec, specModels } from '@precis/engine';
-import { createTypeOrmLlmStore, LlmClient, LlmError, type LlmStore, preflightModels } from '@precis/llm';
+import { GrpcFailedPreconditionException, GrpcInvalidArgumentException } from '@nestjs/microservices';
+import { type BenchmarkSpec, specModels, specModelUses } from '@precis/engine';
+import {
+  createTypeOrmLlmStore,
+  describeCapabilityProblems,
+  LlmClient,
+  LlmError,
+  type LlmStore,
+  modelUseProblems,
+  preflightModels,
+} from '@precis/llm';
 import { clusterLimiters, SERVICE_LOGGER, type ServiceLogger } from '@precis/service';
 import { DataSource } from 'typeorm';
 import { RunDriver } from '../run-driver.provider.js';
@@ -17,7 +25,9 @@ export const PREFLIGHT_TIMEOUT_MS = 45_000;
 // workers read the same registry and need the same variables), and unless `request` is false it
 // answers one cheap request, recorded in the ledger without a run. Models PRECIS_MODELS lacks are
 // left to the spec's validation. A failure is FAILED_PRECONDITION with the preflight's message,
-// and nothing is stored or changed.
+// and nothing is stored or changed. First, whatever the spec asks of a model that PRECIS_MODELS
+// says it cannot do (a judge's temperature, logprobs) is INVALID_ARGUMENT, one line each, before
+// any request and whatever `request` says.
 @Injectable()
 export class ModelPreflight {
   private readonly store: LlmStore;
@@ -37,6 +47,7 @@ export class ModelPreflight {
     const registry = this.driver.registry;
     const models = [...new Set(specModels(spec).map((m) => m.model))].filter((m) => registry?.models.has(m));
     if (!registry || models.length === 0) return;
+    this.checkCapabilities(spec);
     // A client per check: one that saw a 401 refuses that endpoint for good, the gateway must not.
     const client = new LlmClient({
       registry,
@@ -61,6 +72,15 @@ export class ModelPreflight {
     } finally {
       await client.close();
     }
+  }
+
+  private checkCapabilities(spec: BenchmarkSpec): void {
+    const problems = modelUseProblems(this.driver.registry!, specModelUses(this.driver.ctx.families, spec));
+    if (problems.length === 0) return;
+    this.log.warn({ problems }, 'the spec asks its models for what they cannot do');
+    throw new GrpcInvalidArgumentException(
+      describeCapabilityProblems(problems, '(no run was created or resumed)'),
+    );
   }
 
   private recentlyPassed(model: string): boolean {
