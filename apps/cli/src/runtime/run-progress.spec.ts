@@ -3,7 +3,16 @@ import { describeOutcome, plainProgress } from './run-progress.js';
 import type { StageEta } from './stage-eta.js';
 
 describe('plain progress lines', () => {
-  const usage = { calls: 14, cacheHits: 0, repeated: 0, tokensIn: 900, tokensOut: 100, costUsd: 0.0123 };
+  const usage = {
+    calls: 14,
+    cacheHits: 0,
+    repeated: 0,
+    tokensIn: 900,
+    tokensOut: 100,
+    tokensCached: 0,
+    tokensReasoning: 0,
+    costUsd: 0.0123,
+  };
   const counts = (done: number, failed: number, cancelled = 0) => ({
     summarize: { total: 40, done, failed, cancelled, open: 40 - done - failed - cancelled },
   });
@@ -18,6 +27,16 @@ describe('plain progress lines', () => {
       progress: 'summarize 12/40 (2 failed) | 14 model calls, 1000 tokens, $0.0123',
       line: 'summarize 12/40 (2 failed) ETA 14s | 14 model calls, 1000 tokens, $0.0123',
     });
+  });
+
+  it('says the cached and reasoning tokens of the total where a model reported them', () => {
+    const reasoning = { ...usage, tokensCached: 300, tokensReasoning: 80 };
+    expect(plainProgress(counts(10, 2), reasoning, new Map(), 0).progress).toBe(
+      'summarize 12/40 (2 failed) | 14 model calls, 1000 tokens (300 cached, 80 reasoning), $0.0123',
+    );
+    expect(plainProgress(counts(10, 2), { ...usage, tokensReasoning: 80 }, new Map(), 0).progress).toBe(
+      'summarize 12/40 (2 failed) | 14 model calls, 1000 tokens (80 reasoning), $0.0123',
+    );
   });
 
   it('counts the tasks a stopped or cancelled run ended apart from failures', () => {

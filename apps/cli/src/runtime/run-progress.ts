@@ -38,8 +38,16 @@ export function endedEarly(failed: number, cancelled: number): string {
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
-const usageText = (u: UsageSoFar) =>
-  `${u.calls} model calls, ${u.tokensIn + u.tokensOut} tokens, $${u.costUsd.toFixed(4)}`;
+// '1000 tokens (300 cached, 80 reasoning)': the shares only where a model reported them.
+function tokensText(u: UsageSoFar): string {
+  const shares = [
+    u.tokensCached ? `${u.tokensCached} cached` : '',
+    u.tokensReasoning ? `${u.tokensReasoning} reasoning` : '',
+  ].filter(Boolean);
+  return `${u.tokensIn + u.tokensOut} tokens${shares.length ? ` (${shares.join(', ')})` : ''}`;
+}
+
+const usageText = (u: UsageSoFar) => `${u.calls} model calls, ${tokensText(u)}, $${u.costUsd.toFixed(4)}`;
 
 // One bar per stage (done/total, failures, ETA) plus model calls, tokens and cost so far,
 // refreshed from the database; plain periodic lines when stderr is not a terminal.

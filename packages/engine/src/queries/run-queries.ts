@@ -45,7 +45,12 @@ export interface UsageSoFar {
   // Calls asked again by the same task (after a killed worker, a model error or an outage).
   repeated: number;
   tokensIn: number;
+  // Output tokens, reasoning included.
   tokensOut: number;
+  // Prompt tokens the provider served from its prompt cache (part of tokensIn).
+  tokensCached: number;
+  // Reasoning tokens (part of tokensOut).
+  tokensReasoning: number;
   costUsd: number;
 }
 
@@ -59,7 +64,9 @@ export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSo
   const rows = await db.query(
     `SELECT COALESCE(SUM(calls), 0) AS calls, COALESCE(SUM(CASE WHEN cache_hit THEN calls ELSE 0 END), 0) AS hits,
             COUNT(task_id) - COUNT(DISTINCT (task_id, cache_key)) FILTER (WHERE task_id IS NOT NULL) AS repeated,
-            COALESCE(SUM(tokens_in), 0) AS tin, COALESCE(SUM(tokens_out), 0) AS tout, COALESCE(SUM(cost_usd), 0) AS cost
+            COALESCE(SUM(tokens_in), 0) AS tin, COALESCE(SUM(tokens_out), 0) AS tout,
+            COALESCE(SUM(tokens_cached), 0) AS tcached, COALESCE(SUM(tokens_reasoning), 0) AS treasoning,
+            COALESCE(SUM(cost_usd), 0) AS cost
      FROM llm_calls WHERE run_id = $1`,
     [runId],
   );
@@ -70,6 +77,8 @@ export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSo
     repeated: toNumber(r.repeated),
     tokensIn: toNumber(r.tin),
     tokensOut: toNumber(r.tout),
+    tokensCached: toNumber(r.tcached),
+    tokensReasoning: toNumber(r.treasoning),
     costUsd: Number(r.cost),
   };
 }

@@ -2,7 +2,8 @@ import type { RunEntity } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import type { ReportSection } from '../family/benchmark-family.js';
 import type { FamilyRegistry } from '../family/family-registry.js';
-import { systemCosts } from '../queries/run-queries.js';
+import { systemCosts, type UsageSoFar, usageSoFar } from '../queries/run-queries.js';
+import { loadModelNotes, type ModelNote, modelNotesBlocks } from './model-notes.js';
 import type { ReportBlock } from './report-blocks.js';
 import type { PageData } from './report-figures.js';
 import { type ReportFormat, type RunHeader, reportTitle, runHeader } from './report-format.js';
@@ -14,6 +15,10 @@ export interface FullRunReport {
   parts: { section: ReportSection; part: unknown }[];
   // USD per system from the ledger (model and plugin calls), for the quality-vs-cost figures.
   costs: Record<string, number>;
+  // How requests were shaped to their models (ledger notes), per system and model.
+  modelNotes?: ModelNote[];
+  // What the run paid: every ledger row (the page's run header shows it).
+  usage?: UsageSoFar;
 }
 
 export async function loadFullRunReport(
@@ -23,7 +28,12 @@ export async function loadFullRunReport(
 ): Promise<FullRunReport> {
   const parts: FullRunReport['parts'] = [];
   for (const section of families.reportSections) parts.push({ section, part: await section.load(db, run) });
-  return { run: runHeader(run), parts, costs: await systemCosts(db, run.id) };
+  const [costs, modelNotes, usage] = await Promise.all([
+    systemCosts(db, run.id),
+    loadModelNotes(db, run.id),
+    usageSoFar(db, run.id),
+  ]);
+  return { run: runHeader(run), parts, costs, modelNotes, usage };
 }
 
 // What each family's part adds to a JSON report (its leaderboards), in family order.
@@ -31,14 +41,23 @@ export function sectionsJson(r: FullRunReport): Record<string, unknown> {
   return Object.assign({}, ...r.parts.map(({ section, part }) => section.json(part)));
 }
 
-// The JSON report as an object: the run, then each family's keys.
+// What the engine adds to a JSON report after the families' keys: `modelNotes` when a call was
+// shaped to its model.
+export function runNotesJson(r: FullRunReport): Record<string, unknown> {
+  return r.modelNotes?.length ? { modelNotes: r.modelNotes } : {};
+}
+
+// The JSON report as an object: the run, then each family's keys, then the engine's.
 export function reportJson(r: FullRunReport): Record<string, unknown> {
-  return { run: r.run, ...sectionsJson(r) };
+  return { run: r.run, ...sectionsJson(r), ...runNotesJson(r) };
 }
 
 export function hasResults(r: FullRunReport): boolean {
   return r.parts.some(({ section, part }) => section.hasResults(part));
 }
+
+// Whether a report has anything to show: a family's results or how the models ran.
+export const hasReportBlocks = (r: FullRunReport): boolean => hasResults(r) || Boolean(r.modelNotes?.length);
 
 // Every leaderboard a run has: the blocks of each family with results under one title (the JSON
 // report names each family's keys once, after the run).
@@ -53,15 +72,18 @@ export function renderRunReport(r: FullRunReport, format: ReportFormat, opts: Te
 
 const withResults = (r: FullRunReport) => r.parts.filter(({ section, part }) => section.hasResults(part));
 
-// The blocks of each family with results, in family order.
-const resultBlocks = (r: FullRunReport): ReportBlock[] =>
-  withResults(r).flatMap(({ section, part }) => section.blocks(part));
+// The blocks of each family with results, in family order, then how the models ran.
+const resultBlocks = (r: FullRunReport): ReportBlock[] => [
+  ...withResults(r).flatMap(({ section, part }) => section.blocks(part)),
+  ...modelNotesBlocks(r.modelNotes),
+];
 
 // What the web page shows of a run: the blocks of each family with results and their figures.
 export function runPageData(r: FullRunReport): PageData {
   return {
     title: reportTitle(r.run),
     run: r.run,
+    ...(r.usage ? { usage: r.usage } : {}),
     blocks: resultBlocks(r),
     figures: withResults(r)
       .flatMap(({ section, part }) => section.figures?.(part) ?? [])

@@ -1,3 +1,4 @@
+import type { UsageSoFar } from '../queries/run-queries.js';
 import type { ReportBlock } from './report-blocks.js';
 import type { RunHeader } from './report-format.js';
 
@@ -27,6 +28,8 @@ export interface FigurePoint {
 export interface PageData {
   title: string;
   run?: RunHeader;
+  // What the run's model calls took (calls, tokens with their cached and reasoning shares, cost).
+  usage?: UsageSoFar;
   blocks: ReportBlock[];
   figures: ReportFigure[];
 }

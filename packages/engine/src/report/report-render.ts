@@ -98,6 +98,7 @@ export function renderHtml(
     blocks: [...blocks],
     figures: extra.figures ?? [],
     ...(extra.run ? { run: extra.run } : {}),
+    ...(extra.usage ? { usage: extra.usage } : {}),
   };
   return webPageHtml({ title, data });
 }
