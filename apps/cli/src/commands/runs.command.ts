@@ -2,8 +2,9 @@ import {
   type BenchmarkSpec,
   cancelRun,
   deleteRun,
+  describeUsage,
   findRun,
-  hasResults,
+  hasReportBlocks,
   listRuns,
   loadFullRunReport,
   loadTraceBlocks,
@@ -13,6 +14,7 @@ import {
   renderTrace,
   runBlockedBy,
   runCounts,
+  runNotesJson,
   sectionsJson,
   stageCounts,
   usageSoFar,
@@ -133,6 +135,7 @@ function showCommand(ctx: CliContext, runs: Command): void {
               usage,
               blockedBy: blockedBy || null,
               ...sectionsJson(report),
+              ...runNotesJson(report),
             });
           const lines = [
             `run:      ${run.id}`,
@@ -141,7 +144,7 @@ function showCommand(ctx: CliContext, runs: Command): void {
             ...(blockedBy ? [`blocked:  ${blockedBy}`] : []),
             `created:  ${run.createdAt.toISOString()}`,
             `finished: ${run.finishedAt?.toISOString() ?? '-'}`,
-            `usage:    ${usage.calls} model calls (${usage.cacheHits} from cache${usage.repeated ? `, ${usage.repeated} repeated after faults` : ''}), ${usage.tokensIn} tokens in, ${usage.tokensOut} out, $${usage.costUsd.toFixed(4)}`,
+            `usage:    ${describeUsage(usage)}`,
             'tasks:',
             ...Object.entries(tasks).map(
               ([stage, c]) =>
@@ -149,7 +152,8 @@ function showCommand(ctx: CliContext, runs: Command): void {
             ),
           ];
           ctx.stdout.write(`${lines.join('\n')}\n\n`);
-          if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text', { wide: opts.wide }));
+          // How the models ran is shown even before any leaderboard.
+          if (hasReportBlocks(report)) ctx.stdout.write(renderRunReport(report, 'text', { wide: opts.wide }));
         });
       },
     );
@@ -260,6 +264,7 @@ async function showRemoteRun(
         ...JSON.parse(report.text),
         tasks,
         costUsd: run.costUsd,
+        usage: run.usage ? { ...run.usage, costUsd: run.costUsd } : null,
         blockedBy: run.blockedBy || null,
       });
     }
@@ -270,7 +275,10 @@ async function showRemoteRun(
       ...(run.blockedBy ? [`blocked:  ${run.blockedBy}`] : []),
       `created:  ${run.createTime?.toISOString() ?? '-'}`,
       `finished: ${run.finishTime?.toISOString() ?? '-'}`,
-      `cost:     $${run.costUsd.toFixed(4)}`,
+      // A gateway from before usage was in the run says only its cost.
+      run.usage
+        ? `usage:    ${describeUsage({ ...run.usage, costUsd: run.costUsd })}`
+        : `cost:     $${run.costUsd.toFixed(4)}`,
       'tasks:',
       ...stages.map(
         (st) =>

@@ -18,6 +18,20 @@ export const runDto = z.object({
   finishedAt: z.string().nullable(),
   taskCounts: z.record(z.string(), z.number()).describe('done, failed, open and per stage "<stage>.<state>"'),
   costUsd: z.number(),
+  usage: z
+    .object({
+      calls: z.number(),
+      cacheHits: z.number(),
+      repeated: z.number().describe('calls asked again by the same task after a fault'),
+      tokensIn: z.number(),
+      tokensOut: z.number().describe('output tokens, reasoning included'),
+      tokensCached: z
+        .number()
+        .describe("prompt tokens served from the provider's prompt cache (part of tokensIn)"),
+      tokensReasoning: z.number().describe('reasoning tokens (part of tokensOut)'),
+    })
+    .nullable()
+    .describe("the run's model calls from the call ledger (GET of one run only)"),
   blockedBy: z
     .string()
     .nullable()
@@ -173,6 +187,7 @@ export function toRunDto(run: Run): z.output<typeof runDto> {
     finishedAt: iso(run.finishTime),
     taskCounts: run.taskCounts,
     costUsd: run.costUsd,
+    usage: run.usage ?? null,
     blockedBy: run.blockedBy || null,
   };
 }

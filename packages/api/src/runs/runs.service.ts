@@ -59,7 +59,7 @@ export class RunsService {
       usageSoFar(this.dataSource, run.id),
     ]);
     const blockedBy = await runBlockedBy(this.dataSource, run.status, counts);
-    return toProtoRun(run, { taskCounts: taskCountsMap(counts), costUsd: usage.costUsd, blockedBy });
+    return toProtoRun(run, { taskCounts: taskCountsMap(counts), usage, blockedBy });
   }
 
   // One page of runs, newest first (keyset on created_at, id). A listed run leaves out its spec and

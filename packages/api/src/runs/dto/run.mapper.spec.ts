@@ -43,7 +43,17 @@ describe('run mapper', () => {
       startedAt: null,
       finishedAt: created,
     } as unknown as RunEntity;
-    const proto = toProtoRun(run, { costUsd: 0.25 });
+    const usage = {
+      calls: 12,
+      cacheHits: 3,
+      repeated: 1,
+      tokensIn: 9000,
+      tokensOut: 1200,
+      tokensCached: 4096,
+      tokensReasoning: 800,
+      costUsd: 0.25,
+    };
+    const proto = toProtoRun(run, { usage });
     expect(proto).toMatchObject({
       id: 'r1',
       status: RunStatus.RUN_STATUS_STOPPED,
@@ -53,7 +63,18 @@ describe('run mapper', () => {
       startTime: undefined,
       finishTime: created,
       costUsd: 0.25,
+      usage: {
+        calls: 12,
+        cacheHits: 3,
+        repeated: 1,
+        tokensIn: 9000,
+        tokensOut: 1200,
+        tokensCached: 4096,
+        tokensReasoning: 800,
+      },
     });
+    // A listed run carries no usage.
+    expect(toProtoRun(run)).toMatchObject({ costUsd: 0, usage: undefined });
     expect(fromProtoRunStatus(RunStatus.RUN_STATUS_RUNNING)).toBe('running');
     expect(fromProtoRunStatus(RunStatus.RUN_STATUS_UNSPECIFIED)).toBeNull();
   });

@@ -1,6 +1,6 @@
-import { type Run, RunStatus } from '@precis/contracts';
+import { type Run, RunStatus, type RunUsage } from '@precis/contracts';
 import type { RunEntity } from '@precis/db';
-import type { StageCounts } from '@precis/engine';
+import type { StageCounts, UsageSoFar } from '@precis/engine';
 
 const STATUS: Record<RunEntity['status'], RunStatus> = {
   pending: RunStatus.RUN_STATUS_PENDING,
@@ -39,9 +39,22 @@ export function taskCountsMap(counts: Record<string, StageCounts>): Record<strin
   return out;
 }
 
+// The ledger's figures less the cost (Run.cost_usd carries it).
+export function toProtoUsage(u: UsageSoFar): RunUsage {
+  return {
+    calls: u.calls,
+    cacheHits: u.cacheHits,
+    repeated: u.repeated,
+    tokensIn: u.tokensIn,
+    tokensOut: u.tokensOut,
+    tokensCached: u.tokensCached,
+    tokensReasoning: u.tokensReasoning,
+  };
+}
+
 export function toProtoRun(
   run: RunEntity,
-  extra: { taskCounts?: Record<string, number>; costUsd?: number; blockedBy?: string } = {},
+  extra: { taskCounts?: Record<string, number>; usage?: UsageSoFar; blockedBy?: string } = {},
 ): Run {
   return {
     id: run.id,
@@ -56,7 +69,8 @@ export function toProtoRun(
     startTime: run.startedAt ?? undefined,
     finishTime: run.finishedAt ?? undefined,
     taskCounts: extra.taskCounts ?? {},
-    costUsd: extra.costUsd ?? 0,
+    costUsd: extra.usage?.costUsd ?? 0,
     blockedBy: extra.blockedBy ?? '',
+    usage: extra.usage ? toProtoUsage(extra.usage) : undefined,
   };
 }

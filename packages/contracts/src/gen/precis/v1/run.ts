@@ -193,11 +193,32 @@ export interface Run {
    * separated by "; "; "" when nothing blocks it. Set by GetRun (and CancelRun), not ListRuns.
    */
   blockedBy: string;
+  /**
+   * What the run's model calls took so far, from the call ledger (cost is cost_usd). Set by GetRun
+   * (and CancelRun), not ListRuns.
+   */
+  usage: RunUsage | undefined;
 }
 
 export interface Run_TaskCountsEntry {
   key: string;
   value: number;
+}
+
+/** A run's model calls from the call ledger: every row, repeats after faults included. */
+export interface RunUsage {
+  calls: number;
+  /** Calls the response cache answered. */
+  cacheHits: number;
+  /** Calls asked again by the same task (after a killed worker, a model error or an outage). */
+  repeated: number;
+  tokensIn: number;
+  /** Output tokens, reasoning included. */
+  tokensOut: number;
+  /** Prompt tokens the provider served from its prompt cache (part of tokens_in). */
+  tokensCached: number;
+  /** Reasoning tokens (part of tokens_out). */
+  tokensReasoning: number;
 }
 
 /** A task as stored by the planner (the bus carries the lighter Task envelope). */
@@ -235,6 +256,7 @@ function createBaseRun(): Run {
     taskCounts: {},
     costUsd: 0,
     blockedBy: "",
+    usage: undefined,
   };
 }
 
@@ -281,6 +303,9 @@ export const Run: MessageFns<Run> = {
     }
     if (message.blockedBy !== "") {
       writer.uint32(114).string(message.blockedBy);
+    }
+    if (message.usage !== undefined) {
+      RunUsage.encode(message.usage, writer.uint32(122).fork()).join();
     }
     return writer;
   },
@@ -413,6 +438,14 @@ export const Run: MessageFns<Run> = {
             message.blockedBy = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.usage = RunUsage.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -503,6 +536,7 @@ export const Run: MessageFns<Run> = {
         : isSet(object.blocked_by)
         ? globalThis.String(object.blocked_by)
         : "",
+      usage: isSet(object.usage) ? RunUsage.fromJSON(object.usage) : undefined,
     };
   },
 
@@ -556,6 +590,9 @@ export const Run: MessageFns<Run> = {
     if (message.blockedBy !== "") {
       obj.blockedBy = message.blockedBy;
     }
+    if (message.usage !== undefined) {
+      obj.usage = RunUsage.toJSON(message.usage);
+    }
     return obj;
   },
 
@@ -586,6 +623,9 @@ export const Run: MessageFns<Run> = {
     );
     message.costUsd = object.costUsd ?? 0;
     message.blockedBy = object.blockedBy ?? "";
+    message.usage = (object.usage !== undefined && object.usage !== null)
+      ? RunUsage.fromPartial(object.usage)
+      : undefined;
     return message;
   },
 };
@@ -671,6 +711,191 @@ export const Run_TaskCountsEntry: MessageFns<Run_TaskCountsEntry> = {
     const message = createBaseRun_TaskCountsEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBaseRunUsage(): RunUsage {
+  return { calls: 0, cacheHits: 0, repeated: 0, tokensIn: 0, tokensOut: 0, tokensCached: 0, tokensReasoning: 0 };
+}
+
+export const RunUsage: MessageFns<RunUsage> = {
+  encode(message: RunUsage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.calls !== 0) {
+      writer.uint32(8).int64(message.calls);
+    }
+    if (message.cacheHits !== 0) {
+      writer.uint32(16).int64(message.cacheHits);
+    }
+    if (message.repeated !== 0) {
+      writer.uint32(24).int64(message.repeated);
+    }
+    if (message.tokensIn !== 0) {
+      writer.uint32(32).int64(message.tokensIn);
+    }
+    if (message.tokensOut !== 0) {
+      writer.uint32(40).int64(message.tokensOut);
+    }
+    if (message.tokensCached !== 0) {
+      writer.uint32(48).int64(message.tokensCached);
+    }
+    if (message.tokensReasoning !== 0) {
+      writer.uint32(56).int64(message.tokensReasoning);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunUsage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunUsage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.calls = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.cacheHits = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.repeated = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.tokensIn = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.tokensOut = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.tokensCached = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.tokensReasoning = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RunUsage {
+    return {
+      calls: isSet(object.calls) ? globalThis.Number(object.calls) : 0,
+      cacheHits: isSet(object.cacheHits)
+        ? globalThis.Number(object.cacheHits)
+        : isSet(object.cache_hits)
+        ? globalThis.Number(object.cache_hits)
+        : 0,
+      repeated: isSet(object.repeated) ? globalThis.Number(object.repeated) : 0,
+      tokensIn: isSet(object.tokensIn)
+        ? globalThis.Number(object.tokensIn)
+        : isSet(object.tokens_in)
+        ? globalThis.Number(object.tokens_in)
+        : 0,
+      tokensOut: isSet(object.tokensOut)
+        ? globalThis.Number(object.tokensOut)
+        : isSet(object.tokens_out)
+        ? globalThis.Number(object.tokens_out)
+        : 0,
+      tokensCached: isSet(object.tokensCached)
+        ? globalThis.Number(object.tokensCached)
+        : isSet(object.tokens_cached)
+        ? globalThis.Number(object.tokens_cached)
+        : 0,
+      tokensReasoning: isSet(object.tokensReasoning)
+        ? globalThis.Number(object.tokensReasoning)
+        : isSet(object.tokens_reasoning)
+        ? globalThis.Number(object.tokens_reasoning)
+        : 0,
+    };
+  },
+
+  toJSON(message: RunUsage): unknown {
+    const obj: any = {};
+    if (message.calls !== 0) {
+      obj.calls = Math.round(message.calls);
+    }
+    if (message.cacheHits !== 0) {
+      obj.cacheHits = Math.round(message.cacheHits);
+    }
+    if (message.repeated !== 0) {
+      obj.repeated = Math.round(message.repeated);
+    }
+    if (message.tokensIn !== 0) {
+      obj.tokensIn = Math.round(message.tokensIn);
+    }
+    if (message.tokensOut !== 0) {
+      obj.tokensOut = Math.round(message.tokensOut);
+    }
+    if (message.tokensCached !== 0) {
+      obj.tokensCached = Math.round(message.tokensCached);
+    }
+    if (message.tokensReasoning !== 0) {
+      obj.tokensReasoning = Math.round(message.tokensReasoning);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RunUsage>, I>>(base?: I): RunUsage {
+    return RunUsage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RunUsage>, I>>(object: I): RunUsage {
+    const message = createBaseRunUsage();
+    message.calls = object.calls ?? 0;
+    message.cacheHits = object.cacheHits ?? 0;
+    message.repeated = object.repeated ?? 0;
+    message.tokensIn = object.tokensIn ?? 0;
+    message.tokensOut = object.tokensOut ?? 0;
+    message.tokensCached = object.tokensCached ?? 0;
+    message.tokensReasoning = object.tokensReasoning ?? 0;
     return message;
   },
 };
