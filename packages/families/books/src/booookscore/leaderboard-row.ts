@@ -5,7 +5,12 @@ import type { RowWork } from '@precis/engine';
 export interface UsageTotals {
   calls: number;
   tokensIn: number;
+  // Output tokens, reasoning included.
   tokensOut: number;
+  // Prompt tokens from the provider's prompt cache, and reasoning tokens (absent in rows stored
+  // before the ledger had them).
+  tokensCached?: number;
+  tokensReasoning?: number;
   costUsd: number;
 }
 

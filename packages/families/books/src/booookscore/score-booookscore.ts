@@ -27,6 +27,8 @@ async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string
     calls: unknown;
     tin: unknown;
     tout: unknown;
+    tcached: unknown;
+    treasoning: unknown;
     cost: unknown;
   }[] = await ctx.db.query(
     // Summarizer calls per system; judge calls per system and BooookScore metric (the task's
@@ -35,6 +37,7 @@ async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string
     `SELECT t.stage AS stage, split_part(c.task_id, ':', 3) AS system,
             CASE WHEN t.kind = 'booookscore-batch' THEN split_part(c.task_id, ':', 5) ELSE '' END AS metric,
             SUM(c.calls) AS calls, COALESCE(SUM(c.tokens_in), 0) AS tin, COALESCE(SUM(c.tokens_out), 0) AS tout,
+            COALESCE(SUM(c.tokens_cached), 0) AS tcached, COALESCE(SUM(c.tokens_reasoning), 0) AS treasoning,
             COALESCE(SUM(c.list_cost_usd), 0) AS cost
      FROM ${RESULT_CALLS_SQL} c JOIN tasks t ON t.id = c.task_id
      WHERE t.stage = 'summarize' OR t.kind = 'booookscore-batch'
@@ -47,13 +50,22 @@ async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string
       calls: Number(r.calls),
       tokensIn: Number(r.tin),
       tokensOut: Number(r.tout),
+      tokensCached: Number(r.tcached),
+      tokensReasoning: Number(r.treasoning),
       costUsd: Number(r.cost),
     });
   }
   return out;
 }
 
-const zeroUsage = (): UsageTotals => ({ calls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 });
+const zeroUsage = (): UsageTotals => ({
+  calls: 0,
+  tokensIn: 0,
+  tokensOut: 0,
+  tokensCached: 0,
+  tokensReasoning: 0,
+  costUsd: 0,
+});
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 // The label of a BooookScore metric's judge, from the spec: known even when no judgment exists.

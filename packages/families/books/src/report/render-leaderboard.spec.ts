@@ -71,13 +71,13 @@ describe('booookScoreBlocks', () => {
   it('csv: numbers unformatted, the CI and the failures in columns of their own', () => {
     const [header, first, second, end] = renderCsv(booookScoreBlocks(report)).split('\n');
     expect(header).toBe(
-      'table,rank,system,strategy,summarizer,BooookScore,95% CI low,95% CI high,bootstrap std,summaries,failed summaries,failed judgments,length (tokens),novel 3-grams (%),repeated 3-grams (%),summarizer tokens,summarizer cost (USD),judge tokens,judge cost (USD),judge,status',
+      'table,rank,system,strategy,summarizer,BooookScore,95% CI low,95% CI high,bootstrap std,summaries,failed summaries,failed judgments,length (tokens),novel 3-grams (%),repeated 3-grams (%),summarizer tokens,summarizer cached tokens,summarizer reasoning tokens,summarizer cost (USD),judge tokens,judge cached tokens,judge reasoning tokens,judge cost (USD),judge,status',
     );
     expect(first).toBe(
-      'booookscore,1,alpha,opinion,engine:textrank,80,78,82,1,4,0,0,40,5,0,0,0,0,0,model:j,complete',
+      'booookscore,1,alpha,opinion,engine:textrank,80,78,82,1,4,0,0,40,5,0,0,0,0,0,0,0,0,0,model:j,complete',
     );
     expect(second).toBe(
-      'booookscore,,beta,opinion,engine:textrank,,,,,3,1,2,40,5,0,0,0,0,0,model:j,"incomplete: 1 of 4 summaries failed, 2 of 10 judgments failed"',
+      'booookscore,,beta,opinion,engine:textrank,,,,,3,1,2,40,5,0,0,0,0,0,0,0,0,0,model:j,"incomplete: 1 of 4 summaries failed, 2 of 10 judgments failed"',
     );
     expect(end).toBe('');
   });
@@ -89,6 +89,28 @@ describe('booookScoreBlocks', () => {
     );
     expect(md).toContain(
       '| – | beta | opinion | engine:textrank | n/a | n/a | n/a | 3 | 1 summary, 2 judgments |',
+    );
+  });
+
+  it("shows a reasoning model's cached and reasoning tokens beside its tokens; CSV in columns", () => {
+    const reasoning = {
+      ...row('alpha', 0.8, complete),
+      summarizerUsage: {
+        calls: 4,
+        tokensIn: 9000,
+        tokensOut: 1200,
+        tokensCached: 4096,
+        tokensReasoning: 800,
+        costUsd: 0.0123,
+      },
+      judgeUsage: { calls: 2, tokensIn: 300, tokensOut: 90, tokensReasoning: 64, costUsd: 0.001 },
+    };
+    const blocks = booookScoreBlocks({ ...report, leaderboard: [reasoning] });
+    expect(renderMarkdown('Run n', blocks)).toContain(
+      '| 10200 (4096 cached, 800 reasoning) | $0.0123 | 390 (64 reasoning) | $0.0010 | model:j | complete |',
+    );
+    expect(renderCsv(blocks).split('\n')[1]).toBe(
+      'booookscore,1,alpha,opinion,engine:textrank,80,78,82,1,4,0,0,40,5,0,10200,4096,800,0.0123,390,0,64,0.001,model:j,complete',
     );
   });
 

@@ -13,7 +13,7 @@ import {
   rankColumn,
   reportTable,
 } from '@precis/engine';
-import type { LeaderboardRow } from '../booookscore/leaderboard-row.js';
+import type { LeaderboardRow, UsageTotals } from '../booookscore/leaderboard-row.js';
 
 export interface RunReport {
   run: RunHeader;
@@ -40,6 +40,29 @@ const percent = (header: string, value: (r: RankedRow) => number): ReportColumn<
   show: (r) => pct(value(r)),
   csv: [{ header: `${header} (%)`, value }],
 });
+// Tokens in and out, e.g. '5296 (4096 cached, 800 reasoning)': the shares only where a model
+// reported them; CSV has each share in a column of its own.
+const tokens = (who: string, usage: (r: RankedRow) => UsageTotals): ReportColumn<RankedRow> => {
+  const total = (r: RankedRow) => usage(r).tokensIn + usage(r).tokensOut;
+  const cached = (r: RankedRow) => usage(r).tokensCached ?? 0;
+  const reasoning = (r: RankedRow) => usage(r).tokensReasoning ?? 0;
+  return {
+    header: `${who} tokens`,
+    show: (r) => {
+      const shares = [
+        cached(r) ? `${cached(r)} cached` : '',
+        reasoning(r) ? `${reasoning(r)} reasoning` : '',
+      ];
+      const said = shares.filter(Boolean).join(', ');
+      return `${total(r)}${said ? ` (${said})` : ''}`;
+    },
+    csv: [
+      { header: `${who} tokens`, value: total },
+      { header: `${who} cached tokens`, value: cached },
+      { header: `${who} reasoning tokens`, value: reasoning },
+    ],
+  };
+};
 const dollars = (header: string, value: (r: RankedRow) => number): ReportColumn<RankedRow> => ({
   header,
   show: (r) => `$${value(r).toFixed(4)}`,
@@ -78,9 +101,9 @@ const COLUMNS: ReportColumn<RankedRow>[] = [
   },
   percent('novel 3-grams', (r) => r.novelTrigramsPct),
   percent('repeated 3-grams', (r) => r.repeatedTrigramsPct),
-  count('summarizer tokens', (r) => r.summarizerUsage.tokensIn + r.summarizerUsage.tokensOut),
+  tokens('summarizer', (r) => r.summarizerUsage),
   dollars('summarizer cost', (r) => r.summarizerUsage.costUsd),
-  count('judge tokens', (r) => r.judgeUsage.tokensIn + r.judgeUsage.tokensOut),
+  tokens('judge', (r) => r.judgeUsage),
   dollars('judge cost', (r) => r.judgeUsage.costUsd),
   { header: 'judge', show: (r) => r.judge },
   { header: 'status', show: (r) => r.status },
