@@ -142,6 +142,16 @@ describe('the web page (Chromium)', () => {
     await page.getByTestId('figure-BooookScore').waitFor({ timeout: 120_000 });
     expect(await systemsOf('table-booookscore')).toHaveLength(3);
     expect((await finished(run.id)).status).toBe('completed');
+    // The run's model calls and tokens as the ledger has them (the fake reports no cached or
+    // reasoning tokens).
+    type Usage = { calls: number; cacheHits: number; tokensIn: number; tokensOut: number };
+    const { run: ended } = await api<{ run: { usage: Usage } }>(served, `/api/v1/runs/${run.id}`);
+    const u = ended.usage;
+    expect(u.calls).toBeGreaterThan(0);
+    expect([
+      await page.getByTestId('usage-calls').textContent(),
+      await page.getByTestId('usage-tokens').textContent(),
+    ]).toEqual([`${u.calls} (${u.cacheHits} from cache)`, `${u.tokensIn} in, ${u.tokensOut} out`]);
   }, 150_000);
 
   it('compares runs, and shows the API error when a comparison is impossible', async () => {

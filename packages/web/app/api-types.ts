@@ -14,6 +14,24 @@ export interface Run {
   // done, failed, open and per stage "<stage>.<state>"
   taskCounts: Record<string, number>;
   costUsd: number;
+  // GET of one run only; null in lists.
+  usage: RunUsage | null;
+  // What blocks the run now (GET of one run only); null when nothing does.
+  blockedBy: string | null;
+}
+
+// A run's model calls from the call ledger, repeats after faults included.
+export interface RunUsage {
+  calls: number;
+  cacheHits: number;
+  repeated: number;
+  tokensIn: number;
+  // Output tokens, reasoning included.
+  tokensOut: number;
+  // Prompt tokens served from the provider's prompt cache (part of tokensIn).
+  tokensCached: number;
+  // Reasoning tokens (part of tokensOut).
+  tokensReasoning: number;
 }
 
 export interface RunList {
@@ -67,6 +85,8 @@ export interface RunView {
     finishedAt: string | null;
     error: string | null;
   };
+  // What the run's model calls took (a report file of a run carries it too).
+  usage?: RunUsage & { costUsd: number };
   blocks: ReportBlock[];
   figures: ReportFigure[];
 }

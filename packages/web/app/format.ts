@@ -1,3 +1,5 @@
+import type { RunUsage } from './api-types';
+
 // Display helpers shared by the pages.
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -26,3 +28,17 @@ export function formatShort(x: number): string {
 
 export const OPEN_STATUSES = new Set(['pending', 'running']);
 export const isOpen = (status: string): boolean => OPEN_STATUSES.has(status);
+
+// ' (4096 cached)': a share only where a model reported one.
+const share = (n: number, what: string) => (n ? ` (${n} ${what})` : '');
+
+// A run's tokens, e.g. '9000 in (4096 cached), 1200 out (800 reasoning)'.
+export function formatTokens(u: RunUsage): string {
+  return `${u.tokensIn} in${share(u.tokensCached, 'cached')}, ${u.tokensOut} out${share(u.tokensReasoning, 'reasoning')}`;
+}
+
+// A run's model calls, e.g. '12 (3 from cache, 1 repeated after faults)'.
+export function formatCalls(u: RunUsage): string {
+  const repeated = u.repeated ? `, ${u.repeated} repeated after faults` : '';
+  return `${u.calls} (${u.cacheHits} from cache${repeated})`;
+}

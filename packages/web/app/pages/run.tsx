@@ -5,14 +5,35 @@ import { ErrorBox, Loading, Note, StatusBadge } from '../components/common';
 import { FigureView } from '../components/figures';
 import { LiveProgress } from '../components/progress';
 import { Samples } from '../components/samples';
-import { formatDate, isOpen } from '../format';
+import { formatCalls, formatDate, formatTokens, formatUsd, isOpen } from '../format';
 import { useFetch } from '../hooks';
 import { href } from '../router';
 
 // What the run page draws. A report file may embed blocks without a run (and with a title).
 export type PageView = Omit<RunView, 'run'> & { run?: RunView['run'] };
 
-function RunHeader({ run }: { run: RunView['run'] }) {
+// Model calls, tokens (cached and reasoning shares where reported) and cost, as the ledger has
+// them; an offline run (no model call) shows none.
+function UsageFacts({ usage }: { usage: NonNullable<RunView['usage']> }) {
+  return (
+    <>
+      <div>
+        <dt>model calls</dt>
+        <dd data-testid="usage-calls">{formatCalls(usage)}</dd>
+      </div>
+      <div>
+        <dt>tokens</dt>
+        <dd data-testid="usage-tokens">{formatTokens(usage)}</dd>
+      </div>
+      <div>
+        <dt>cost</dt>
+        <dd data-testid="usage-cost">{formatUsd(usage.costUsd)}</dd>
+      </div>
+    </>
+  );
+}
+
+function RunHeader({ run, usage }: { run: RunView['run']; usage?: RunView['usage'] }) {
   return (
     <header class="run-head">
       <h1>{run.name}</h1>
@@ -35,6 +56,7 @@ function RunHeader({ run }: { run: RunView['run'] }) {
           <dt>id</dt>
           <dd class="mono">{run.id}</dd>
         </div>
+        {usage?.calls ? <UsageFacts usage={usage} /> : null}
       </dl>
       {run.error ? (
         <p class="run-error" data-testid="run-error">
@@ -69,7 +91,7 @@ export function RunResults({ view }: { view: PageView }) {
 export function StaticRunPage({ view }: { view: PageView }) {
   return (
     <main>
-      {view.run ? <RunHeader run={view.run} /> : <h1>{view.title}</h1>}
+      {view.run ? <RunHeader run={view.run} usage={view.usage} /> : <h1>{view.title}</h1>}
       <RunResults view={view} />
     </main>
   );
@@ -85,7 +107,7 @@ export function RunPage({ runId }: { runId: string }) {
       {error ? <ErrorBox error={error} /> : null}
       {data ? (
         <>
-          <RunHeader run={data.run} />
+          <RunHeader run={data.run} usage={data.usage} />
           {isOpen(data.run.status) ? <LiveProgress runId={runId} onEnd={reload} /> : null}
           <RunResults view={data} />
           {/* Re-read when the status changes (e.g. the run finished while open). */}
