@@ -34,6 +34,17 @@ export { LimiterRegistry, processLimiters } from './limits/limiter-registry.js';
 export { PgSharedLimits, type SharedLimits } from './limits/pg-shared-limits.js';
 export { Semaphore } from './limits/semaphore.js';
 export { TokenBucket } from './limits/token-bucket.js';
+export { type CheckModelsOptions, checkModels } from './probe/check-models.js';
+export { compareCapabilities, declaredTemperature } from './probe/compare-capabilities.js';
+export { PROBE_RETRIES } from './probe/probe-sender.js';
+export type {
+  CapabilityRow,
+  ChatObservations,
+  ModelCheck,
+  ProbedCapability,
+  RegistrySuggestion,
+} from './probe/probe-types.js';
+export { fitCapabilities, suggestRegistryLines } from './probe/registry-lines.js';
 export {
   capabilityProblems,
   describeCapabilityProblems,

@@ -1,4 +1,4 @@
-import OpenAI, { AzureOpenAI } from 'openai';
+import type OpenAI from 'openai';
 import { computeCacheKey, computeCacheKeys } from '../cache-key.js';
 import { chatCostUnits, costUnits, formatCost } from '../cost.js';
 import { LlmConfigError, LlmError, LlmResponseError, MissingApiKeyError } from '../errors.js';
@@ -20,7 +20,7 @@ import {
 import { largerBudget, lengthError, mergeResults } from './chat-replies.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { executeWithRetries } from './execute-with-retries.js';
-import { httpFetch } from './http-fetch.js';
+import { createOpenAiSdk } from './openai-sdk.js';
 import { parseChatBody, parseEmbeddingBody } from './parse-response.js';
 import { type PreparedChat, prepareChat } from './prepare-chat.js';
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types.js';
@@ -321,17 +321,7 @@ export class LlmClient {
     const key = `${spec.baseURL}\u0000${apiKey ?? ''}`;
     let sdk = this.sdks.get(key);
     if (!sdk) {
-      // Local servers (vLLM, Ollama...) need no key, but the SDK insists on one.
-      const common = {
-        apiKey: apiKey ?? 'no-key',
-        maxRetries: 0,
-        timeout: spec.timeoutMs + 5_000,
-        fetch: httpFetch,
-      };
-      const openai = spec.azure
-        ? new AzureOpenAI({ ...common, endpoint: spec.baseURL, ...spec.azure })
-        : new OpenAI({ ...common, baseURL: spec.baseURL });
-      sdk = { openai, secrets: apiKey ? [apiKey] : [] };
+      sdk = { openai: createOpenAiSdk(spec, apiKey), secrets: apiKey ? [apiKey] : [] };
       this.sdks.set(key, sdk);
     }
     return sdk;
