@@ -5,6 +5,7 @@ import { keysCommand } from './commands/keys.command.js';
 import { leaderboardCommand } from './commands/leaderboard.command.js';
 import { registerMetaCommands } from './commands/meta/index.js';
 import { metaQuery } from './commands/meta/meta-query.js';
+import { modelsCommand } from './commands/models.command.js';
 import { pluginCommand } from './commands/plugin.command.js';
 import { reportCommand } from './commands/report.command.js';
 import { rescoreCommand } from './commands/rescore.command.js';
@@ -42,6 +43,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(rescoreCommand(ctx));
   program.addCommand(retrievalCommand(ctx));
   program.addCommand(keysCommand(ctx));
+  program.addCommand(modelsCommand(ctx));
   program.addCommand(serveCommand(ctx));
   registerMetaCommands(program, {
     stdout: ctx.stdout,
