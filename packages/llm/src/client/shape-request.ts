@@ -56,6 +56,8 @@ function shapeTemperature(spec: ModelSpec, req: ChatRequest, notes: string[]): n
 
 function shapeTopP(spec: ModelSpec, req: ChatRequest, notes: string[]): number | undefined {
   if (req.topP === undefined || spec.capabilities.topP === 'honoured') return req.topP;
+  // 1 is every provider's default: leaving it out changes nothing.
+  if (req.topP === 1) return undefined;
   if (req.anyTemperature) {
     notes.push(
       `top_p ${req.topP} not sent (the model ${spec.capabilities.topP === 'refused' ? 'refuses' : 'ignores'} it)`,
