@@ -194,6 +194,7 @@ describe('precis models check: disagreements, unusable models, usage errors (bui
           keyless: at(locked, 'known', { apiKeyEnv: 'LOCKED_KEY' }),
           unknown: at(locked, 'nobody', { apiKeyEnv: 'LOCKED_KEY' }),
           embedder: at(ollama, 'nomic-embed-text', { kind: 'embedding' }),
+          hung: at(ollama, 'hung-model', { timeoutMs: 300 }),
         },
       }),
     );
@@ -281,6 +282,16 @@ describe('precis models check: disagreements, unusable models, usage errors (bui
     ]);
   });
 
+  it('gives up on a model that does not answer within its timeoutMs, without retrying', async () => {
+    ollama.injectFault({ kind: 'hang' }, 2, { model: 'hung-model' });
+    const res = await check(['--models', 'models.json', '--model', 'hung']);
+    expect(res.code).toBe(1);
+    expect(blockOf(res.stdout, 'hung')).toEqual([
+      `model hung (generic, hung-model) at ${ollama.baseURL}: UNUSABLE, 2 requests`,
+      '  no answer within 300 ms (timeoutMs)',
+    ]);
+  });
+
   it('probes an embedding model once: ok, or refused (exit 1)', async () => {
     const ok = await check(['--models', 'models.json', '--model', 'embedder']);
     expect([ok.code, ok.stderr]).toEqual([0, '']);
@@ -305,7 +316,7 @@ describe('precis models check: disagreements, unusable models, usage errors (bui
     const unknown = await check(['--models', 'models.json', '--model', 'gpt-7']);
     expect(unknown).toMatchObject({ code: 2, stdout: '' });
     expect(unknown.stderr).toBe(
-      `precis: error: no model "gpt-7" in ${join(dir, 'models.json')} (it has: llama-as-generic, llama-as-ollama, keyless, unknown, embedder)\n`,
+      `precis: error: no model "gpt-7" in ${join(dir, 'models.json')} (it has: llama-as-generic, llama-as-ollama, keyless, unknown, embedder, hung)\n`,
     );
     const none = await check([]);
     expect(none).toMatchObject({ code: 2, stdout: '' });

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { APIConnectionError, APIError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { backoffDelayMs, parseRetryAfterMs } from '../client/backoff.js';
 import { redactSecrets } from '../errors.js';
 import { sleep } from '../limits/endpoint-limiter.js';
@@ -37,12 +37,18 @@ export class ProbeSender {
 
   chat(body: Record<string, unknown>): Promise<ProbeOutcome> {
     return this.send(() =>
-      this.sdk.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming),
+      this.sdk.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {
+        timeout: this.spec.timeoutMs,
+      }),
     );
   }
 
   embed(body: Record<string, unknown>): Promise<ProbeOutcome> {
-    return this.send(() => this.sdk.embeddings.create(body as unknown as OpenAI.EmbeddingCreateParams));
+    return this.send(() =>
+      this.sdk.embeddings.create(body as unknown as OpenAI.EmbeddingCreateParams, {
+        timeout: this.spec.timeoutMs,
+      }),
+    );
   }
 
   private async send(call: () => Promise<unknown>): Promise<ProbeOutcome> {
@@ -77,6 +83,9 @@ export class ProbeSender {
       const tries = retryable ? ` (after ${PROBE_RETRIES + 1} tries)` : '';
       return { ...this.fail(`${text}${tries}`, retryable), retryAfterMs: parseRetryAfterMs(err.headers) };
     }
+    // A tiny request left unanswered for timeoutMs: waiting again would only triple the wait.
+    if (err instanceof APIConnectionTimeoutError)
+      return this.fail(`no answer within ${this.spec.timeoutMs} ms (timeoutMs)`, false);
     if (err instanceof APIConnectionError) {
       const cause = (err as { cause?: unknown }).cause;
       const detail = cause instanceof Error ? `: ${cause.message}` : '';
