@@ -1,4 +1,4 @@
-import { DocumentEntity } from '@precis/db';
+import { DocumentEntity, type MetricValueEntity } from '@precis/db';
 import {
   type BenchmarkSpec,
   isGeneratedSystem,
@@ -9,6 +9,7 @@ import {
   type TaskResultRow,
   taskResultsByKind,
   upsertBoardRows,
+  upsertMetricValues,
 } from '@precis/engine';
 import { LEXICAL_VERIFIER } from '@precis/engines';
 import { In } from 'typeorm';
@@ -18,6 +19,7 @@ import { summaryParts } from '../summary/summary-parts.js';
 import { type KgdsPart, kgdsTaskId } from '../verify/kgds-metric.js';
 import { type KgdsRow, kgdsRow, type ScoredSample } from './kgds-row.js';
 import { type SampleVerdicts, scoreSample } from './sample-scores.js';
+import { kgdsProducers, kgdsSampleValues } from './sample-values.js';
 
 const judgeLabel = (m: KgdsMetricSpec) =>
   judgeModel(m) !== undefined ? `model:${judgeModel(m)}` : `engine:${LEXICAL_VERIFIER} (heuristic)`;
@@ -28,7 +30,8 @@ function summarizerOf(spec: BenchmarkSpec, system: string): string {
   return s.model !== undefined ? `model:${s.model}` : `engine:${s.engine}`;
 }
 
-// One system's row: each summary's verdicts, scores and the work that failed.
+// One system's row (each summary's verdicts, scores and the work that failed) and each scored
+// summary's values.
 async function systemRow(
   ctx: RunContext,
   input: ScoringInput,
@@ -36,7 +39,7 @@ async function systemRow(
   docs: Map<string, string>,
   m: { index: number; metric: KgdsMetricSpec },
   system: string,
-): Promise<KgdsRow> {
+): Promise<{ row: KgdsRow; values: Partial<MetricValueEntity>[] }> {
   const { runId, spec } = input;
   const pattern = systemPattern(spec, system)!;
   const summaries = input.summaries.filter((s) => s.system === system);
@@ -47,6 +50,9 @@ async function systemRow(
     judgments: { expected: 0, failed: 0 },
   };
   const scored: ScoredSample[] = [];
+  const values: Partial<MetricValueEntity>[] = [];
+  const metric = `kgds.${m.index}`;
+  const producers = kgdsProducers(spec, judgeLabel(m.metric), judgeModel(m.metric) !== undefined);
   for (const s of summaries) {
     const verdicts: SampleVerdicts = {};
     for (const part of ['facts', 'opinions', 'feedback'] as KgdsPart[]) {
@@ -64,13 +70,15 @@ async function systemRow(
       summaryParts(ctx, runId, spec, s),
     ]);
     const scores = scoreSample(sample, parts, verdicts);
-    if (scores) scored.push({ order: s.order, document: docs.get(s.documentId) ?? s.documentId, scores });
+    if (!scores) continue;
+    scored.push({ order: s.order, document: docs.get(s.documentId) ?? s.documentId, scores });
+    values.push(...kgdsSampleValues({ runId, system, documentId: s.documentId, metric }, scores, producers));
   }
-  return kgdsRow(
+  const row = kgdsRow(
     {
       system,
       summarizer: summarizerOf(spec, system),
-      metric: `kgds.${m.index}`,
+      metric,
       judge: judgeLabel(m.metric),
       pattern,
     },
@@ -78,9 +86,11 @@ async function systemRow(
     work,
     { resamples: spec.bootstrap.resamples, seed: spec.seed },
   );
+  return { row, values };
 }
 
-// The KGDS leaderboards: one row per system each kgds metric judges, stored as metric values.
+// The KGDS leaderboards: one row per system each kgds metric judges, stored as metric values
+// beside each summary's own values.
 export async function scoreKgds(ctx: RunContext, input: ScoringInput): Promise<Record<string, unknown>> {
   const metrics = kgdsMetrics(input.spec);
   if (metrics.length === 0) return {};
@@ -97,12 +107,18 @@ export async function scoreKgds(ctx: RunContext, input: ScoringInput): Promise<R
     : [];
   const docs = new Map(docRows.map((d) => [d.id, d.externalId]));
   const board: KgdsRow[] = [];
+  const values: Partial<MetricValueEntity>[] = [];
   for (const m of metrics) {
     const systems = input.spec.systems.filter(
       (s) => metricCovers(m.metric, s.name) && systemPattern(input.spec, s.name),
     );
-    for (const s of systems) board.push(await systemRow(ctx, input, tasks, docs, m, s.name));
+    for (const s of systems) {
+      const own = await systemRow(ctx, input, tasks, docs, m, s.name);
+      board.push(own.row);
+      values.push(...own.values);
+    }
   }
+  await upsertMetricValues(ctx.db, values);
   await upsertBoardRows(ctx.db, input.runId, board, (r) => r.kgds?.opGm ?? null);
   return { kgds: board };
 }

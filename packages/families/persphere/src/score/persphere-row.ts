@@ -45,7 +45,8 @@ export interface SampleInput {
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-function perSample(s: SampleInput, k: number | null) {
+// One query's numbers: Recall@k, Cover@k and Rp@k in percent, Overall@k as its 1–10 rating.
+export function persphereSampleScores(s: SampleInput, k: number | null) {
   const cut = Math.max(1, k ?? s.retrieved.length);
   return {
     recall: 100 * recallAtK(s.relevant, s.retrieved, cut),
@@ -67,7 +68,7 @@ export function persphereRow(
   retrievalWarnings: number,
   opts: { resamples: number; seed: number | string },
 ): PersphereRow {
-  const scored = samples.map((s) => ({ order: s.order, ...perSample(s, head.k) }));
+  const scored = samples.map((s) => ({ order: s.order, ...persphereSampleScores(s, head.k) }));
   const stance = samples.flatMap((s) => s.stance);
   const reference = samples.flatMap((s) => s.reference);
   const complete = isComplete(work) && samples.length > 0;

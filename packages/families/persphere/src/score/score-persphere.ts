@@ -1,3 +1,4 @@
+import type { MetricValueEntity } from '@precis/db';
 import {
   isGeneratedSystem,
   metricCovers,
@@ -9,10 +10,12 @@ import {
   type TaskResultRow,
   taskResultsByKind,
   upsertBoardRows,
+  upsertMetricValues,
 } from '@precis/engine';
 import { persphereTargets } from '@precis/retrievers';
 import {
   isPersphereSystem,
+  judgeModel,
   type PersphereMetricSpec,
   persphereMetrics,
   persphereSettings,
@@ -22,6 +25,7 @@ import { RETRIEVE_STEP, type RetrieveResult } from '../retrieve/retrieve-task.js
 import { PERSPHERE_PARTS, persphereTaskId } from '../verify/persphere-metric.js';
 import { OFFLINE } from '../verify/verify-context.js';
 import { type PersphereRow, persphereRow, type SampleInput } from './persphere-row.js';
+import { persphereProducers, persphereSampleValues } from './sample-values.js';
 
 const judgeLabel = (m: PersphereMetricSpec) => ('model' in m.judge ? `model:${m.judge.model}` : OFFLINE);
 
@@ -51,7 +55,7 @@ function systemRow(
   claims: Map<string, GoldClaim[]>,
   m: { index: number; metric: PersphereMetricSpec },
   system: string,
-): PersphereRow {
+): { row: PersphereRow; values: Partial<MetricValueEntity>[] } {
   const spec = input.spec.systems.find((s) => s.name === system)!;
   const settings = isGeneratedSystem(spec) ? persphereSettings(spec) : null;
   const summaries = input.summaries.filter((s) => s.system === system);
@@ -60,6 +64,11 @@ function systemRow(
     judgments: { expected: summaries.length * PERSPHERE_PARTS.length, failed: 0 },
   };
   const samples: SampleInput[] = [];
+  const values: Partial<MetricValueEntity>[] = [];
+  const metric = `persphere.${m.index}`;
+  const retriever = settings?.retrieverName ?? 'golden';
+  const k = settings && settings.retriever !== null ? settings.k : null;
+  const producers = persphereProducers(input.spec, judgeLabel(m.metric), judgeModel(m.metric) !== undefined);
   let warnings = 0;
   for (const s of summaries) {
     const retrieve = tasks.get(retrieveTaskId(input.runId, system, s.documentId, RETRIEVE_STEP))?.result as
@@ -74,26 +83,31 @@ function systemRow(
       parts,
       retrieve?.hits.map((h) => h.id) ?? [],
     );
-    if (sample) samples.push(sample);
+    if (!sample) continue;
+    samples.push(sample);
+    const at = { runId: input.runId, system, documentId: s.documentId, metric, retriever, k };
+    values.push(...persphereSampleValues(at, sample, producers));
   }
-  return persphereRow(
+  const row = persphereRow(
     {
       system,
       summarizer: spec.model !== undefined ? `model:${spec.model}` : `engine:${spec.engine}`,
       strategy: spec.strategy,
-      metric: `persphere.${m.index}`,
+      metric,
       judge: judgeLabel(m.metric),
-      retriever: settings?.retrieverName ?? 'golden',
-      k: settings && settings.retriever !== null ? settings.k : null,
+      retriever,
+      k,
     },
     samples,
     work,
     warnings,
     { resamples: input.spec.bootstrap.resamples, seed: input.spec.seed },
   );
+  return { row, values };
 }
 
-// The PerSphere leaderboards: one row per system each persphere metric judges.
+// The PerSphere leaderboards: one row per system each persphere metric judges, and each judged
+// query's own values.
 export async function scorePersphere(ctx: RunContext, input: ScoringInput): Promise<Record<string, unknown>> {
   const metrics = persphereMetrics(input.spec);
   if (metrics.length === 0) return {};
@@ -104,11 +118,16 @@ export async function scorePersphere(ctx: RunContext, input: ScoringInput): Prom
   const data = await summaryDocumentData(ctx.db, input.summaries);
   const claims = new Map([...data].map(([id, d]) => [id, (d as { claims: GoldClaim[] }).claims]));
   const board: PersphereRow[] = [];
+  const values: Partial<MetricValueEntity>[] = [];
   for (const m of metrics)
     for (const s of input.spec.systems.filter(
       (x) => isPersphereSystem(input.spec, x.name) && metricCovers(m.metric, x.name),
-    ))
-      board.push(systemRow(input, tasks, claims, m, s.name));
+    )) {
+      const own = systemRow(input, tasks, claims, m, s.name);
+      board.push(own.row);
+      values.push(...own.values);
+    }
+  await upsertMetricValues(ctx.db, values);
   await upsertBoardRows(ctx.db, input.runId, board, (r) => r.persphere?.overall ?? null);
   return { persphere: board };
 }
