@@ -9,7 +9,7 @@ import { type GatewayStack, startGatewayStack } from './gateway-support.js';
 import { repoRoot } from './runs-support.js';
 
 const KGDS = resolve(repoRoot, '../shared/datasets/kgds/KGDS.json');
-const BSP = 'offline: predicted paragraph indices vs the gold BSP';
+const BSP = 'offline: indices vs gold BSP';
 const LEXICAL = 'engine:lexical-overlap@1 (heuristic)';
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON bodies field by field
 type Body = Record<string, any>;

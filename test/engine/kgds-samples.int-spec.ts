@@ -12,7 +12,7 @@ import { type ExecutedRun, type RunHarness, startRunHarness } from './run-harnes
 const KGDS = resolve(import.meta.dirname, '../../../shared/datasets/kgds/KGDS.json');
 const dataset = (limit: number) => [{ name: 'kgds', kind: 'kgds', path: KGDS, limit }];
 const LEXICAL = 'engine:lexical-overlap@1 (heuristic)';
-const BSP = 'offline: predicted paragraph indices vs the gold BSP';
+const BSP = 'offline: indices vs gold BSP';
 const EBS_MEASURES = [
   'kgds:bsp-f1',
   'kgds:bsp-p',

@@ -16,7 +16,7 @@ const DOCUMENTS = resolve(DIR, 'theperspective.documents.jsonl');
 const LIMIT = 6;
 const dataset = [{ name: 'tp', kind: 'persphere', path: QUERIES, corpus: DOCUMENTS, limit: LIMIT }];
 const LEXICAL = 'engine:lexical-perspectives@1 (heuristic)';
-const RETRIEVAL = 'offline: retrieved documents vs the gold evidence';
+const RETRIEVAL = 'offline: top k vs gold evidence';
 
 const jsonl = <T>(file: string) =>
   readFileSync(file, 'utf8')

@@ -5,7 +5,7 @@ import { KGDS_FACTS_TEMPLATE, KGDS_OPINIONS_TEMPLATE, type PromptTemplate } from
 import type { SampleScores } from './sample-scores.js';
 
 // BSP and the paragraph ratio compare indices: no judge is involved.
-export const BSP_PRODUCER = 'offline: predicted paragraph indices vs the gold BSP';
+export const BSP_PRODUCER = 'offline: indices vs gold BSP';
 
 // Who produced each judged value of a metric: the judge with its template version, or the
 // offline verifier (its label carries its own version).

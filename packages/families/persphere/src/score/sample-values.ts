@@ -9,7 +9,7 @@ import {
 import { persphereSampleScores, type SampleInput } from './persphere-row.js';
 
 // Recall@k and Cover@k compare document ids: no judge is involved.
-export const RETRIEVAL_PRODUCER = 'offline: retrieved documents vs the gold evidence';
+export const RETRIEVAL_PRODUCER = 'offline: top k vs gold evidence';
 
 export interface PersphereProducers {
   overall: string;
