@@ -10,7 +10,7 @@ import type { GorRow } from '@precis/family-gor';
 import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { gorRules } from '../engine/gor-fake.js';
-import { builtInFamilies, loadFullRunReport, sectionsJson, validateSpec } from '../support/precis.js';
+import { builtInFamilies, loadFullRunReport, reportSections, validateSpec } from '../support/precis.js';
 import { embeddedOutcome } from './embedded-runs.js';
 import { clusterOutcome, tempDir } from './runs-support.js';
 
@@ -47,7 +47,9 @@ async function outcome(db: DataSource, runId: string) {
     [runId],
   );
   const run = await db.getRepository(RunEntity).findOneByOrFail({ id: runId });
-  const rows = sectionsJson(await loadFullRunReport(builtInFamilies, db, run)).gor as GorRow[];
+  const rows = reportSections(await loadFullRunReport(builtInFamilies, db, run)).flatMap(
+    (s) => s.rows,
+  ) as unknown as GorRow[];
   return {
     ranked: ranked.map((r) => [r.system, r.meeting, r.nodes]),
     rows: rows.map((r) => ({

@@ -9,7 +9,7 @@ import { RunEntity } from '@precis/db';
 import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { persphereRules } from '../engine/persphere-fake.js';
-import { builtInFamilies, loadFullRunReport, sectionsJson, validateSpec } from '../support/precis.js';
+import { builtInFamilies, loadFullRunReport, reportSections, validateSpec } from '../support/precis.js';
 import { embeddedOutcome } from './embedded-runs.js';
 import { clusterOutcome, finishedTasks, tempDir } from './runs-support.js';
 
@@ -60,7 +60,7 @@ async function outcome(db: DataSource, runId: string) {
   const report = await loadFullRunReport(builtInFamilies, db, run);
   return {
     topK: hits.map((h) => [h.system, h.query, h.result.hits.map((x) => x.id)]),
-    rows: sectionsJson(report).persphere,
+    rows: reportSections(report).flatMap((s) => s.rows),
   };
 }
 

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { GorRow } from '@precis/family-gor';
-import { crossRunBlocks, crossRunLeaderboard, renderBlocks, renderRunReport } from '../support/precis.js';
+import { crossRunBlocks, crossRunLeaderboard, renderBlocks, sectionRows } from '../support/precis.js';
 import { type ExecutedRun, type RunHarness, startRunHarness } from './run-harness.js';
 
 const QMSUM = resolve(import.meta.dirname, '../../../shared/datasets/qmsum/test.jsonl');
@@ -41,8 +41,7 @@ describe('cross-run leaderboards', () => {
   });
 
   const rougeL = (r: ExecutedRun, system: string) =>
-    (JSON.parse(renderRunReport(r.report, 'json')).gor as GorRow[]).find((x) => x.system === system)!.rouge!
-      .rougeL;
+    sectionRows<GorRow>(r.report, 'gor').find((x) => x.system === system)!.rouge!.rougeL;
 
   it('asks which metric when the runs share several, naming them', async () => {
     await expect(crossRunLeaderboard(h.db, [a.run.id, b.run.id])).rejects.toThrow(

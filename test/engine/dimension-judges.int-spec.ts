@@ -251,7 +251,7 @@ describe('dimension judges (Op-I, G-Eval, logprobs) over SummEval-OP candidates'
     );
     expect(md).toContain('| gpt-4 | dataset:gpt-4 |');
     expect(md).toContain(
-      '## dimensions.0: correlation with human ratings (summary level)\n\n| dimension | Spearman | Kendall | products |',
+      '## Opinion dimensions: correlation with human ratings (summary level) [dimensions.0]\n\n| dimension | Spearman | Kendall | products |',
     );
     const csv = renderRunReport(report, 'csv');
     expect(csv).toContain(

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type GorRow, gorTrace } from '@precis/family-gor';
 import { RougeScorer } from '@precis/metrics';
-import { builtInFamilies, renderRunReport, validateSpec } from '../support/precis.js';
+import { builtInFamilies, renderRunReport, sectionRows, validateSpec } from '../support/precis.js';
 import { GOR_WRITERS, gorRules } from './gor-fake.js';
 import { type ExecutedRun, type RunHarness, startRunHarness } from './run-harness.js';
 
@@ -53,8 +53,7 @@ describe('GoR runs', () => {
     await h?.close();
   });
 
-  const rowsOf = (r: ExecutedRun) =>
-    JSON.parse(renderRunReport(r.report, 'json')).gor as (GorRow & { rank: number | null })[];
+  const rowsOf = (r: ExecutedRun) => sectionRows<GorRow>(r.report, 'gor');
   const row = (r: ExecutedRun, system: string) => rowsOf(r).find((x) => x.system === system)!;
 
   // Each summary's ROUGE against its meeting's references, computed here from the stored text.
@@ -106,7 +105,7 @@ describe('GoR runs', () => {
     ]);
     const md = renderRunReport(first.report, 'md');
     expect(md).toContain(
-      '## GoR (rouge.0)\n\n| rank | system | summarizer | strategy | ranker | ROUGE-1 % |',
+      '## GoR (ROUGE), ranked by ROUGE-L % [rouge.0]\n\n| rank | system | summarizer | strategy | ranker | ROUGE-1 % |',
     );
   }, 120_000);
 

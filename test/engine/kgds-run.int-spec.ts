@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { JudgmentEntity } from '@precis/db';
 import { type KgdsRow, loadKgdsSample } from '@precis/family-kgds';
 import { bspScore, caoRecall, macroAverage } from '@precis/metrics';
-import { builtInFamilies, loadTraceBlocks, renderRunReport, validateSpec } from '../support/precis.js';
+import {
+  builtInFamilies,
+  loadTraceBlocks,
+  renderRunReport,
+  type SectionJson,
+  validateSpec,
+} from '../support/precis.js';
 import { KGDS_WRITERS, kgdsRules } from './kgds-fake.js';
 import { type RunHarness, startRunHarness } from './run-harness.js';
 
@@ -24,7 +30,9 @@ describe('KGDS runs', () => {
   });
 
   const rowsOf = (r: Awaited<ReturnType<RunHarness['execute']>>) =>
-    JSON.parse(renderRunReport(r.report, 'json')).kgds as (KgdsRow & { rank: number | null })[];
+    (JSON.parse(renderRunReport(r.report, 'json')).sections as SectionJson[])
+      .filter((s) => s.family === 'kgds')
+      .flatMap((s) => s.rows) as unknown as (KgdsRow & { rank: number | null; rankLabel: string })[];
 
   it('scores the gold reference BSP 100 / 100 / 100 and the lead and ABS systems offline', async () => {
     const r = await h.execute({
@@ -59,17 +67,17 @@ describe('KGDS runs', () => {
     expect(facts).toBe(expected);
     expect(rows.find((x) => x.system === 'lead-3')!.samples).toBe(10);
     // One table per pattern, each with its own background metric and ranking.
-    expect(rows.map((x) => [x.system, x.rank])).toEqual([
-      ['gold', 1],
-      ['lead-3', 2],
-      ['lead-abs', 1],
+    expect(rows.map((x) => [x.system, x.rank, x.rankLabel])).toEqual([
+      ['gold', 1, '1'],
+      ['lead-3', 2, '2'],
+      ['lead-abs', 1, '1'],
     ]);
     const md = renderRunReport(r.report, 'md');
     expect(md).toContain(
-      '## KGDS EBS-AOS (kgds.0)\n\n| rank | system | summarizer | OP_GM | BSP P | BSP R | BSP F1 |',
+      '## KGDS EBS-AOS, ranked by OP_GM [kgds.0]\n\n| rank | system | summarizer | OP_GM | BSP P | BSP R | BSP F1 |',
     );
     expect(md).toContain(
-      '## KGDS ABS-AOS (kgds.0)\n\n| rank | system | summarizer | OP_GM | KBSAF P | KBSAF R | KBSAF F1 |',
+      '## KGDS ABS-AOS, ranked by OP_GM [kgds.0]\n\n| rank | system | summarizer | OP_GM | KBSAF P | KBSAF R | KBSAF F1 |',
     );
     expect(md).toContain('| 1 | gold | gold | 100.0 | 100.0 | 100.0 | 100.0 | 100.0–100.0 |');
     // The trace of one sample: each summary, then each of its verdicts.

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { PersphereRow } from '@precis/family-persphere';
 import { macroF1, meanCoverAtK, meanRecallAtK } from '@precis/metrics';
 import { Bm25Index } from '@precis/retrievers';
-import { builtInFamilies, renderRunReport, validateSpec } from '../support/precis.js';
+import { builtInFamilies, renderRunReport, sectionRows, validateSpec } from '../support/precis.js';
 import { PERSPHERE_WRITERS, persphereRules } from './persphere-fake.js';
 import { type RunHarness, startRunHarness } from './run-harness.js';
 
@@ -41,7 +41,7 @@ describe('PerSphere runs', () => {
   });
 
   const rowsOf = (r: Awaited<ReturnType<RunHarness['execute']>>) =>
-    JSON.parse(renderRunReport(r.report, 'json')).persphere as (PersphereRow & { rank: number | null })[];
+    sectionRows<PersphereRow>(r.report, 'persphere');
 
   it('retrieves with BM25 as the library does and scores the golden documents 100% recall offline', async () => {
     const r = await h.execute({
@@ -162,7 +162,7 @@ describe('PerSphere runs', () => {
     expect(Number(reasks.n)).toBe(LIMIT);
     const md = renderRunReport(r.report, 'md');
     expect(md).toContain(
-      '## PerSphere (persphere.0)\n\n| rank | system | summarizer | strategy | retriever | k | Overall@k |',
+      '## PerSphere, ranked by Overall@k [persphere.0]\n\n| rank | system | summarizer | strategy | retriever | k | Overall@k |',
     );
   });
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SummarizeResponse } from '@precis/contracts';
 import { freePort } from '../../packages/service/test/support/service-process.js';
 import { type RunningPlugin, serveTestPlugin, startExamplePlugin } from '../support/plugins.js';
-import { builtInFamilies, PluginAddressPolicy, renderRunReport, validateSpec } from '../support/precis.js';
+import { builtInFamilies, PluginAddressPolicy, sectionRows, validateSpec } from '../support/precis.js';
 import { type RunHarness, startRunHarness } from './run-harness.js';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -72,11 +72,7 @@ describe('summarizer plugins in a run', () => {
     };
     const first = await h.execute(spec);
     expect(first.progress.status).toBe('completed');
-    const rows = JSON.parse(renderRunReport(first.report, 'json')).leaderboard as {
-      system: string;
-      summarizer: string;
-      status: string;
-    }[];
+    const rows = sectionRows<{ system: string; summarizer: string; status: string }>(first.report, 'books');
     expect(rows.find((r) => r.system === 'plugin-lead')).toMatchObject({
       summarizer: `plugin:${example.address}`,
       status: 'complete',

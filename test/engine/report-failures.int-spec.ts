@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunEntity } from '@precis/db';
 import { splitSentences } from '@precis/text';
 import {
+  assembleRunReport,
   booookScoreReport,
   builtInFamilies,
   type DimensionLeaderboard,
   dimensionReport,
-  type FullRunReport,
   type LeaderboardRow,
   loadFullRunReport,
   renderRunReport,
@@ -95,15 +95,14 @@ describe('reports say what failed and score only complete rows', () => {
     expect(md).toContain(`Judge: model:down (every judgment failed: ${all} of ${all}).`);
     expect(md).toContain(`- tr-40: no sentence judged (failed: ${n40} of ${n40} judgments failed)\n`);
     expect(md).not.toContain('no confusions found');
-    // Dimensions: 3 systems x 4 products x 2 dimensions, none judged.
-    expect(md).toContain('Every judgment failed (24 of 24): no judge scores.');
-    const gpt4 = mdRow(md.slice(md.indexOf('## dimensions.1')), 'gpt-4');
+    // Dimensions: 3 systems x 4 products on each of 2 dimensions, none judged.
+    expect(md).toContain('Every judgment failed (12 of 12): no judge scores.');
+    const gpt4 = mdRow(md.slice(md.indexOf('## Opinion dimensions — fluency')), 'gpt-4');
     expect(gpt4).toMatchObject({
       rank: '–',
-      'judge mean': 'n/a',
       fluency: 'n/a',
-      failed: '8 judgments',
-      status: 'failed: 8 of 8 judgments failed',
+      failed: '4 judgments',
+      status: 'failed: 4 of 4 judgments failed',
     });
   });
 
@@ -131,7 +130,7 @@ describe('reports say what failed and score only complete rows', () => {
     expect(md).toContain('Judge: model:down (nothing to judge: every summary failed).');
     expect(md).toContain('- down-sum: no sentence judged (failed: 4 of 4 summaries failed)\n');
     expect(md).toContain('Nothing to judge: every summary failed.');
-    expect(mdRow(md.slice(md.indexOf('## dimensions.1')), 'down-sum')).toMatchObject({
+    expect(mdRow(md.slice(md.indexOf('## Opinion dimensions — fluency')), 'down-sum')).toMatchObject({
       summarizer: 'model:down',
       failed: '4 summaries',
       status: 'failed: 4 of 4 summaries failed',
@@ -182,17 +181,17 @@ describe('reports say what failed and score only complete rows', () => {
       leaderboard: LeaderboardRow[];
       dimensions: DimensionLeaderboard[];
     };
-    const rescored: FullRunReport = {
-      run: runHeader(run),
-      parts: [
-        {
-          section: booookScoreReport,
-          part: { run: runHeader(run), leaderboard: scored.leaderboard, bootstrapResamples: 1000 },
+    const rescored = await assembleRunReport(h.db, run, [
+      {
+        section: booookScoreReport,
+        part: {
+          run: runHeader(run),
+          leaderboard: scored.leaderboard.map((r) => ({ ...r, metricKey: 'booookscore.0' })),
+          bootstrapResamples: 1000,
         },
-        { section: dimensionReport, part: { run: runHeader(run), boards: scored.dimensions } },
-      ],
-      costs: {},
-    };
+      },
+      { section: dimensionReport, part: { run: runHeader(run), boards: scored.dimensions } },
+    ]);
     const md = renderRunReport(rescored, 'md');
     expect(mdRow(md, 'tr-40')).toMatchObject({
       rank: '–',
@@ -214,10 +213,10 @@ describe('reports say what failed and score only complete rows', () => {
     expect(md).toMatch(
       /\n- tr-40: .* in the \d+ judged sentences \(incomplete: 3 of \d+ judgments failed\)\n/,
     );
-    const dims = md.slice(md.indexOf('## dimensions.1'));
+    const dims = md.slice(md.indexOf('## Opinion dimensions — fluency'));
     expect(mdRow(dims, 'gpt-4')).toMatchObject({
       rank: '–',
-      'judge mean': 'n/a',
+      fluency: 'n/a',
       failed: '1 judgment',
       status: 'incomplete: 1 of 4 judgments failed',
     });
@@ -227,9 +226,18 @@ describe('reports say what failed and score only complete rows', () => {
     partlyFailed = run;
     // JSON: ranked rows first, unranked rows with rank null.
     const json = JSON.parse(renderRunReport(rescored, 'json'));
-    expect(json.leaderboard.map((r: { system: string; rank: number | null }) => [r.system, r.rank])).toEqual([
-      ['tr-40', null],
-      ['tr-80', null],
+    const rows = (s: { rows: { system: string; rank: number | null; rankLabel: string }[] }) =>
+      s.rows.map((r) => [r.system, r.rank, r.rankLabel]);
+    expect(json.sections.map(rows)).toEqual([
+      [
+        ['tr-40', null, '–'],
+        ['tr-80', null, '–'],
+      ],
+      [
+        ['tr-40', 1, '1'],
+        ['gpt-4', null, '–'],
+        ['tr-80', null, '–'],
+      ],
     ]);
   });
 
@@ -256,7 +264,7 @@ describe('reports say what failed and score only complete rows', () => {
       '95% CI': 'n/a',
       status: 'incomplete: 2 of 4 summaries not scored (failures not counted by kind)',
     });
-    expect(mdRow(md.slice(md.indexOf('## dimensions.1')), 'tr-40')).toMatchObject({
+    expect(mdRow(md.slice(md.indexOf('## Opinion dimensions — fluency')), 'tr-40')).toMatchObject({
       rank: '–',
       fluency: 'n/a',
       failed: '1 judgment',

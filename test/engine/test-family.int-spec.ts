@@ -13,6 +13,7 @@ import {
 } from '@precis/db';
 import {
   type BenchmarkFamily,
+  type Board,
   ConfigurationError,
   createRun,
   createRunContext,
@@ -43,6 +44,25 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean);
 // Strategy "first-words": one summarize task per document, its first `budgetWords` words.
 // Metric "word-count": one verify task per summary counts its words; the score is the mean
 // absolute distance to the metric's target, per system.
+const complete = { summaries: { expected: 1, failed: 0 }, judgments: { expected: 1, failed: 0 } };
+type WordRow = { system: string; value: number | null; work: typeof complete };
+
+// One leaderboard, lower distance first. The family stores no per-document values, so no test can
+// separate two systems: they share rank 1.
+const wordsBoard = (rows: readonly MetricValueEntity[]): Board<WordRow> => ({
+  key: 'word-count',
+  family: 'words',
+  metric: 'word-count',
+  label: 'word-count',
+  title: 'Words off target',
+  ranking: { metric: 'word-count', column: 'words off', higherIsBetter: false },
+  rows: rows.map((r) => ({ system: r.system, value: r.value, work: complete })),
+  score: (r) => r.value,
+  fields: () => ({}),
+  columns: [{ header: 'words off', show: (r) => String(r.value) }],
+  notes: [],
+});
+
 const wordsFamily: BenchmarkFamily = {
   name: 'words',
   strategies: [
@@ -132,14 +152,21 @@ const wordsFamily: BenchmarkFamily = {
   },
   report: {
     async load(db, run) {
-      const rows = await db
-        .getRepository(MetricValueEntity)
-        .find({ where: { runId: run.id }, order: { id: 'ASC' } });
-      return rows.map((r) => `${r.system}: ${r.value} words off target (${r.producedBy})`);
+      return db.getRepository(MetricValueEntity).find({ where: { runId: run.id }, order: { id: 'ASC' } });
     },
-    hasResults: (lines) => (lines as string[]).length > 0,
-    blocks: (lines) => [{ key: 'word-counts', heading: 'Word counts', list: lines as string[] }],
-    json: (lines) => ({ wordCounts: lines }),
+    hasResults: (rows) => (rows as MetricValueEntity[]).length > 0,
+    // One leaderboard, lower distance first; it stores no per-document values, so no test can
+    // separate two systems.
+    boards: (rows) => [wordsBoard(rows as MetricValueEntity[])],
+    blocks: (rows) => [
+      {
+        key: 'word-counts',
+        heading: 'Word counts',
+        list: (rows as MetricValueEntity[]).map(
+          (r) => `${r.system}: ${r.value} words off target (${r.producedBy})`,
+        ),
+      },
+    ],
   },
 };
 
@@ -166,7 +193,22 @@ async function expectReport(ctx: RunContext, runId: string, progress: RunProgres
   expect(renderRunReport(report, 'md')).toBe(
     `# Run ${report.run.name} (${runId}) — completed\n\n## Word counts\n\n- long: 5 words off target (engine:word-count)\n- short: 15 words off target (engine:word-count)\n`,
   );
-  expect(JSON.parse(renderRunReport(report, 'json')).wordCounts).toHaveLength(2);
+  const [section] = JSON.parse(renderRunReport(report, 'json')).sections;
+  expect([section.title, section.rankingMetric, section.notes.at(-1)]).toEqual([
+    'Words off target',
+    'word-count',
+    'No documents to compare (no per-document values of the ranking metric): all share rank 1.',
+  ]);
+  expect(
+    section.rows.map((r: { system: string; rankLabel: string; score: number }) => [
+      r.system,
+      r.rankLabel,
+      r.score,
+    ]),
+  ).toEqual([
+    ['long', '=1', 5],
+    ['short', '=1', 15],
+  ]);
 }
 
 describe('a benchmark family defined in a test', () => {

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunDocument } from '../planner/run-documents.js';
 import type { RunStage } from '../ports.js';
+import type { Board, RankedBoard } from '../report/leaderboard-board.js';
 import type { ReportBlock } from '../report/report-blocks.js';
 import type { ReportFigure } from '../report/report-figures.js';
 import type { BenchmarkSpec, SystemSpec } from '../spec/benchmark-spec.schema.js';
@@ -136,10 +137,12 @@ export interface ScoringInput {
 export interface ReportSection<T = unknown> {
   load(db: DataSource, run: RunEntity): Promise<T>;
   hasResults(part: T): boolean;
-  // Tables, notes and lists; the engine renders them in every format but JSON.
-  blocks(part: T): ReportBlock[];
-  // Keys this section adds to the JSON report.
-  json(part: T): Record<string, unknown>;
+  // Its leaderboards. The engine ranks each by evidence on its ranking metric's per-document
+  // values and gives them to the JSON report (`sections[]`), the page and `blocks`.
+  boards?(part: T): Board[];
+  // Tables, notes and lists, with its boards ranked (in the order boards() gave them; boardBlock
+  // renders one); the engine renders them in every format but JSON.
+  blocks(part: T, ranked: readonly RankedBoard[]): ReportBlock[];
   // Its leaderboards as charts (web page and HTML report).
   figures?(part: T): ReportFigure[];
   // What `runs show --trace <document>` adds for one document (e.g. each verdict of its summaries).

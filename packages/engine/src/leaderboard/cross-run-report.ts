@@ -1,11 +1,23 @@
-import { fixed, type ReportBlock, type ReportColumn, reportTable } from '../report/report-blocks.js';
-import { type BoardComparison, type BoardEntry, type CrossRunBoard, MIN_DOCUMENTS } from './cross-run.js';
+import {
+  fixed,
+  type ReportBlock,
+  type ReportColumn,
+  rankColumn,
+  reportTable,
+} from '../report/report-blocks.js';
+import type { BoardComparison, BoardEntry, CrossRunBoard } from './cross-run.js';
+import { MIN_DOCUMENTS } from './evidence-rank.js';
 
 const ENTRY_COLUMNS: ReportColumn<BoardEntry>[] = [
-  { header: 'rank', show: (e) => String(e.rank), csv: [{ header: 'rank', value: (e) => e.rank }] },
+  rankColumn(),
   { header: 'system', show: (e) => e.system },
+  {
+    header: 'mean',
+    show: (e) => fixed(e.mean, 4),
+    csv: [{ header: 'mean', value: (e) => e.mean }],
+    pin: true,
+  },
   { header: 'run', show: (e) => `${e.run.name} (${e.run.id.slice(0, 8)})` },
-  { header: 'mean', show: (e) => fixed(e.mean, 4), csv: [{ header: 'mean', value: (e) => e.mean }] },
   { header: 'produced by', show: (e) => e.producedBy },
 ];
 
@@ -32,15 +44,11 @@ export function crossRunBlocks(board: CrossRunBoard): ReportBlock[] {
   return [
     {
       key: 'leaderboard',
-      heading: `${board.metric}: ${board.entries.length} systems on ${board.documents} shared documents`,
+      heading: `${board.metric}: ${board.entries.length} systems on ${board.documents} shared documents, ranked by mean ${board.metric}`,
       table: reportTable(ENTRY_COLUMNS, board.entries),
       notes: [
-        `Means over the documents every system scored (higher is better). A rank is 1 + the systems significantly better (paired bootstrap, ${board.resamples} resamples, Holm-corrected, alpha ${board.alpha}): systems no test separates share a rank.`,
-        ...(board.documents < MIN_DOCUMENTS
-          ? [
-              `Only ${board.documents} shared document(s), fewer than ${MIN_DOCUMENTS}: no comparison is tested, so every system shares rank 1.`,
-            ]
-          : []),
+        `Rows by mean over the documents every system scored (higher is better). A rank is 1 + the systems significantly better (paired bootstrap, ${board.resamples} resamples, Holm-corrected, alpha ${board.alpha}; none tested on fewer than ${MIN_DOCUMENTS} documents): "=" marks a rank several systems share.`,
+        ...board.notes,
         ...(judges.length > 1
           ? [`The values come from different producers (${judges.join('; ')}): compare them with care.`]
           : []),

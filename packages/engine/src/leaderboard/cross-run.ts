@@ -1,7 +1,7 @@
 import type { RunEntity } from '@precis/db';
-import { holmAdjust, pairedBootstrap, significanceRanks } from '@precis/metrics';
 import type { DataSource } from 'typeorm';
 import { findRun } from '../queries/run-queries.js';
+import { DEFAULT_ALPHA, rankByEvidence } from './evidence-rank.js';
 
 export class LeaderboardError extends Error {
   constructor(message: string) {
@@ -18,8 +18,10 @@ export interface BoardEntry {
   producedBy: string;
   // Mean over the documents every entry shares.
   mean: number;
-  // 1 + the entries significantly better (Holm-corrected paired bootstrap): ties share a rank.
+  // 1 + the entries significantly better (Holm-corrected paired bootstrap): ties share a rank,
+  // shown '=2'.
   rank: number;
+  rankLabel: string;
 }
 
 export interface BoardComparison {
@@ -32,17 +34,16 @@ export interface BoardComparison {
   significant: boolean;
 }
 
-// A bootstrap over fewer documents resamples a handful of values and would call any consistent
-// difference significant; below this no comparison is tested and every system shares rank 1.
-export const MIN_DOCUMENTS = 5;
-
 export interface CrossRunBoard {
   metric: string;
   documents: number;
   alpha: number;
   resamples: number;
+  // By mean, best first (a higher mean never below a lower one).
   entries: BoardEntry[];
   comparisons: BoardComparison[];
+  // Why every entry shares rank 1, or where the tests are not transitive.
+  notes: string[];
 }
 
 type Row = {
@@ -74,37 +75,6 @@ function chooseMetric(rows: readonly Row[], runs: readonly RunEntity[], asked: s
   throw new LeaderboardError(
     `the runs share several metrics: choose one with --metric (${common.join(', ')})`,
   );
-}
-
-// Every two entries compared on their paired scores; `significant` holds "i>j" for each
-// entry i significantly better than j after Holm's correction.
-function compareAll(
-  entries: readonly { run: RunEntity; system: string }[],
-  scores: readonly number[][],
-  opts: { resamples: number; alpha: number; seed: number },
-): { comparisons: BoardComparison[]; significant: Set<string> } {
-  const pairs: [number, number][] = [];
-  for (let i = 0; i < entries.length; i++) for (let j = i + 1; j < entries.length; j++) pairs.push([i, j]);
-  const tests = pairs.map(([i, j]) =>
-    pairedBootstrap(scores[i]!, scores[j]!, { resamples: opts.resamples, seed: opts.seed }),
-  );
-  const tested = (scores[0]?.length ?? 0) >= MIN_DOCUMENTS;
-  const adjusted = holmAdjust(tests.map((t) => t.p));
-  const significant = new Set<string>();
-  const comparisons = pairs.map(([i, j], k) => {
-    const [hi, lo] = tests[k]!.meanDiff >= 0 ? [i, j] : [j, i];
-    const isSignificant = tested && adjusted[k]! < opts.alpha;
-    if (isSignificant) significant.add(`${hi}>${lo}`);
-    return {
-      better: label(entries[hi]!),
-      worse: label(entries[lo]!),
-      meanDiff: Math.abs(tests[k]!.meanDiff),
-      p: tested ? tests[k]!.p : null,
-      pHolm: tested ? adjusted[k]! : null,
-      significant: isSignificant,
-    };
-  });
-  return { comparisons, significant };
 }
 
 // The systems of several runs ranked on one metric over the documents they all scored: paired
@@ -145,20 +115,38 @@ export async function crossRunLeaderboard(
   const scores = entries.map((e) => shared.map((d) => e.values.get(d)!));
   const means = scores.map((s) => s.reduce((a, b) => a + b, 0) / s.length);
   const resamples = opts.resamples ?? 1000;
-  const alpha = opts.alpha ?? 0.05;
-  const { comparisons, significant } = compareAll(entries, scores, {
-    resamples,
-    alpha,
-    seed: opts.seed ?? 1,
-  });
-  const ranks = significanceRanks(entries.length, (i, j) => significant.has(`${i}>${j}`));
-  const board = entries.map((e, i) => ({
-    run: { id: e.run.id, name: e.run.name },
-    system: e.system,
-    producedBy: [...e.producedBy].sort().join(' | '),
+  const alpha = opts.alpha ?? DEFAULT_ALPHA;
+  const ranking = rankByEvidence(
+    entries.map((e, i) => ({
+      system: label(e),
+      score: means[i]!,
+      values: new Map(shared.map((d) => [d, e.values.get(d)!])),
+    })),
+    { resamples, alpha, seed: opts.seed ?? 1 },
+  );
+  const board = ranking.order.map((i) => ({
+    run: { id: entries[i]!.run.id, name: entries[i]!.run.name },
+    system: entries[i]!.system,
+    producedBy: [...entries[i]!.producedBy].sort().join(' | '),
     mean: means[i]!,
-    rank: ranks[i]!,
+    rank: ranking.ranks[i]!,
+    rankLabel: ranking.labels[i]!,
   }));
-  board.sort((a, b) => a.rank - b.rank || b.mean - a.mean || label(a).localeCompare(label(b)));
-  return { metric, documents: shared.length, alpha, resamples, entries: board, comparisons };
+  const comparisons = ranking.tests.map((t) => ({
+    better: label(entries[t.better]!),
+    worse: label(entries[t.worse]!),
+    meanDiff: t.meanDiff,
+    p: t.p,
+    pHolm: t.pHolm,
+    significant: t.significant,
+  }));
+  return {
+    metric,
+    documents: shared.length,
+    alpha,
+    resamples,
+    entries: board,
+    comparisons,
+    notes: ranking.notes,
+  };
 }

@@ -48,6 +48,7 @@ describe('pinned columns', () => {
     system,
     score: 1,
     rank: 1,
+    rankLabel: '=1',
     work: { summaries: { expected: 5, failed }, judgments: { expected: 5, failed: 0 } },
   });
   type Row = ReturnType<typeof row>;
@@ -62,13 +63,19 @@ describe('pinned columns', () => {
     const { table, hidden } = fitTable(reportTable(columns, [row('a', 0), row('b', 2)]), 15);
     expect(table.headers).toEqual(['rank', 'system', 'failed']);
     expect(table.rows).toEqual([
-      ['1', 'a', '0'],
-      ['1', 'b', '2 summaries'],
+      ['=1', 'a', '0'],
+      ['=1', 'b', '2 summaries'],
     ]);
     expect(hidden).toEqual(['a wide column']);
   });
 
   it('lets the failed column go like any other when nothing failed', () => {
     expect(fitTable(reportTable(columns, [row('a', 0)]), 15).hidden).toEqual(['a wide column', 'failed']);
+  });
+
+  it('always keeps a pinned column (a leaderboard ranking column), however narrow', () => {
+    const pinned = columns.map((c) => (c.header === 'a wide column' ? { ...c, pin: true } : c));
+    const { table, hidden } = fitTable(reportTable(pinned, [row('a', 0)]), 15);
+    expect([table.headers, hidden]).toEqual([['rank', 'system', 'a wide column'], ['failed']]);
   });
 });

@@ -2,7 +2,11 @@ import type { RunEntity } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import type { ReportSection } from '../family/benchmark-family.js';
 import type { FamilyRegistry } from '../family/family-registry.js';
-import { systemCosts, type UsageSoFar, usageSoFar } from '../queries/run-queries.js';
+import { DEFAULT_ALPHA } from '../leaderboard/evidence-rank.js';
+import { type UsageSoFar, usageSoFar } from '../queries/run-queries.js';
+import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+import { loadDocumentValues, loadSystemUsage } from './board-inputs.js';
+import { type RankedBoard, rankBoard, type SectionJson, sectionJson } from './leaderboard-board.js';
 import { loadModelNotes, type ModelNote, modelNotesBlocks } from './model-notes.js';
 import type { ReportBlock } from './report-blocks.js';
 import type { PageData } from './report-figures.js';
@@ -11,8 +15,8 @@ import { renderBlocks, renderHtml, type TextOptions } from './report-render.js';
 
 export interface FullRunReport {
   run: RunHeader;
-  // Each loaded family's report part, in family order.
-  parts: { section: ReportSection; part: unknown }[];
+  // Each loaded family's report part, in family order, with its leaderboards ranked.
+  parts: { section: ReportSection; part: unknown; ranked: RankedBoard[] }[];
   // USD per system from the ledger (model and plugin calls), for the quality-vs-cost figures.
   costs: Record<string, number>;
   // How requests were shaped to their models (ledger notes), per system and model.
@@ -21,35 +25,74 @@ export interface FullRunReport {
   usage?: UsageSoFar;
 }
 
+export interface ReportOptions {
+  // The leaderboards' significance level (default: the spec's bootstrap.alpha, else 0.05).
+  alpha?: number;
+}
+
+// Every family's part of a run's report, its leaderboards ranked by evidence.
 export async function loadFullRunReport(
   families: FamilyRegistry,
   db: DataSource,
   run: RunEntity,
+  opts: ReportOptions = {},
 ): Promise<FullRunReport> {
-  const parts: FullRunReport['parts'] = [];
-  for (const section of families.reportSections) parts.push({ section, part: await section.load(db, run) });
-  const [costs, modelNotes, usage] = await Promise.all([
-    systemCosts(db, run.id),
+  const loaded: LoadedPart[] = [];
+  for (const section of families.reportSections) loaded.push({ section, part: await section.load(db, run) });
+  return assembleRunReport(db, run, loaded, opts);
+}
+
+export type LoadedPart = { section: ReportSection; part: unknown };
+
+// The report of loaded parts: each board ranked on the per-document values of its ranking metric
+// with the spec's bootstrap resamples and seed, beside the ledger's usage and notes.
+export async function assembleRunReport(
+  db: DataSource,
+  run: RunEntity,
+  loaded: readonly LoadedPart[],
+  opts: ReportOptions = {},
+): Promise<FullRunReport> {
+  const boards = loaded.map(({ section, part }) =>
+    section.hasResults(part) ? (section.boards?.(part) ?? []) : [],
+  );
+  const spec = run.spec as Partial<BenchmarkSpec>;
+  const [values, systemUsage, modelNotes, usage] = await Promise.all([
+    loadDocumentValues(
+      db,
+      run.id,
+      boards.flat().map((b) => b.ranking.metric),
+    ),
+    loadSystemUsage(db, run.id),
     loadModelNotes(db, run.id),
     usageSoFar(db, run.id),
   ]);
+  const rankOpts = {
+    alpha: opts.alpha ?? spec.bootstrap?.alpha ?? DEFAULT_ALPHA,
+    resamples: spec.bootstrap?.resamples ?? 1000,
+    seed: spec.seed ?? 1,
+    usage: systemUsage,
+  };
+  const parts = loaded.map((p, i) => ({
+    ...p,
+    ranked: boards[i]!.map((b) => rankBoard(b, values, rankOpts)),
+  }));
+  const costs = Object.fromEntries([...systemUsage].map(([system, u]) => [system, u.costUsd]));
   return { run: runHeader(run), parts, costs, modelNotes, usage };
 }
 
-// What each family's part adds to a JSON report (its leaderboards), in family order.
-export function sectionsJson(r: FullRunReport): Record<string, unknown> {
-  return Object.assign({}, ...r.parts.map(({ section, part }) => section.json(part)));
-}
+// Every leaderboard of the run in one shape, in family order (the JSON report's `sections`).
+export const reportSections = (r: FullRunReport): SectionJson[] =>
+  withResults(r).flatMap(({ ranked }) => ranked.map(sectionJson));
 
-// What the engine adds to a JSON report after the families' keys: `modelNotes` when a call was
-// shaped to its model.
+// What the engine adds to a JSON report after the sections: `modelNotes` when a call was shaped
+// to its model.
 export function runNotesJson(r: FullRunReport): Record<string, unknown> {
   return r.modelNotes?.length ? { modelNotes: r.modelNotes } : {};
 }
 
-// The JSON report as an object: the run, then each family's keys, then the engine's.
+// The JSON report as an object: the run, its leaderboards as sections, then the engine's notes.
 export function reportJson(r: FullRunReport): Record<string, unknown> {
-  return { run: r.run, ...sectionsJson(r), ...runNotesJson(r) };
+  return { run: r.run, sections: reportSections(r), ...runNotesJson(r) };
 }
 
 export function hasResults(r: FullRunReport): boolean {
@@ -60,7 +103,7 @@ export function hasResults(r: FullRunReport): boolean {
 export const hasReportBlocks = (r: FullRunReport): boolean => hasResults(r) || Boolean(r.modelNotes?.length);
 
 // Every leaderboard a run has: the blocks of each family with results under one title (the JSON
-// report names each family's keys once, after the run).
+// report gives them as sections, after the run).
 export function renderRunReport(r: FullRunReport, format: ReportFormat, opts: TextOptions = {}): string {
   if (format === 'json') return `${JSON.stringify(reportJson(r), null, 2)}\n`;
   if (format === 'html') {
@@ -74,7 +117,7 @@ const withResults = (r: FullRunReport) => r.parts.filter(({ section, part }) => 
 
 // The blocks of each family with results, in family order, then how the models ran.
 const resultBlocks = (r: FullRunReport): ReportBlock[] => [
-  ...withResults(r).flatMap(({ section, part }) => section.blocks(part)),
+  ...withResults(r).flatMap(({ section, part, ranked }) => section.blocks(part, ranked)),
   ...modelNotesBlocks(r.modelNotes),
 ];
 
@@ -85,6 +128,7 @@ export function runPageData(r: FullRunReport): PageData {
     run: r.run,
     ...(r.usage ? { usage: r.usage } : {}),
     blocks: resultBlocks(r),
+    sections: reportSections(r),
     figures: withResults(r)
       .flatMap(({ section, part }) => section.figures?.(part) ?? [])
       .map((f) => ({

@@ -14,6 +14,8 @@ export interface ReportColumn<R> {
   csv?: readonly { header: string; value(row: R): CsvValue }[];
   // A narrow terminal keeps the column when this holds for some row (failed work stays visible).
   pinWhen?(row: R): boolean;
+  // A narrow terminal always keeps it (a leaderboard's ranking column).
+  pin?: boolean;
 }
 
 export interface ReportTable {
@@ -32,9 +34,11 @@ export interface ReportChart {
 }
 
 export interface ReportBlock {
-  // Names the block's table in CSV (its first column).
+  // Names the block's table in CSV (its first column); a leaderboard's key is its JSON section's.
   key: string;
   heading?: string;
+  // An internal id shown small beside the heading (a leaderboard's metric, e.g. booookscore.0).
+  label?: string;
   table?: ReportTable;
   // Drawn in HTML only.
   chart?: ReportChart;
@@ -49,7 +53,7 @@ export function reportTable<R>(columns: readonly ReportColumn<R>[], rows: readon
     rows: rows.map((r) => columns.map((c) => c.show(r))),
     csvHeaders: csvColumns.map((c) => c.header),
     csvRows: rows.map((r) => csvColumns.map((c) => c.value(r))),
-    pinned: columns.flatMap((c, i) => (c.pinWhen && rows.some((r) => c.pinWhen!(r)) ? [i] : [])),
+    pinned: columns.flatMap((c, i) => (c.pin || (c.pinWhen && rows.some((r) => c.pinWhen!(r))) ? [i] : [])),
   };
 }
 
@@ -68,11 +72,15 @@ export const numberColumn = <R>(
   csv: [{ header, value: (r) => value(r) ?? null }],
 });
 
-// A rank cell: '–' for a row left out of the ranking.
-export const rankColumn = <R extends { rank: number | null }>(): ReportColumn<R> => ({
+// A rank cell as the leaderboard shows it ('=2' for a shared rank, '–' for a row left out); CSV
+// has the number and what is shown.
+export const rankColumn = <R extends { rank: number | null; rankLabel: string }>(): ReportColumn<R> => ({
   header: 'rank',
-  show: (r) => (r.rank === null ? '–' : String(r.rank)),
-  csv: [{ header: 'rank', value: (r) => r.rank }],
+  show: (r) => r.rankLabel,
+  csv: [
+    { header: 'rank', value: (r) => r.rank },
+    { header: 'rank shown', value: (r) => r.rankLabel },
+  ],
 });
 
 // The `failed` cell ('3 summaries, 12 judgments' or '0'); in CSV one count per kind of work.

@@ -1,4 +1,5 @@
 import type { UsageSoFar } from '../queries/run-queries.js';
+import type { SectionJson } from './leaderboard-board.js';
 import type { ReportBlock } from './report-blocks.js';
 import type { RunHeader } from './report-format.js';
 
@@ -31,6 +32,9 @@ export interface PageData {
   // What the run's model calls took (calls, tokens with their cached and reasoning shares, cost).
   usage?: UsageSoFar;
   blocks: ReportBlock[];
+  // The run's leaderboards as the JSON report gives them (a leaderboard block's key is its
+  // section's): titles, ranking metric, ranks.
+  sections?: SectionJson[];
   figures: ReportFigure[];
 }
 

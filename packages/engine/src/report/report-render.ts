@@ -24,11 +24,14 @@ export function renderBlocks(
   }
 }
 
+// A heading with its internal id, e.g. 'GoR (rouge), ranked by ROUGE-L % [rouge.0]'.
+const headingText = (b: ReportBlock) => (b.label ? `${b.heading} [${b.label}]` : b.heading!);
+
 export function renderMarkdown(title: string, blocks: readonly ReportBlock[]): string {
   const lines = [`# ${title}`];
   for (const b of blocks) {
     lines.push('');
-    if (b.heading) lines.push(`## ${b.heading}`, '');
+    if (b.heading) lines.push(`## ${headingText(b)}`, '');
     if (b.table) lines.push(...markdownTable(b.table));
     if (b.notes?.length) lines.push(...(b.table ? [''] : []), ...b.notes);
     if (b.list) lines.push(...b.list.map((item) => `- ${item}`));
@@ -51,7 +54,7 @@ export function renderText(title: string, blocks: readonly ReportBlock[], opts: 
   const lines = [title];
   for (const b of blocks) {
     lines.push('');
-    if (b.heading) lines.push(b.heading, '');
+    if (b.heading) lines.push(headingText(b), '');
     const fitted = b.table && !opts.wide ? fitTable(b.table, opts.width) : null;
     const table = fitted?.table ?? b.table;
     if (table) lines.push(formatTextTable(table.headers, table.rows, { ruler: true, trimEnd: false }));
@@ -99,6 +102,7 @@ export function renderHtml(
     figures: extra.figures ?? [],
     ...(extra.run ? { run: extra.run } : {}),
     ...(extra.usage ? { usage: extra.usage } : {}),
+    ...(extra.sections ? { sections: extra.sections } : {}),
   };
   return webPageHtml({ title, data });
 }

@@ -165,8 +165,13 @@ function specObject(systems: z.ZodType<AnySystemSpec[]>, metrics: z.ZodType<AnyM
           z.object({ system: z.string().min(1).optional(), user: z.string().min(1).optional() }).strict(),
         )
         .optional(),
+      // alpha: the leaderboards' significance level after Holm's correction (reports use 0.05
+      // when it is absent; optional so that a spec without it keeps its hash).
       bootstrap: z
-        .object({ resamples: int().min(100).max(100000).default(1000) })
+        .object({
+          resamples: int().min(100).max(100000).default(1000),
+          alpha: z.number().gt(0).lt(1).optional(),
+        })
         .strict()
         .default({ resamples: 1000 }),
     })

@@ -3,7 +3,12 @@ import { type BenchmarkSpec, type ReportSection, runHeader } from '@precis/engin
 import { type DataSource, IsNull } from 'typeorm';
 import type { LeaderboardRow } from '../booookscore/leaderboard-row.js';
 import { booookScoreTrace } from './booookscore-trace.js';
-import { booookScoreBlocks, booookScoreFigures, type RunReport, rankRows } from './render-leaderboard.js';
+import {
+  booookScoreBlocks,
+  booookScoreBoards,
+  booookScoreFigures,
+  type RunReport,
+} from './render-leaderboard.js';
 
 type StoredRow = LeaderboardRow & { incomplete?: number };
 
@@ -29,7 +34,7 @@ export async function loadRunReport(db: DataSource, run: RunEntity): Promise<Run
   // System-level BooookScore rows (dimension judges have their own report).
   const leaderboard = rows
     .filter((r) => r.metric.startsWith('booookscore.'))
-    .map((r) => withWork(r.details as unknown as StoredRow));
+    .map((r) => ({ ...withWork(r.details as unknown as StoredRow), metricKey: r.metric }));
   const spec = run.spec as unknown as BenchmarkSpec;
   return {
     run: runHeader(run),
@@ -41,8 +46,8 @@ export async function loadRunReport(db: DataSource, run: RunEntity): Promise<Run
 export const booookScoreReport: ReportSection<RunReport> = {
   load: loadRunReport,
   hasResults: (r) => r.leaderboard.length > 0,
+  boards: booookScoreBoards,
   blocks: booookScoreBlocks,
-  json: (r) => ({ leaderboard: rankRows(r.leaderboard) }),
   figures: booookScoreFigures,
   trace: booookScoreTrace,
 };

@@ -1,23 +1,29 @@
 import {
+  type Board,
+  boardBlock,
   errorRows,
   failedColumn,
   fixed,
+  groupRows,
   isComplete,
   judgedBy,
   type Ranked,
+  type RankedBoard,
   type ReportBlock,
+  type ReportChart,
   type ReportColumn,
   type ReportFigure,
   type RunHeader,
-  rankBy,
-  rankColumn,
-  reportTable,
 } from '@precis/engine';
 import type { LeaderboardRow, UsageTotals } from '../booookscore/leaderboard-row.js';
 
+// A stored row with the metric_values key of its metric (`booookscore.<index>`): the board's id
+// and the key of its per-document values.
+export type BooksRow = LeaderboardRow & { metricKey: string };
+
 export interface RunReport {
   run: RunHeader;
-  leaderboard: LeaderboardRow[];
+  leaderboard: BooksRow[];
   bootstrapResamples: number;
 }
 
@@ -28,7 +34,7 @@ const score = (x: number | null) => fixed(x100(x), 1);
 
 // A leaderboard row with its place: null for a row left out of the ranking (its work is not
 // complete, so it has no score).
-export type RankedRow = Ranked<LeaderboardRow>;
+export type RankedRow = Ranked<BooksRow>;
 
 const count = (header: string, value: (r: RankedRow) => number): ReportColumn<RankedRow> => ({
   header,
@@ -70,8 +76,6 @@ const dollars = (header: string, value: (r: RankedRow) => number): ReportColumn<
 });
 
 const COLUMNS: ReportColumn<RankedRow>[] = [
-  rankColumn(),
-  { header: 'system', show: (r) => r.system },
   { header: 'strategy', show: (r) => r.strategy },
   { header: 'summarizer', show: (r) => r.summarizer },
   {
@@ -109,10 +113,8 @@ const COLUMNS: ReportColumn<RankedRow>[] = [
   { header: 'status', show: (r) => r.status },
 ];
 
-// Complete rows best first (ties by system name); incomplete rows have no score and no rank and
-// come last, by system name.
-export const rankRows = (rows: readonly LeaderboardRow[]): RankedRow[] =>
-  rankBy(rows, (r) => (isComplete(r.work) ? r.score : null));
+// The score a row shows: in percent, and only when its work is complete.
+const rowScore = (r: LeaderboardRow) => (isComplete(r.work) ? x100(r.score) : null);
 
 function errorTypeLine(r: LeaderboardRow): string {
   if (r.sentences === 0) return `${r.system}: no sentence judged (${r.status})`;
@@ -146,24 +148,75 @@ function judgesNote(rows: readonly LeaderboardRow[]): string {
   return parts.length ? parts.join('; ') : 'none';
 }
 
-// The leaderboard, its bar chart and note, then each system's error types.
-export function booookScoreBlocks(report: RunReport): ReportBlock[] {
-  const ranked = rankRows(report.leaderboard);
-  const note = `BooookScore = share of summary sentences without a confusion, x100; CI and std from a ${report.bootstrapResamples}-resample bootstrap of the system mean; a row whose summaries or judgments partly failed gets no score and no rank. Judge: ${judgesNote(report.leaderboard)}.`;
-  const bars = ranked.map((r) =>
+function note(rows: readonly LeaderboardRow[], resamples: number): string {
+  return `BooookScore = share of summary sentences without a confusion, x100; CI and std from a ${resamples}-resample bootstrap of the system mean; a row whose summaries or judgments partly failed gets no score and no rank. Judge: ${judgesNote(rows)}.`;
+}
+
+const chart = (rows: readonly RankedRow[]): ReportChart => ({
+  title: 'BooookScore',
+  bars: rows.map((r) =>
     r.rank === null
       ? { label: r.system, share: null, display: r.status }
       : { label: r.system, share: r.score ?? 0, display: score(r.score) },
-  );
-  return [
-    {
-      key: 'booookscore',
-      table: reportTable(COLUMNS, ranked),
-      chart: { title: 'BooookScore', bars },
-      notes: [note],
-    },
-    { key: 'booookscore-error-types', heading: 'Error types', list: ranked.map(errorTypeLine) },
-  ];
+  ),
+});
+
+// The family's own fields of a row in the JSON report, numbers in the table's units (percent).
+function fields(r: BooksRow): Record<string, unknown> {
+  return {
+    strategy: r.strategy,
+    summarizer: r.summarizer,
+    judge: r.judge,
+    judgeTemplate: r.judgeTemplate,
+    bootstrapStd: x100(r.bootstrapStd),
+    summaries: r.summaries,
+    sentences: r.sentences,
+    errorTypesPct: Object.fromEntries(Object.entries(r.errorTypes).map(([t, share]) => [t, 100 * share])),
+    lengthTokens: r.lengthTokens,
+    novelTrigramsPct: r.novelTrigramsPct,
+    repeatedTrigramsPct: r.repeatedTrigramsPct,
+    summarizerUsage: r.summarizerUsage,
+    judgeUsage: r.judgeUsage,
+  };
+}
+
+// One leaderboard per BooookScore metric of the spec, ranked on its per-summary scores.
+export function booookScoreBoards(report: RunReport): Board<BooksRow>[] {
+  const groups = groupRows(report.leaderboard, (r) => r.metricKey);
+  return groups.map((rows) => {
+    const key = rows[0]!.metricKey;
+    const judge = groups.length > 1 ? `, judge ${judgeLabel(rows[0]!)}` : '';
+    return {
+      key,
+      family: 'books',
+      metric: 'booookscore',
+      label: key,
+      title: `BooookScore (coherence)${judge}`,
+      ranking: { metric: key, column: 'BooookScore' },
+      rows,
+      score: rowScore,
+      ci95: (r) => (r.ci95 && isComplete(r.work) ? [x100(r.ci95[0]), x100(r.ci95[1])] : null),
+      fields,
+      columns: COLUMNS,
+      notes: [note(rows, report.bootstrapResamples)],
+      details: { bootstrapResamples: report.bootstrapResamples },
+      chart,
+    };
+  });
+}
+
+// Each leaderboard with its bar chart and notes, then its systems' error types in its order.
+export function booookScoreBlocks(report: RunReport, ranked: readonly RankedBoard[]): ReportBlock[] {
+  return ranked.flatMap((b) => {
+    const own = new Map(
+      report.leaderboard.filter((r) => r.metricKey === b.board.key).map((r) => [r.system, r]),
+    );
+    const rows = b.rows.map((r) => own.get(r.system)!);
+    return [
+      boardBlock(b),
+      { key: `${b.board.key}.error-types`, heading: 'Error types', list: rows.map(errorTypeLine) },
+    ];
+  });
 }
 
 // One figure per BooookScore metric: score and CI in percent, coherence errors by type.

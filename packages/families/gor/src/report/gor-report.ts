@@ -1,16 +1,18 @@
 import type { RunEntity } from '@precis/db';
 import {
+  type Board,
+  boardBlock,
   ciColumn,
   failedColumn,
   fixed,
+  isComplete,
   numberColumn,
+  type RankedBoard,
   type Ranked as RankedRow,
   type ReportBlock,
   type ReportColumn,
   type ReportFigure,
   type ReportSection,
-  rankBy,
-  rankColumn,
   reportTable,
   scoreTaskId,
 } from '@precis/engine';
@@ -21,17 +23,10 @@ import { gorTrace } from './gor-trace.js';
 
 type Ranked = RankedRow<GorRow>;
 
-// Complete rows by ROUGE-L (ties by system name) within their metric; the rest unranked, last.
-export const rankGorRows = (rows: readonly GorRow[]): Ranked[] =>
-  rankBy(
-    rows,
-    (r) => r.rouge?.rougeL ?? null,
-    (r) => r.metric,
-  );
+// The per-meeting values the ranks are tested on: each summary's ROUGE-L F1 (percent).
+export const GOR_RANKING_METRIC = 'rougeL';
 
 const COLUMNS: ReportColumn<Ranked>[] = [
-  rankColumn(),
-  { header: 'system', show: (r) => r.system },
   { header: 'summarizer', show: (r) => r.summarizer },
   { header: 'strategy', show: (r) => r.strategy },
   { header: 'ranker', show: (r) => r.ranker },
@@ -76,16 +71,32 @@ export interface GorReport {
   rows: GorRow[];
 }
 
-export function gorBlocks(report: GorReport): ReportBlock[] {
-  const blocks: ReportBlock[] = [...new Set(report.rows.map((r) => r.metric))].map((metric) => {
+const metricsOf = (report: GorReport) => [...new Set(report.rows.map((r) => r.metric))];
+
+// One board per rouge metric of the spec, ranked by ROUGE-L.
+export function gorBoards(report: GorReport): Board<GorRow>[] {
+  const metrics = metricsOf(report);
+  return metrics.map((metric) => {
     const rows = report.rows.filter((r) => r.metric === metric);
     return {
       key: metric,
-      heading: `GoR (${metric})`,
-      table: reportTable(COLUMNS, rankGorRows(rows)),
+      family: 'gor',
+      metric: 'rouge',
+      label: metric,
+      title: metrics.length > 1 ? `GoR (ROUGE, ${metric})` : 'GoR (ROUGE)',
+      ranking: { metric: GOR_RANKING_METRIC, column: 'ROUGE-L %' },
+      rows,
+      score: (r) => (r.rouge && isComplete(r.work) ? r.rouge.rougeL : null),
+      ci95: (r) => r.ci95.rougeL ?? null,
+      fields: (r) => ({ ...r }),
+      columns: COLUMNS,
       notes: notes(rows, metric),
     };
   });
+}
+
+export function gorBlocks(report: GorReport, ranked: readonly RankedBoard[]): ReportBlock[] {
+  const blocks = ranked.map((b) => boardBlock(b));
   const pairs = report.rows.flatMap((r) => r.pairwise.map((p) => ({ system: r.system, ...p })));
   if (pairs.length)
     blocks.push({
@@ -106,11 +117,12 @@ export async function loadGorReport(db: DataSource, run: RunEntity): Promise<Gor
 
 // One figure per metric: ROUGE-L F1 with its bootstrap CI.
 export function gorFigures(report: GorReport): ReportFigure[] {
-  return [...new Set(report.rows.map((r) => r.metric))].map((metric) => {
+  const metrics = metricsOf(report);
+  return metrics.map((metric) => {
     const rows = report.rows.filter((r) => r.metric === metric);
     return {
       key: metric,
-      title: `GoR (${metric}): ROUGE-L F1, rouge-score against the best reference`,
+      title: `GoR (ROUGE${metrics.length > 1 ? `, ${metric}` : ''}): ROUGE-L F1, rouge-score against the best reference`,
       metric: 'ROUGE-L F1 (%)',
       higherIsBetter: true,
       points: rows.map((r) => ({
@@ -126,8 +138,8 @@ export function gorFigures(report: GorReport): ReportFigure[] {
 export const gorReport: ReportSection<GorReport> = {
   load: loadGorReport,
   hasResults: (r) => r.rows.length > 0,
+  boards: gorBoards,
   blocks: gorBlocks,
-  json: (r) => ({ gor: rankGorRows(r.rows) }),
   figures: gorFigures,
   trace: gorTrace,
 };

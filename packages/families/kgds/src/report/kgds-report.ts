@@ -1,18 +1,19 @@
 import type { RunEntity } from '@precis/db';
 import {
+  type Board,
+  boardBlock,
   ciColumn,
   failedColumn,
   groupRows,
+  isComplete,
   judgedBy,
   numberColumn,
+  type RankedBoard,
   type Ranked as RankedRow,
   type ReportBlock,
   type ReportColumn,
   type ReportFigure,
   type ReportSection,
-  rankBy,
-  rankColumn,
-  reportTable,
   scoreTaskId,
 } from '@precis/engine';
 import { OPINION_ERROR_TYPES } from '@precis/metrics';
@@ -22,10 +23,8 @@ import { kgdsTrace } from './kgds-trace.js';
 
 type Ranked = RankedRow<KgdsRow>;
 
-// Complete rows by OP_GM (ties by system name), ranked within their metric and pattern (the
-// OP_GM of EBS-AOS and of ABS-AOS are not comparable); rows without numbers unranked, last.
-export const rankKgdsRows = (rows: readonly KgdsRow[]): Ranked[] =>
-  rankBy(rows, (r) => r.kgds?.opGm ?? null, groupKey);
+// The per-summary values the ranks are tested on: each summary's own OP_GM (percent).
+export const KGDS_RANKING_METRIC = 'kgds:op-gm';
 
 const groupKey = (r: KgdsRow) => `${r.metric} ${r.pattern}`;
 
@@ -36,8 +35,6 @@ const num = (header: string, value: (n: KgdsNumbers) => number | null | undefine
   numberColumn<Ranked>(header, 1, (r) => (r.kgds ? value(r.kgds) : null));
 
 const HEAD: ReportColumn<Ranked>[] = [
-  rankColumn(),
-  { header: 'system', show: (r) => r.system },
   { header: 'summarizer', show: (r) => r.summarizer },
   num('OP_GM', (n) => n.opGm),
 ];
@@ -87,7 +84,7 @@ function notes(rows: readonly KgdsRow[], metric: string, pattern: KgdsRow['patte
         zero.set(`${r.system} ${ratio}`, [...(zero.get(`${r.system} ${ratio}`) ?? []), z.document]);
   const background = pattern === 'ebs-aos' ? 'BSP F1' : 'KBSAF F1';
   return [
-    `${metric}, ${pattern.toUpperCase()}: percent, macro-averaged over samples; OP_GM = sqrt(${background} x CAO recall) from those means; error types are shares of the classified missed opinions;${pattern === 'ebs-aos' ? ' gold win % = feedback judgments preferring the gold EBS (a model judge only; n/a when none differed);' : ''} CIs from a bootstrap of the sample mean. Verified by: ${[...new Set(rows.map((r) => r.judge))].join(', ')}.`,
+    `${metric}, ${pattern.toUpperCase()}: percent, macro-averaged over samples; OP_GM = sqrt(${background} x CAO recall) from those means (the ranks test each sample's own OP_GM); error types are shares of the classified missed opinions;${pattern === 'ebs-aos' ? ' gold win % = feedback judgments preferring the gold EBS (a model judge only; n/a when none differed);' : ''} CIs from a bootstrap of the sample mean. Verified by: ${[...new Set(rows.map((r) => r.judge))].join(', ')}.`,
     zero.size
       ? `Samples with a 0/0 ratio, counted as 0: ${[...zero].map(([what, docs]) => `${what} in ${docs.length} (documents ${docs.join(', ')})`).join('; ')}.`
       : 'No sample had a 0/0 ratio.',
@@ -98,17 +95,34 @@ export interface KgdsReport {
   rows: KgdsRow[];
 }
 
-export function kgdsBlocks(report: KgdsReport): ReportBlock[] {
-  return groups(report.rows).map((rows) => {
-    const { metric, pattern } = rows[0]!;
-    return {
-      key: `${metric}.${pattern}`,
-      heading: `KGDS ${pattern.toUpperCase()} (${metric})`,
-      table: reportTable(COLUMNS[pattern], rankKgdsRows(rows)),
-      notes: notes(rows, metric, pattern),
-    };
-  });
+// The board of one (metric, pattern): the OP_GM of EBS-AOS and of ABS-AOS are not comparable.
+function kgdsBoard(rows: KgdsRow[], several: boolean): Board<KgdsRow> {
+  const { metric, pattern } = rows[0]!;
+  const judge = several ? `, ${judgedBy(rows.map((r) => r.judge))}` : '';
+  return {
+    key: `${metric}.${pattern}`,
+    family: 'kgds',
+    metric: 'kgds',
+    label: metric,
+    title: `KGDS ${pattern.toUpperCase()}${judge}`,
+    ranking: { metric: KGDS_RANKING_METRIC, column: 'OP_GM' },
+    rows,
+    score: (r) => (r.kgds && isComplete(r.work) ? r.kgds.opGm : null),
+    fields: (r) => ({ ...r }),
+    columns: COLUMNS[pattern],
+    notes: notes(rows, metric, pattern),
+    details: { pattern },
+  };
 }
+
+export const kgdsBoards = (report: KgdsReport): Board<KgdsRow>[] => {
+  const all = groups(report.rows);
+  const metrics = new Set(report.rows.map((r) => r.metric));
+  return all.map((rows) => kgdsBoard(rows, metrics.size > 1));
+};
+
+export const kgdsBlocks = (_: KgdsReport, ranked: readonly RankedBoard[]): ReportBlock[] =>
+  ranked.map((b) => boardBlock(b));
 
 export async function loadKgdsReport(db: DataSource, run: RunEntity): Promise<KgdsReport> {
   const rows = (await db.query('SELECT result FROM tasks WHERE id = $1', [scoreTaskId(run.id)])) as {
@@ -128,7 +142,7 @@ export function kgdsFigures(report: KgdsReport): ReportFigure[] {
       OPINION_ERROR_TYPES.map((t) => Math.round((r.errorsClassified * (r.kgds?.errorTypes[t] ?? 0)) / 100));
     return {
       key: `${metric}.${pattern}`,
-      title: `KGDS ${pattern.toUpperCase()} (${metric}): ${label}, ${judgedBy(rows.map((r) => r.judge))}`,
+      title: `KGDS ${pattern.toUpperCase()}: ${label}, ${judgedBy(rows.map((r) => r.judge))}`,
       metric: `${label} (%)`,
       higherIsBetter: true,
       points: rows.map((r) => ({
@@ -148,8 +162,8 @@ export function kgdsFigures(report: KgdsReport): ReportFigure[] {
 export const kgdsReport: ReportSection<KgdsReport> = {
   load: loadKgdsReport,
   hasResults: (r) => r.rows.length > 0,
+  boards: kgdsBoards,
   blocks: kgdsBlocks,
-  json: (r) => ({ kgds: rankKgdsRows(r.rows) }),
   figures: kgdsFigures,
   trace: kgdsTrace,
 };

@@ -1,22 +1,25 @@
 import type { RunEntity } from '@precis/db';
 import {
+  type Board,
+  boardBlock,
   describeWork,
   failedColumn,
   fixed,
   numberColumn,
   type Ranked,
+  type RankedBoard,
   type ReportBlock,
   type ReportColumn,
   type ReportFigure,
   type ReportSection,
+  type RowWork,
   type RunHeader,
-  rankBy,
-  rankColumn,
   reportTable,
   runHeader,
   scoreTaskId,
 } from '@precis/engine';
 import type {
+  DimensionCell,
   DimensionHumanCorrelation,
   DimensionLeaderboard,
   DimensionSystemRow,
@@ -64,56 +67,54 @@ function withWork(r: DimensionSystemRow): DimensionSystemRow {
 
 const num = (x: number | null | undefined) => fixed(x, 2);
 
-// The mean over dimensions; null unless every dimension has a mean (a complete row).
-function overall(r: DimensionSystemRow): number | null {
-  const xs = Object.values(r.dimensions).map((c) => c.mean);
-  if (xs.length === 0 || xs.some((m) => m === null)) return null;
-  return (xs as number[]).reduce((a, b) => a + b, 0) / xs.length;
+// A system on one dimension's board: its judgments of that dimension are the board's work.
+interface DimensionRow {
+  system: string;
+  summarizer: string;
+  cell: DimensionCell;
+  work: RowWork;
+  status: string;
 }
 
-// Complete rows best first (ties by system name); rows without a judge mean unranked, last.
-type RankedDimensionRow = Ranked<DimensionSystemRow>;
+type RankedDimensionRow = Ranked<DimensionRow>;
 
-export const rankDimensionRows = (rows: readonly DimensionSystemRow[]): RankedDimensionRow[] =>
-  rankBy(rows, overall);
-
-// Boards as the JSON report gives them: rows in rank order, each with its rank.
-export function rankedBoards(boards: readonly DimensionLeaderboard[]) {
-  return boards.map((b) => ({ ...b, rows: rankDimensionRows(b.rows) }));
+function dimensionRow(r: DimensionSystemRow, dimension: string): DimensionRow {
+  const cell = r.dimensions[dimension] ?? {
+    mean: null,
+    ci95: null,
+    bootstrapStd: null,
+    summaries: 0,
+    failed: 0,
+    human: null,
+  };
+  const work = {
+    summaries: r.work.summaries,
+    judgments: { expected: cell.summaries + cell.failed, failed: cell.failed },
+  };
+  return { system: r.system, summarizer: r.summarizer, cell, work, status: describeWork(work) };
 }
 
-// A number column: shown with two decimals, unformatted in CSV.
-const dimensionColumn = (header: string, value: (r: RankedDimensionRow) => number | null) =>
-  numberColumn<RankedDimensionRow>(header, 2, value);
-
-function columns(board: DimensionLeaderboard): ReportColumn<RankedDimensionRow>[] {
-  const anyHuman = board.rows.some((r) => Object.values(r.dimensions).some((c) => c.human !== null));
-  const cols: ReportColumn<RankedDimensionRow>[] = [
-    rankColumn(),
-    { header: 'system', show: (r) => r.system },
+function columns(board: DimensionLeaderboard, dimension: string): ReportColumn<RankedDimensionRow>[] {
+  const anyHuman = board.rows.some((r) => r.dimensions[dimension]?.human != null);
+  const ci = (r: RankedDimensionRow) => r.cell.ci95;
+  return [
     { header: 'summarizer', show: (r) => r.summarizer },
-    dimensionColumn('judge mean', overall),
-  ];
-  for (const d of board.dimensions) {
-    const ci = (r: RankedDimensionRow) => r.dimensions[d]?.ci95 ?? null;
-    cols.push(
-      dimensionColumn(d, (r) => r.dimensions[d]?.mean ?? null),
-      {
-        header: `${d} 95% CI`,
-        show: (r) => {
-          const c = ci(r);
-          return c ? `${num(c[0])}–${num(c[1])}` : 'n/a';
-        },
-        csv: [
-          { header: `${d} 95% CI low`, value: (r) => ci(r)?.[0] ?? null },
-          { header: `${d} 95% CI high`, value: (r) => ci(r)?.[1] ?? null },
-        ],
+    numberColumn<RankedDimensionRow>(dimension, 2, (r) => r.cell.mean),
+    {
+      header: `${dimension} 95% CI`,
+      show: (r) => {
+        const c = ci(r);
+        return c ? `${num(c[0])}–${num(c[1])}` : 'n/a';
       },
-    );
-    if (anyHuman) cols.push(dimensionColumn(`${d} human`, (r) => r.dimensions[d]?.human ?? null));
-  }
-  cols.push(failedColumn(), { header: 'status', show: (r) => r.status });
-  return cols;
+      csv: [
+        { header: `${dimension} 95% CI low`, value: (r) => ci(r)?.[0] ?? null },
+        { header: `${dimension} 95% CI high`, value: (r) => ci(r)?.[1] ?? null },
+      ],
+    },
+    ...(anyHuman ? [numberColumn<RankedDimensionRow>(`${dimension} human`, 2, (r) => r.cell.human)] : []),
+    failedColumn(),
+    { header: 'status', show: (r) => r.status },
+  ];
 }
 
 type CorrelationRow = { dimension: string; c: DimensionHumanCorrelation };
@@ -137,10 +138,11 @@ const CORRELATION_COLUMNS: ReportColumn<CorrelationRow>[] = [
   },
 ];
 
-// What the judge managed: every judgment failed, some failed, or all were made.
-function judgedNote(board: DimensionLeaderboard): string {
-  const expected = board.rows.reduce((a, r) => a + r.work.judgments.expected, 0);
-  const failed = board.rows.reduce((a, r) => a + r.work.judgments.failed, 0);
+// What the judge managed on one dimension: every judgment failed, some failed, or all were made.
+function judgedNote(board: DimensionLeaderboard, dimension: string): string {
+  const rows = board.rows.map((r) => dimensionRow(r, dimension));
+  const expected = rows.reduce((a, r) => a + r.work.judgments.expected, 0);
+  const failed = rows.reduce((a, r) => a + r.work.judgments.failed, 0);
   if (expected === 0) return ' Nothing to judge: every summary failed.';
   if (failed === expected) return ` Every judgment failed (${failed} of ${expected}): no judge scores.`;
   if (failed)
@@ -148,26 +150,55 @@ function judgedNote(board: DimensionLeaderboard): string {
   return '';
 }
 
-function caption(board: DimensionLeaderboard): string {
-  const templates = [...new Set(Object.values(board.templates))].join(', ');
-  const failedSteps = board.failedSteps.length
-    ? ` G-Eval steps failed for ${board.failedSteps.join(', ')} (not judged).`
+function caption(board: DimensionLeaderboard, dimension: string): string {
+  const template = board.templates[dimension] ?? 'not recorded';
+  const failedSteps = board.failedSteps.includes(dimension)
+    ? ` G-Eval could not write the evaluation steps of ${dimension} (not judged).`
     : '';
-  return `Judge ${board.judge} (${board.family}, template ${templates}); ${board.samples} sample(s) at temperature ${board.temperature}, score = ${board.method === 'logprob-weighted' ? 'logprob-weighted mean' : 'mean of the parsed samples'} (1-5); CI from a ${board.bootstrapResamples}-resample bootstrap of the system mean.${judgedNote(board)}${failedSteps}`;
+  return `Judge ${board.judge} (${board.family}, template ${template}); ${board.samples} sample(s) at temperature ${board.temperature}, score = ${board.method === 'logprob-weighted' ? 'logprob-weighted mean' : 'mean of the parsed samples'} (1-5); CI from a ${board.bootstrapResamples}-resample bootstrap of the system mean.${judgedNote(board, dimension)}${failedSteps}`;
 }
 
-// Per-dimension judge leaderboards of a run, each naming its judge and template version, and
-// each followed by its correlation with the human ratings when the dataset has them.
-export function dimensionBlocks(report: DimensionReport): ReportBlock[] {
-  return report.boards.flatMap((b) => {
-    const blocks: ReportBlock[] = [
-      {
-        key: b.metric,
-        heading: b.metric,
-        table: reportTable(columns(b), rankDimensionRows(b.rows)),
-        notes: [caption(b)],
+// One leaderboard per (dimensions metric, dimension), ranked on the per-summary judge scores.
+export function dimensionBoards(report: DimensionReport): Board<DimensionRow>[] {
+  return report.boards.flatMap((b) =>
+    b.dimensions.map((d) => ({
+      key: `${b.metric}.${d}`,
+      family: 'opinion',
+      metric: 'dimensions',
+      label: b.metric,
+      title: `Opinion dimensions — ${d}`,
+      ranking: { metric: `dimension:${d}`, column: d },
+      rows: b.rows.map((r) => dimensionRow(r, d)),
+      score: (r: DimensionRow) => r.cell.mean,
+      ci95: (r: DimensionRow) => r.cell.ci95,
+      fields: (r: DimensionRow) => ({
+        summarizer: r.summarizer,
+        bootstrapStd: r.cell.bootstrapStd,
+        summaries: r.cell.summaries,
+        human: r.cell.human,
+      }),
+      columns: columns(b, d),
+      notes: [caption(b, d)],
+      details: {
+        dimension: d,
+        judge: b.judge,
+        judgeFamily: b.family,
+        template: b.templates[d] ?? null,
+        samples: b.samples,
+        temperature: b.temperature,
+        method: b.method,
+        bootstrapResamples: b.bootstrapResamples,
+        humanCorrelation: b.humanCorrelation?.[d] ?? null,
       },
-    ];
+    })),
+  );
+}
+
+// Each dimension's leaderboard, naming its judge and template version, then each metric's
+// correlation with the human ratings when the dataset has them.
+export function dimensionBlocks(report: DimensionReport, ranked: readonly RankedBoard[]): ReportBlock[] {
+  return report.boards.flatMap((b) => {
+    const blocks = ranked.filter((r) => r.board.label === b.metric).map((r) => boardBlock(r));
     if (b.humanCorrelation) {
       const rows = b.dimensions.flatMap((dimension) => {
         const c = b.humanCorrelation?.[dimension];
@@ -175,7 +206,8 @@ export function dimensionBlocks(report: DimensionReport): ReportBlock[] {
       });
       blocks.push({
         key: `${b.metric}.human-correlation`,
-        heading: `${b.metric}: correlation with human ratings (summary level)`,
+        heading: `Opinion dimensions: correlation with human ratings (summary level)`,
+        label: b.metric,
         table: reportTable(CORRELATION_COLUMNS, rows),
       });
     }
@@ -188,7 +220,7 @@ export function dimensionFigures(r: DimensionReport): ReportFigure[] {
   return r.boards.flatMap((b) =>
     b.dimensions.map((d) => ({
       key: `${b.metric}.${d}`,
-      title: `${b.metric}: ${d}, judged by ${b.judge} (${b.templates[d] ?? 'template not recorded'})`,
+      title: `Opinion dimensions — ${d}, judged by ${b.judge} (${b.templates[d] ?? 'template not recorded'})`,
       metric: `${d} (1–5)`,
       higherIsBetter: true,
       points: b.rows.map((row) => ({
@@ -204,8 +236,8 @@ export function dimensionFigures(r: DimensionReport): ReportFigure[] {
 export const dimensionReport: ReportSection<DimensionReport> = {
   load: (db, run) => loadDimensionReport(db, run),
   hasResults: (r) => r.boards.length > 0,
+  boards: dimensionBoards,
   blocks: dimensionBlocks,
-  json: (r) => ({ dimensions: rankedBoards(r.boards) }),
   figures: dimensionFigures,
   trace: dimensionTrace,
 };

@@ -1,17 +1,18 @@
 import type { RunEntity } from '@precis/db';
 import {
+  type Board,
+  boardBlock,
   ciColumn,
   failedColumn,
+  isComplete,
   judgedBy,
   numberColumn,
+  type RankedBoard,
   type Ranked as RankedRow,
   type ReportBlock,
   type ReportColumn,
   type ReportFigure,
   type ReportSection,
-  rankBy,
-  rankColumn,
-  reportTable,
   scoreTaskId,
 } from '@precis/engine';
 import type { DataSource } from 'typeorm';
@@ -19,20 +20,13 @@ import type { PersphereNumbers, PersphereRow } from '../score/persphere-row.js';
 
 type Ranked = RankedRow<PersphereRow>;
 
-// Complete rows by Overall@k (ties by system name) within their metric; the rest unranked, last.
-export const rankPersphereRows = (rows: readonly PersphereRow[]): Ranked[] =>
-  rankBy(
-    rows,
-    (r) => r.persphere?.overall ?? null,
-    (r) => r.metric,
-  );
+// The per-query values the ranks are tested on: each summary's Overall rating (1–10).
+export const PERSPHERE_RANKING_METRIC = 'persphere:overall';
 
 const num = (header: string, digits: number, value: (n: PersphereNumbers) => number | null) =>
   numberColumn<Ranked>(header, digits, (r) => (r.persphere ? value(r.persphere) : null));
 
 const COLUMNS: ReportColumn<Ranked>[] = [
-  rankColumn(),
-  { header: 'system', show: (r) => r.system },
   { header: 'summarizer', show: (r) => r.summarizer },
   { header: 'strategy', show: (r) => r.strategy },
   { header: 'retriever', show: (r) => (r.persphere ? r.persphere.retriever : '') },
@@ -68,17 +62,33 @@ export interface PersphereReport {
   rows: PersphereRow[];
 }
 
-export function persphereBlocks(report: PersphereReport): ReportBlock[] {
-  return [...new Set(report.rows.map((r) => r.metric))].map((metric) => {
+const metricsOf = (report: PersphereReport) => [...new Set(report.rows.map((r) => r.metric))];
+
+// One board per persphere metric of the spec, ranked by Overall@k.
+export function persphereBoards(report: PersphereReport): Board<PersphereRow>[] {
+  const metrics = metricsOf(report);
+  return metrics.map((metric) => {
     const rows = report.rows.filter((r) => r.metric === metric);
+    const judge = metrics.length > 1 ? `, ${judgedBy(rows.map((r) => r.judge))}` : '';
     return {
       key: metric,
-      heading: `PerSphere (${metric})`,
-      table: reportTable(COLUMNS, rankPersphereRows(rows)),
+      family: 'persphere',
+      metric: 'persphere',
+      label: metric,
+      title: `PerSphere${judge}`,
+      ranking: { metric: PERSPHERE_RANKING_METRIC, column: 'Overall@k' },
+      rows,
+      score: (r) => (r.persphere && isComplete(r.work) ? r.persphere.overall : null),
+      ci95: (r) => r.ci95.overall ?? null,
+      fields: (r) => ({ ...r }),
+      columns: COLUMNS,
       notes: notes(rows, metric),
     };
   });
 }
+
+export const persphereBlocks = (_: PersphereReport, ranked: readonly RankedBoard[]): ReportBlock[] =>
+  ranked.map((b) => boardBlock(b));
 
 export async function loadPersphereReport(db: DataSource, run: RunEntity): Promise<PersphereReport> {
   const rows = (await db.query('SELECT result FROM tasks WHERE id = $1', [scoreTaskId(run.id)])) as {
@@ -89,11 +99,11 @@ export async function loadPersphereReport(db: DataSource, run: RunEntity): Promi
 
 // One figure per metric: Overall@k (the judge's 1-10 rating) with its bootstrap CI.
 export function persphereFigures(report: PersphereReport): ReportFigure[] {
-  return [...new Set(report.rows.map((r) => r.metric))].map((metric) => {
+  return metricsOf(report).map((metric) => {
     const rows = report.rows.filter((r) => r.metric === metric);
     return {
       key: metric,
-      title: `PerSphere (${metric}): Overall@k, ${judgedBy(rows.map((r) => r.judge))}`,
+      title: `PerSphere: Overall@k, ${judgedBy(rows.map((r) => r.judge))}`,
       metric: 'Overall@k (1–10)',
       higherIsBetter: true,
       points: rows.map((r) => ({
@@ -109,7 +119,7 @@ export function persphereFigures(report: PersphereReport): ReportFigure[] {
 export const persphereReport: ReportSection<PersphereReport> = {
   load: loadPersphereReport,
   hasResults: (r) => r.rows.length > 0,
+  boards: persphereBoards,
   blocks: persphereBlocks,
-  json: (r) => ({ persphere: rankPersphereRows(r.rows) }),
   figures: persphereFigures,
 };
