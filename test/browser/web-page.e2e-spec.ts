@@ -105,13 +105,29 @@ describe('the web page (Chromium)', () => {
     );
     // CI whiskers, quality vs cost and error types: three SVG charts (drawn once laid out).
     await figure.locator('svg').nth(2).waitFor();
-    const header = page.locator('[data-testid="table-booookscore"] th', { hasText: 'system' }).first();
+    const header = page.locator('[data-testid="table-booookscore.0"] th', { hasText: 'system' }).first();
     await header.click();
     expect(await header.getAttribute('aria-sort')).toBe('ascending');
-    expect(await systemsOf('table-booookscore')).toEqual(['hier-lead', 'hier-textrank', 'inc-textrank']);
+    expect(await systemsOf('table-booookscore.0')).toEqual(['hier-lead', 'hier-textrank', 'inc-textrank']);
     await header.click();
     expect(await header.getAttribute('aria-sort')).toBe('descending');
-    expect(await systemsOf('table-booookscore')).toEqual(['inc-textrank', 'hier-textrank', 'hier-lead']);
+    expect(await systemsOf('table-booookscore.0')).toEqual(['inc-textrank', 'hier-textrank', 'hier-lead']);
+    // The leaderboard is titled for people, names what ranks it, and shows the internal id small;
+    // one document cannot separate the three systems: each shares rank 1, and the note says why.
+    const title = page.getByTestId('section-title-booookscore.0');
+    expect(await title.textContent()).toBe('BooookScore (coherence) ranked by BooookScore booookscore.0');
+    expect(await title.locator('small.block-label').textContent()).toBe('booookscore.0');
+    const board = page.getByTestId('block-booookscore.0');
+    expect(await board.locator('th').allTextContents()).toContain('BooookScore↕');
+    expect(await board.locator('tbody tr td:nth-child(1)').allTextContents()).toEqual([
+      '=1 tied',
+      '=1 tied',
+      '=1 tied',
+    ]);
+    expect(await board.locator('td strong.ranking').allTextContents()).toEqual(['100.0', '100.0', '100.0']);
+    expect(await board.locator('p.note').allTextContents()).toContain(
+      'Only 1 document: no system can be shown better (a paired test needs 5); all share rank 1.',
+    );
     await page.screenshot({ path: join(SCREENSHOTS, 'run.png'), fullPage: true });
 
     const samples = page.getByTestId('sample-row');
@@ -140,7 +156,7 @@ describe('the web page (Chromium)', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'progress.png') });
     // The page reloads the view itself when the stream ends.
     await page.getByTestId('figure-BooookScore').waitFor({ timeout: 120_000 });
-    expect(await systemsOf('table-booookscore')).toHaveLength(3);
+    expect(await systemsOf('table-booookscore.0')).toHaveLength(3);
     expect((await finished(run.id)).status).toBe('completed');
     // The run's model calls and tokens as the ledger has them (the fake reports no cached or
     // reasoning tokens).

@@ -53,8 +53,11 @@ export interface ReportTable {
 }
 
 export interface ReportBlock {
+  // A leaderboard's key is its section's (RunView.sections).
   key: string;
   heading?: string;
+  // An internal id shown small beside the heading (e.g. booookscore.0).
+  label?: string;
   table?: ReportTable;
   chart?: { title: string; bars: { label: string; share: number | null; display: string }[] };
   notes?: string[];
@@ -88,7 +91,53 @@ export interface RunView {
   // What the run's model calls took (a report file of a run carries it too).
   usage?: RunUsage & { costUsd: number };
   blocks: ReportBlock[];
+  // The run's leaderboards as GET /api/v1/runs/{id}/report gives them (absent in older reports).
+  sections?: ReportSection[];
   figures: ReportFigure[];
+}
+
+// One leaderboard, the same shape for every family (GET /api/v1/runs/{id}/report: sections[]).
+export interface ReportSection {
+  key: string;
+  family: string;
+  // The spec's metric name; label is the internal id (e.g. booookscore.0).
+  metric: string;
+  label: string;
+  // For people, e.g. "BooookScore (coherence)".
+  title: string;
+  // The per-document metric the ranks are tested on, and the column showing its mean.
+  rankingMetric: string;
+  rankingColumn: string;
+  higherIsBetter: boolean;
+  alpha: number;
+  resamples: number;
+  documents: number;
+  notes: string[];
+  details: Record<string, unknown>;
+  rows: SectionRow[];
+}
+
+export interface SectionRow {
+  system: string;
+  // 1 + the systems significantly better; null when its work failed.
+  rank: number | null;
+  // "1", "=2" (a rank several systems share), "–".
+  rankLabel: string;
+  score: number | null;
+  ciLow: number | null;
+  ciHigh: number | null;
+  work: { summaries: { expected: number; failed: number }; judgments: { expected: number; failed: number } };
+  status: string;
+  usage: {
+    calls: number;
+    tokensIn: number;
+    tokensOut: number;
+    tokensCached: number;
+    tokensReasoning: number;
+    costUsd: number;
+  };
+  // Then the family's own fields.
+  [field: string]: unknown;
 }
 
 // GET /api/v1/runs/{id}/samples?offset=&limit= : per-summary metric values, server-side paged.
@@ -147,6 +196,8 @@ export interface CrossRunBoard {
     producedBy: string;
     mean: number;
     rank: number;
+    // "=2" for a rank several systems share.
+    rankLabel: string;
   }[];
   comparisons: {
     better: string;
@@ -156,4 +207,6 @@ export interface CrossRunBoard {
     pHolm: number | null;
     significant: boolean;
   }[];
+  // Why every system shares rank 1, or where the tests are not transitive.
+  notes: string[];
 }

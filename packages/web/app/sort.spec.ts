@@ -13,6 +13,11 @@ describe('table sorting', () => {
     ]);
   });
 
+  it('sorts ranks numerically, a shared rank (=2) beside its number, unranked rows last', () => {
+    const rows = [['=2'], ['–'], ['1'], ['10'], ['=2']];
+    expect(sortedIndices(rows, 0, 'asc')).toEqual([2, 0, 4, 3, 1]);
+  });
+
   it('sorts numerically when every present cell is a number, missing cells last both ways', () => {
     const rows = [['10'], ['n/a'], ['9.5'], ['–'], ['100']];
     expect(sortedIndices(rows, 0, 'asc')).toEqual([2, 0, 4, 1, 3]);

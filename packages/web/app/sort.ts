@@ -7,10 +7,11 @@ const MISSING = new Set(['', 'n/a', '–', '-']);
 
 export const isMissing = (cell: string): boolean => MISSING.has(cell.trim());
 
-// "$0.0123" -> 0.0123, "81.0–85.1" (a CI) -> 81.0, "42%" -> 42; null when not a number.
+// "$0.0123" -> 0.0123, "81.0–85.1" (a CI) -> 81.0, "42%" -> 42, "=2" -> 2; null when not a number.
 export function cellNumber(cell: string): number | null {
   let s = cell.trim();
-  if (s.startsWith('$')) s = s.slice(1);
+  // A money amount, or a rank several rows share ('=2').
+  if (s.startsWith('$') || s.startsWith('=')) s = s.slice(1);
   const dash = s.indexOf('–');
   if (dash > 0) s = s.slice(0, dash);
   s = s.trim();

@@ -49,10 +49,58 @@ export const datasetDto = z.object({
   createdAt: z.string().nullable(),
 });
 export const datasetListDto = z.object({ datasets: z.array(datasetDto), nextPageToken: z.string() });
+const workDto = z.object({
+  summaries: z.object({ expected: z.number(), failed: z.number() }),
+  judgments: z.object({ expected: z.number(), failed: z.number() }),
+});
+// One leaderboard, in the same shape for every family.
+export const sectionDto = z.object({
+  key: z.string().describe('unique within the run; names the table in CSV'),
+  family: z.string().describe('books, opinion, kgds, persphere or gor'),
+  metric: z.string().describe("the spec's metric name"),
+  label: z.string().describe('the internal id, e.g. booookscore.0'),
+  title: z.string().describe('for people, e.g. "BooookScore (coherence)"'),
+  rankingMetric: z.string().describe('the per-document metric the ranks are tested on'),
+  rankingColumn: z.string().describe('the column that shows its mean'),
+  higherIsBetter: z.boolean(),
+  alpha: z.number().describe("significance level after Holm's correction"),
+  resamples: z.number(),
+  documents: z.number().describe('the most documents two ranked systems share'),
+  notes: z.array(z.string()),
+  details: z.record(z.string(), z.unknown()).describe("the section's own fields (judge, templates...)"),
+  rows: z
+    .array(
+      z
+        .object({
+          system: z.string(),
+          rank: z.number().nullable().describe('1 + the systems significantly better; null: its work failed'),
+          rankLabel: z.string().describe('"1", "=2" for a shared rank, "–" for none'),
+          score: z.number().nullable(),
+          ciLow: z.number().nullable(),
+          ciHigh: z.number().nullable(),
+          work: workDto,
+          status: z.string(),
+          usage: z.object({
+            calls: z.number(),
+            tokensIn: z.number(),
+            tokensOut: z.number(),
+            tokensCached: z.number(),
+            tokensReasoning: z.number(),
+            costUsd: z.number(),
+          }),
+        })
+        .catchall(z.unknown())
+        .describe("then the family's own fields"),
+    )
+    .describe('by mean, best first; rows without a rank last'),
+});
 export const reportDto = z
-  .object({ run: z.record(z.string(), z.unknown()) })
-  .catchall(z.unknown())
-  .describe("the same JSON as `precis report <run> --format json`: the run, then each family's leaderboards");
+  .object({
+    run: z.record(z.string(), z.unknown()),
+    sections: z.array(sectionDto),
+    modelNotes: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  .describe('the same JSON as `precis report <run> --format json`: the run, then its leaderboards');
 export const errorDto = z.object({
   error: z.string(),
   requestId: z.string().describe('the x-request-id of the request; the gateway logs a 5xx under it'),
@@ -111,6 +159,7 @@ export const pageDataDto = z
     title: z.string(),
     run: z.record(z.string(), z.unknown()).optional(),
     blocks: z.array(z.record(z.string(), z.unknown())).describe('the report blocks (tables, notes, lists)'),
+    sections: z.array(sectionDto).describe("the run's leaderboards, as the report's sections"),
     figures: z.array(figureDto),
   })
   .describe("what the web page draws of a run: the report's blocks and its leaderboards as charts");
@@ -154,6 +203,7 @@ export const leaderboardDto = z.object({
       producedBy: z.string(),
       mean: z.number(),
       rank: z.number(),
+      rankLabel: z.string().describe('"=2" for a rank several systems share'),
     }),
   ),
   comparisons: z.array(
@@ -166,6 +216,9 @@ export const leaderboardDto = z.object({
       significant: z.boolean(),
     }),
   ),
+  notes: z
+    .array(z.string())
+    .describe('why every system shares rank 1, or where the tests are not transitive'),
 });
 
 const iso = (d: Date | undefined) => (d ? d.toISOString() : null);

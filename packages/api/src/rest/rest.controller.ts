@@ -48,6 +48,10 @@ import { RestErrorsFilter } from './rest-errors.filter.js';
 import { queryChoice, queryFraction, queryInt, queryRunIds, queryText } from './rest-query.js';
 import { runProgressEvents } from './run-events.js';
 
+// A report's significance level from `?alpha=`; absent: the spec's (else 0.05).
+const reportAlpha = (query: Record<string, unknown>) =>
+  queryFraction('alpha', query.alpha, { above: 0, below: 1 });
+
 // The REST API (/api/v1): thin translations to the services the gRPC API uses.
 @Controller('api/v1')
 @UseGuards(RestKeyGuard)
@@ -120,10 +124,10 @@ export class RestController {
     return runProgressEvents(this.dataSource, run.id);
   }
 
-  // The report's blocks and figures, as the web page draws them.
+  // The report's blocks, sections and figures, as the web page draws them.
   @Get('runs/:id/view')
-  view(@Param('id') id: string) {
-    return this.runs.view(id);
+  view(@Param('id') id: string, @Query() query: Record<string, unknown>) {
+    return this.runs.view(id, reportAlpha(query));
   }
 
   // Per-summary metric values, server-side paged (the web page's samples table).
@@ -135,10 +139,10 @@ export class RestController {
     });
   }
 
-  // The same JSON as `precis report <run> --format json`.
+  // The same JSON as `precis report <run> --format json` (`?alpha=` as its --alpha).
   @Get('runs/:id/report')
-  report(@Param('id') id: string) {
-    return this.runs.reportJson(id);
+  report(@Param('id') id: string, @Query() query: Record<string, unknown>) {
+    return this.runs.reportJson(id, reportAlpha(query));
   }
 
   @Post('runs/:id/cancel')

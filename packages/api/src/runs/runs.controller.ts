@@ -61,7 +61,12 @@ export class RunsController {
   @GrpcMethod(SERVICE, 'getRunReport')
   getRunReport(request: GetRunReportRequest, metadata: Metadata): Promise<GetRunReportResponse> {
     return this.calls.run('GetRunReport', metadata, 'read', () =>
-      this.runs.report(request.runId ?? '', request.format || 'md', request.wide === true),
+      this.runs.report(
+        request.runId ?? '',
+        request.format || 'md',
+        request.wide === true,
+        request.alpha ?? 0,
+      ),
     );
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { GrpcInvalidArgumentException, GrpcNotFoundException } from '@nestjs/microservices';
-import type { GetLeaderboardRequest, Run, RunStatus } from '@precis/contracts';
+import type { GetLeaderboardRequest, LeaderboardSection, Run, RunStatus } from '@precis/contracts';
 import { RunEntity } from '@precis/db';
 import {
   cancelRun,
@@ -19,6 +19,7 @@ import {
   renderBlocks,
   renderRunReport,
   reportJson,
+  reportSections,
   runBlockedBy,
   runPageData,
   sampleValues,
@@ -30,6 +31,7 @@ import { builtInFamilies, FAMILIES } from '@precis/service';
 import { DataSource } from 'typeorm';
 import { boundedField, cut, decodePageToken, encodePageToken, pageSize } from '../grpc/page-token.js';
 import { fromProtoRunStatus, taskCountsMap, toProtoRun } from './dto/run.mapper.js';
+import { toProtoSection } from './dto/section.mapper.js';
 
 const MAX_RUN_REF = 100;
 const REPORT_FORMATS: readonly ReportFormat[] = ['md', 'csv', 'json', 'html', 'text'];
@@ -112,22 +114,33 @@ export class RunsService {
   }
 
   // The object `precis report --format json` prints (REST answers it without a text round trip).
-  async reportJson(ref: string): Promise<Record<string, unknown>> {
+  async reportJson(ref: string, alpha?: number): Promise<Record<string, unknown>> {
     const run = await this.find(ref);
-    return reportJson(await loadFullRunReport(this.families, this.dataSource, run));
+    return reportJson(await loadFullRunReport(this.families, this.dataSource, run, { alpha }));
   }
 
-  // The run's leaderboards as `precis report` renders them (the gateway has the families).
-  async report(ref: string, format: string, wide: boolean): Promise<{ text: string; hasResults: boolean }> {
+  // The run's leaderboards as `precis report` renders them (the gateway has the families), and as
+  // sections; alpha 0 is the spec's.
+  async report(
+    ref: string,
+    format: string,
+    wide: boolean,
+    alpha = 0,
+  ): Promise<{ text: string; hasResults: boolean; sections: LeaderboardSection[] }> {
     if (!REPORT_FORMATS.includes(format as ReportFormat))
       throw new GrpcInvalidArgumentException(
         `format: "${format}" is not one of ${REPORT_FORMATS.join(', ')}`,
       );
+    if (alpha !== 0 && !(alpha > 0 && alpha < 1))
+      throw new GrpcInvalidArgumentException(
+        `alpha: expected a number in (0, 1) or 0 for the spec's, got ${alpha}`,
+      );
     const run = await this.find(ref);
-    const report = await loadFullRunReport(this.families, this.dataSource, run);
+    const report = await loadFullRunReport(this.families, this.dataSource, run, alpha ? { alpha } : {});
     return {
       text: renderRunReport(report, format as ReportFormat, { wide }),
       hasResults: hasResults(report),
+      sections: reportSections(report).map(toProtoSection),
     };
   }
 
@@ -167,10 +180,10 @@ export class RunsService {
     }
   }
 
-  // What the web page draws of a run: its report blocks and figures.
-  async view(ref: string) {
+  // What the web page draws of a run: its report blocks, sections and figures.
+  async view(ref: string, alpha?: number) {
     const run = await this.find(ref);
-    return runPageData(await loadFullRunReport(this.families, this.dataSource, run));
+    return runPageData(await loadFullRunReport(this.families, this.dataSource, run, { alpha }));
   }
 
   async samples(ref: string, page: { offset: number; limit: number }) {

@@ -8,32 +8,34 @@ import { href } from '../router';
 
 type Entry = CrossRunBoard['entries'][number];
 
-const ENTRY_HEADERS = ['rank', 'system', 'run', 'produced by', 'mean'];
+const ENTRY_HEADERS = ['rank', 'system', 'mean', 'run', 'produced by'];
 const COMPARISON_HEADERS = ['better', 'worse', 'mean diff', 'p', 'p (Holm)', 'significant'];
 
+// Rows by mean, best first; a rank several systems share ('=2') is marked so the tie is visible.
 function EntriesTable({ entries }: { entries: Entry[] }) {
   const rows = useMemo(
-    () => entries.map((e) => [String(e.rank), e.system, e.run.name, e.producedBy, formatNumber(e.mean)]),
+    () =>
+      entries.map((e) => [
+        e.rankLabel ?? String(e.rank),
+        e.system,
+        formatNumber(e.mean),
+        e.run.name,
+        e.producedBy,
+      ]),
     [entries],
   );
-  // Systems no test separates share a rank: mark them so the tie is visible.
-  const shared = useMemo(() => {
-    const counts = new Map<number, number>();
-    for (const e of entries) counts.set(e.rank, (counts.get(e.rank) ?? 0) + 1);
-    return counts;
-  }, [entries]);
   const renderCell = (cell: string, row: number, col: number) => {
     const e = entries[row];
     if (!e) return cell;
     if (col === 0)
-      return (shared.get(e.rank) ?? 0) > 1 ? (
-        <span class="tied" title={`${shared.get(e.rank)} systems share rank ${e.rank}`}>
+      return cell.startsWith('=') ? (
+        <span class="tied" title={`several systems share rank ${e.rank}`}>
           {cell} <span class="tie-mark">tied</span>
         </span>
       ) : (
         cell
       );
-    if (col === 2) return <a href={href.run(e.run.id)}>{cell}</a>;
+    if (col === 3) return <a href={href.run(e.run.id)}>{cell}</a>;
     return cell;
   };
   return <SortableTable headers={ENTRY_HEADERS} rows={rows} testid="compare" renderCell={renderCell} />;
@@ -85,12 +87,17 @@ function Board({ board }: { board: CrossRunBoard }) {
         <strong>{board.metric}</strong>: {board.entries.length} systems on {board.documents} shared documents
         <span class="muted">
           {' '}
-          (paired bootstrap, {board.resamples} resamples, Holm-corrected, alpha {board.alpha}; systems no test
-          separates share a rank)
+          (rows by mean; a rank is 1 + the systems significantly better: paired bootstrap, {board.resamples}{' '}
+          resamples, Holm-corrected, alpha {board.alpha}; systems no test separates share a rank, marked =)
         </span>
       </p>
       <h2>Leaderboard</h2>
       <EntriesTable entries={board.entries} />
+      {(board.notes ?? []).map((n, i) => (
+        <p class="note" key={i} data-testid="compare-note">
+          {n}
+        </p>
+      ))}
       <h2>Paired comparisons</h2>
       <ComparisonsTable board={board} />
     </>

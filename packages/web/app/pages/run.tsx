@@ -81,7 +81,7 @@ export function RunResults({ view }: { view: PageView }) {
       ) : null}
       <section class="blocks">
         {view.blocks.map((b) => (
-          <BlockView key={b.key} block={b} />
+          <BlockView key={b.key} block={b} section={view.sections?.find((s) => s.key === b.key)} />
         ))}
       </section>
     </>

@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { LeaderboardSection } from "./leaderboard.js";
 import { Run, RunStatus, runStatusFromJSON, runStatusToJSON } from "./run.js";
 
 export interface CreateRunRequest {
@@ -84,12 +85,16 @@ export interface GetRunReportRequest {
   format: string;
   /** text: every column at full width instead of what fits 120 columns. */
   wide: boolean;
+  /** The leaderboards' significance level after Holm's correction; 0 = the spec's (else 0.05). */
+  alpha: number;
 }
 
 export interface GetRunReportResponse {
   text: string;
   /** False while the run has no leaderboard yet (the text then has only its title). */
   hasResults: boolean;
+  /** The run's leaderboards, as the JSON report's `sections` (whatever the format). */
+  sections: LeaderboardSection[];
 }
 
 export interface GetLeaderboardRequest {
@@ -848,7 +853,7 @@ export const CancelRunResponse: MessageFns<CancelRunResponse> = {
 };
 
 function createBaseGetRunReportRequest(): GetRunReportRequest {
-  return { runId: "", format: "", wide: false };
+  return { runId: "", format: "", wide: false, alpha: 0 };
 }
 
 export const GetRunReportRequest: MessageFns<GetRunReportRequest> = {
@@ -861,6 +866,9 @@ export const GetRunReportRequest: MessageFns<GetRunReportRequest> = {
     }
     if (message.wide !== false) {
       writer.uint32(24).bool(message.wide);
+    }
+    if (message.alpha !== 0) {
+      writer.uint32(33).double(message.alpha);
     }
     return writer;
   },
@@ -902,6 +910,14 @@ export const GetRunReportRequest: MessageFns<GetRunReportRequest> = {
             message.wide = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.alpha = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -923,6 +939,7 @@ export const GetRunReportRequest: MessageFns<GetRunReportRequest> = {
         : "",
       format: isSet(object.format) ? globalThis.String(object.format) : "",
       wide: isSet(object.wide) ? globalThis.Boolean(object.wide) : false,
+      alpha: isSet(object.alpha) ? globalThis.Number(object.alpha) : 0,
     };
   },
 
@@ -937,6 +954,9 @@ export const GetRunReportRequest: MessageFns<GetRunReportRequest> = {
     if (message.wide !== false) {
       obj.wide = message.wide;
     }
+    if (message.alpha !== 0) {
+      obj.alpha = floatToJson(message.alpha);
+    }
     return obj;
   },
 
@@ -948,12 +968,13 @@ export const GetRunReportRequest: MessageFns<GetRunReportRequest> = {
     message.runId = object.runId ?? "";
     message.format = object.format ?? "";
     message.wide = object.wide ?? false;
+    message.alpha = object.alpha ?? 0;
     return message;
   },
 };
 
 function createBaseGetRunReportResponse(): GetRunReportResponse {
-  return { text: "", hasResults: false };
+  return { text: "", hasResults: false, sections: [] };
 }
 
 export const GetRunReportResponse: MessageFns<GetRunReportResponse> = {
@@ -963,6 +984,9 @@ export const GetRunReportResponse: MessageFns<GetRunReportResponse> = {
     }
     if (message.hasResults !== false) {
       writer.uint32(16).bool(message.hasResults);
+    }
+    for (const v of message.sections) {
+      LeaderboardSection.encode(v!, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -996,6 +1020,14 @@ export const GetRunReportResponse: MessageFns<GetRunReportResponse> = {
             message.hasResults = reader.bool();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.sections.push(LeaderboardSection.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1016,6 +1048,9 @@ export const GetRunReportResponse: MessageFns<GetRunReportResponse> = {
         : isSet(object.has_results)
         ? globalThis.Boolean(object.has_results)
         : false,
+      sections: globalThis.Array.isArray(object?.sections)
+        ? object.sections.map((e: any) => LeaderboardSection.fromJSON(e))
+        : [],
     };
   },
 
@@ -1027,6 +1062,9 @@ export const GetRunReportResponse: MessageFns<GetRunReportResponse> = {
     if (message.hasResults !== false) {
       obj.hasResults = message.hasResults;
     }
+    if (message.sections?.length) {
+      obj.sections = message.sections.map((e) => LeaderboardSection.toJSON(e));
+    }
     return obj;
   },
 
@@ -1037,6 +1075,7 @@ export const GetRunReportResponse: MessageFns<GetRunReportResponse> = {
     const message = createBaseGetRunReportResponse();
     message.text = object.text ?? "";
     message.hasResults = object.hasResults ?? false;
+    message.sections = object.sections?.map((e) => LeaderboardSection.fromPartial(e)) || [];
     return message;
   },
 };
