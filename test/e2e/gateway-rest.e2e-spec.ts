@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInProcessBus } from '@precis/bus';
+import type { GetRunReportResponse } from '@precis/contracts';
 import { createApiKey } from '@precis/db';
 import { importDataset } from '@precis/ingest';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -22,7 +23,7 @@ import {
   runPageData,
   validateSpec,
 } from '../support/precis.js';
-import { type GatewayStack, startGatewayStack } from './gateway-support.js';
+import { answer, authorized, type GatewayStack, startGatewayStack } from './gateway-support.js';
 import { repoRoot } from './runs-support.js';
 
 const ROUTES = [
@@ -107,8 +108,11 @@ describe('the REST API', () => {
     const full = await loadFullRunReport(builtInFamilies, stack.db, await findRun(stack.db, runId));
     expect(view.body).toEqual(JSON.parse(JSON.stringify(runPageData(full))));
     expect(view.body.blocks.map((b: { key: string }) => b.key)).toEqual([
-      'booookscore',
-      'booookscore-error-types',
+      'booookscore.0',
+      'booookscore.0.error-types',
+    ]);
+    expect(view.body.sections.map((s: { key: string; title: string }) => [s.key, s.title])).toEqual([
+      ['booookscore.0', 'BooookScore (coherence)'],
     ]);
     expect(view.body.figures[0]).toMatchObject({
       title: 'BooookScore, judged by engine:heuristic-duplication@1 (heuristic)',
@@ -153,7 +157,74 @@ describe('the REST API', () => {
     const report = await get(`/api/v1/runs/${runId}/report`, stack.key);
     const full = await loadFullRunReport(builtInFamilies, stack.db, await findRun(stack.db, runId));
     expect(report.body).toEqual(JSON.parse(renderRunReport(full, 'json')));
-    expect(report.body.leaderboard[0].system).toBe('hier-lead');
+    // One shape for every family: sections[], each ranked on its per-document values.
+    expect(Object.keys(report.body)).toEqual(['run', 'sections']);
+    const [section] = report.body.sections;
+    expect({ ...section, notes: section.notes.length, rows: section.rows.length }).toEqual({
+      key: 'booookscore.0',
+      family: 'books',
+      metric: 'booookscore',
+      label: 'booookscore.0',
+      title: 'BooookScore (coherence)',
+      rankingMetric: 'booookscore.0',
+      rankingColumn: 'BooookScore',
+      higherIsBetter: true,
+      alpha: 0.05,
+      resamples: 1000,
+      documents: 1,
+      notes: 2,
+      details: { bootstrapResamples: 1000 },
+      rows: 1,
+    });
+    expect(section.rows[0]).toMatchObject({
+      system: 'hier-lead',
+      rank: 1,
+      rankLabel: '1',
+      score: 100,
+      ciLow: 100,
+      ciHigh: 100,
+      work: { summaries: { expected: 1, failed: 0 } },
+      status: 'complete',
+      usage: { calls: 0, tokensIn: 0, tokensOut: 0, tokensCached: 0, tokensReasoning: 0, costUsd: 0 },
+      strategy: 'hierarchical',
+      summarizer: 'engine:lead',
+    });
+    // ?alpha= as `precis report --alpha`; a level outside (0, 1) is refused.
+    expect((await get(`/api/v1/runs/${runId}/report?alpha=0.01`, stack.key)).body.sections[0].alpha).toBe(
+      0.01,
+    );
+    const badAlpha = await get(`/api/v1/runs/${runId}/report?alpha=1.5`, stack.key);
+    expect([badAlpha.status, badAlpha.body.error]).toEqual([
+      400,
+      'alpha: expected a number between 0 and 1 (both excluded), received "1.5"',
+    ]);
+    // gRPC's GetRunReport carries the same sections, whatever the format.
+    const grpc = await answer<GetRunReportResponse>(authorized(stack.key), (md, o, cb) =>
+      stack.runs.getRunReport({ runId, format: 'md', wide: false, alpha: 0.01 }, md, o, cb),
+    );
+    const [g] = grpc.value!.sections;
+    expect([g!.key, g!.title, g!.label, g!.rankingMetric, g!.alpha, g!.documents]).toEqual([
+      'booookscore.0',
+      'BooookScore (coherence)',
+      'booookscore.0',
+      'booookscore.0',
+      0.01,
+      1,
+    ]);
+    expect([g!.rows[0]!.system, g!.rows[0]!.rank, g!.rows[0]!.rankLabel, g!.rows[0]!.score]).toEqual([
+      'hier-lead',
+      1,
+      '1',
+      100,
+    ]);
+    expect(JSON.parse(g!.rows[0]!.fieldsJson).strategy).toBe('hierarchical');
+    const refused = await answer(authorized(stack.key), (md, o, cb) =>
+      stack.runs.getRunReport({ runId, format: 'md', wide: false, alpha: 2 }, md, o, cb),
+    );
+    expect(refused).toEqual({
+      code: 3,
+      details: "alpha: expected a number in (0, 1) or 0 for the spec's, got 2",
+    });
     const trace = await get(`/api/v1/runs/${runId}/traces/the-lighthouse-keeper.md`, stack.key);
     expect(trace.body.document.externalId).toBe('the-lighthouse-keeper.md');
     expect(
@@ -190,7 +261,11 @@ describe('the REST API', () => {
     const json = JSON.parse(
       (await runCli(['--remote', stack.address, 'runs', 'show', runId, '--json'], env)).stdout,
     );
-    expect([json.run.id, json.tasks.score.done, json.leaderboard[0].system]).toEqual([runId, 1, 'hier-lead']);
+    expect([json.run.id, json.tasks.score.done, json.sections[0].rows[0].system]).toEqual([
+      runId,
+      1,
+      'hier-lead',
+    ]);
     const board = await crossRunLeaderboard(stack.db, [runId]);
     const remoteBoard = await runCli(
       ['--remote', stack.address, 'leaderboard', '--runs', runId, '--format', 'json'],
@@ -244,9 +319,13 @@ describe('the REST API', () => {
   it('ranks systems across runs over the API as precis leaderboard does', async () => {
     const board = await get(`/api/v1/leaderboard?runs=${runId.slice(0, 8)}`, stack.key);
     expect([board.status, board.body.metric, board.body.documents]).toEqual([200, 'booookscore.0', 1]);
-    expect(board.body.entries.map((e: { system: string; rank: number }) => [e.system, e.rank])).toEqual([
-      ['hier-lead', 1],
-    ]);
+    expect(
+      board.body.entries.map((e: { system: string; rank: number; rankLabel: string }) => [
+        e.system,
+        e.rank,
+        e.rankLabel,
+      ]),
+    ).toEqual([['hier-lead', 1, '1']]);
     const none = await get('/api/v1/leaderboard', stack.key);
     expect([none.status, none.body.error]).toEqual([400, 'runs: give run ids, comma-separated']);
     const unknown = await get(`/api/v1/leaderboard?runs=${runId}&metric=bleu`, stack.key);

@@ -23,21 +23,29 @@ describe('precis run examples/kgds.yaml (built binary, embedded)', () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as {
       run: { id: string; status: string };
-      kgds: {
-        system: string;
-        rank: number;
-        samples: number;
-        judge: string;
-        kgds: { bsp: unknown; caoRecall: number };
+      sections: {
+        title: string;
+        rankingMetric: string;
+        rows: {
+          system: string;
+          rank: number;
+          rankLabel: string;
+          samples: number;
+          judge: string;
+          kgds: { bsp: unknown; caoRecall: number };
+        }[];
       }[];
     };
     expect(report.run.status).toBe('completed');
-    expect(report.kgds.map((r) => [r.rank, r.system, r.samples])).toEqual([
-      [1, 'gold', 100],
-      [2, 'lead-3', 100],
+    const [section] = report.sections;
+    expect([section!.title, section!.rankingMetric]).toEqual(['KGDS EBS-AOS', 'kgds:op-gm']);
+    // Tested on each sample's own OP_GM over the 100 samples: gold is significantly better.
+    expect(section!.rows.map((r) => [r.rankLabel, r.system, r.samples])).toEqual([
+      ['1', 'gold', 100],
+      ['2', 'lead-3', 100],
     ]);
-    expect(report.kgds[0]!.kgds.bsp).toEqual({ precision: 100, recall: 100, f1: 100 });
-    expect(report.kgds[0]!.judge).toBe('engine:lexical-overlap@1 (heuristic)');
+    expect(section!.rows[0]!.kgds.bsp).toEqual({ precision: 100, recall: 100, f1: 100 });
+    expect(section!.rows[0]!.judge).toBe('engine:lexical-overlap@1 (heuristic)');
     // One sample's summaries and every verdict.
     const trace = await runCli(['runs', 'show', report.run.id, '--trace', '3'], { PRECIS_HOME: home });
     expect(trace.code).toBe(0);

@@ -27,15 +27,18 @@ describe('precis run examples/persphere.yaml (built binary, embedded)', () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as {
       run: { status: string };
-      persphere: {
-        system: string;
-        samples: number;
-        judge: string;
-        persphere: { retriever: string; k: number; recall: number; cover: number };
+      sections: {
+        family: string;
+        rows: {
+          system: string;
+          samples: number;
+          judge: string;
+          persphere: { retriever: string; k: number; recall: number; cover: number };
+        }[];
       }[];
     };
     expect(report.run.status).toBe('completed');
-    const rows = new Map(report.persphere.map((r) => [r.system, r]));
+    const rows = new Map(report.sections.flatMap((s) => s.rows).map((r) => [r.system, r]));
     expect(rows.get('golden-lead')).toMatchObject({
       samples: 185,
       persphere: { retriever: 'golden', recall: 100, cover: 100 },

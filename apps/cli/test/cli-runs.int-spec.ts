@@ -27,18 +27,26 @@ describe('precis run / runs / report / rescore (built binary, embedded)', () => 
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as {
       run: { id: string; status: string };
-      leaderboard: { system: string; judge: string; score: number }[];
+      sections: {
+        title: string;
+        rankingColumn: string;
+        notes: string[];
+        rows: { system: string; rank: number; rankLabel: string; judge: string; score: number }[];
+      }[];
     };
     expect(report.run.status).toBe('completed');
-    expect(report.leaderboard.map((r) => r.system).sort()).toEqual([
-      'hier-lead',
-      'hier-textrank',
-      'inc-textrank',
+    // One document cannot show any system better: the three share rank 1, and the note says why.
+    const [section] = report.sections;
+    expect([section!.title, section!.rankingColumn]).toEqual(['BooookScore (coherence)', 'BooookScore']);
+    expect(section!.rows.map((r) => [r.system, r.rank, r.rankLabel, r.score])).toEqual([
+      ['hier-lead', 1, '=1', 100],
+      ['hier-textrank', 1, '=1', 100],
+      ['inc-textrank', 1, '=1', 100],
     ]);
-    for (const row of report.leaderboard) {
-      expect(row.judge).toContain('(heuristic)');
-      expect(row.score).toBeGreaterThanOrEqual(0);
-    }
+    expect(section!.notes.at(-1)).toBe(
+      'Only 1 document: no system can be shown better (a paired test needs 5); all share rank 1.',
+    );
+    for (const row of section!.rows) expect(row.judge).toContain('(heuristic)');
     const id = report.run.id;
 
     const ls = await runCli(['runs', 'ls', '--json'], env);
@@ -51,26 +59,60 @@ describe('precis run / runs / report / rescore (built binary, embedded)', () => 
     expect(trace.stdout).toMatch(/\[i\/u\/1\] update/);
 
     const md = await runCli(['report', id, '--format', 'md'], env);
-    expect(md.stdout).toContain('| rank | system |');
+    expect(md.stdout).toContain(
+      '## BooookScore (coherence), ranked by BooookScore [booookscore.0]\n\n| rank | system |',
+    );
+    expect(md.stdout).toContain('| =1 | hier-lead | hierarchical | engine:lead | 100.0 |');
     const csv = await runCli(['report', id, '--format', 'csv'], env);
     expect(csv.stdout.split('\n')[0]).toContain('BooookScore');
     const html = await runCli(['report', id, '--format', 'html'], env);
     // The web page in one file, the run's blocks and figures inside.
     const page = pageDataOf(html.stdout) as { blocks: { key: string }[]; figures: { points: unknown[] }[] };
-    expect(page.blocks.map((b) => b.key)).toEqual(['booookscore', 'booookscore-error-types']);
+    expect(page.blocks.map((b) => b.key)).toEqual(['booookscore.0', 'booookscore.0.error-types']);
     expect(page.figures[0]!.points).toHaveLength(3);
     // Terminal tables fit 120 columns and say what they left out; --wide shows every column.
     const text = await runCli(['report', id, '--format', 'text'], env);
-    const tableLines = text.stdout.split('\n').filter((l) => /^(rank|----|\d+ )/.test(l));
+    const tableLines = text.stdout.split('\n').filter((l) => /^(rank|----|=?\d+ )/.test(l));
     expect(tableLines.length).toBeGreaterThan(3);
     expect(Math.max(...tableLines.map((l) => l.trimEnd().length))).toBeLessThanOrEqual(120);
     const hidden = /Not shown to fit 120 columns: (.+) \(--wide shows every column\)\./.exec(text.stdout);
     expect(hidden).not.toBeNull();
+    // The ranking column is never the one left out.
+    expect(tableLines[0]).toMatch(/^rank +system +.*BooookScore/);
+    expect(hidden![1]).not.toMatch(/(^|, )BooookScore(,|$)/);
+    expect(tableLines.filter((l) => l.startsWith('=1 '))).toHaveLength(3);
+    expect(text.stdout).toContain(
+      'Only 1 document: no system can be shown better (a paired test needs 5); all share rank 1.',
+    );
+    // --alpha sets the significance level of the ranks; outside (0, 1) it is refused.
+    const strict = JSON.parse(
+      (await runCli(['report', id, '--format', 'json', '--alpha', '0.01'], env)).stdout,
+    );
+    expect(strict.sections[0].alpha).toBe(0.01);
+    const showStrict = await runCli(['runs', 'show', id, '--alpha', '0.01'], env);
+    expect(showStrict.stdout).toContain('Holm-corrected, alpha 0.01;');
+    for (const args of [
+      ['report', id, '--alpha', '2'],
+      ['runs', 'show', id, '--alpha', 'x'],
+    ]) {
+      const refused = await runCli(args, env);
+      expect([refused.code, refused.stderr]).toEqual([
+        1,
+        `precis: error: --alpha: expected a number in (0, 1), got "${args.at(-1)}"\n`,
+      ]);
+    }
     // One shared document is too few for a significance test: ranks tie, comparisons untested.
     const lb = await runCli(['leaderboard', '--runs', id.slice(0, 8), '--format', 'json'], env);
     const board = JSON.parse(lb.stdout);
     expect([board.metric, board.documents, board.entries.length]).toEqual(['booookscore.0', 1, 3]);
-    expect(board.entries.map((e: { rank: number }) => e.rank)).toEqual([1, 1, 1]);
+    expect(board.entries.map((e: { rank: number; rankLabel: string }) => [e.rank, e.rankLabel])).toEqual([
+      [1, '=1'],
+      [1, '=1'],
+      [1, '=1'],
+    ]);
+    expect(board.notes).toEqual([
+      'Only 1 document: no system can be shown better (a paired test needs 5); all share rank 1.',
+    ]);
     expect(board.comparisons.map((c: { p: number | null }) => c.p)).toEqual([null, null, null]);
     const badAlpha = await runCli(['leaderboard', '--runs', id, '--alpha', '2'], env);
     expect([badAlpha.code, badAlpha.stderr]).toEqual([

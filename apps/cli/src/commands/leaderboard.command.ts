@@ -4,6 +4,7 @@ import { type CliContext, type GlobalOptions, withDataSource } from '../context.
 import { writeOutput } from '../output.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { RemoteRuns } from '../runtime/remote-runs.js';
+import { parseAlpha } from './alpha-option.js';
 
 const positiveInt = (flag: string, raw: string, min = 1) => {
   const n = Number(raw);
@@ -42,9 +43,7 @@ export function leaderboardCommand(ctx: CliContext): Command {
         },
         command: Command,
       ) => {
-        const alpha = Number(opts.alpha);
-        if (!(alpha > 0 && alpha < 1))
-          throw new Error(`--alpha: expected a number in (0, 1), got "${opts.alpha}"`);
+        const alpha = parseAlpha(opts.alpha);
         const resamples = positiveInt('--resamples', opts.resamples, 100);
         const refs = opts.runs
           .split(',')

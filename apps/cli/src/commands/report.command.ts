@@ -5,6 +5,7 @@ import { writeOutput } from '../output.js';
 import { cliFamilies } from '../runtime/families.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
+import { alphaOption } from './alpha-option.js';
 
 export function reportCommand(ctx: CliContext): Command {
   return new Command('report')
@@ -19,13 +20,18 @@ export function reportCommand(ctx: CliContext): Command {
     )
     .option('--out <file>', 'write to this file instead of stdout')
     .option('--wide', 'text: every column at full width (default: what fits 120 columns)')
+    .addOption(alphaOption())
     .action(
-      async (ref: string, opts: { format: ReportFormat; out?: string; wide?: boolean }, command: Command) => {
+      async (
+        ref: string,
+        opts: { format: ReportFormat; out?: string; wide?: boolean; alpha?: number },
+        command: Command,
+      ) => {
         const remote = command.optsWithGlobals<GlobalOptions>().remote;
         if (remote) return remoteReport(ctx, remote, ref, opts);
         await withDataSource(ctx, command, async (db) => {
           const run = await findRun(db, ref);
-          const report = await loadFullRunReport(cliFamilies(), db, run);
+          const report = await loadFullRunReport(cliFamilies(), db, run, { alpha: opts.alpha });
           if (!hasResults(report)) {
             throw new Error(
               `run ${run.id} has no leaderboard yet (status ${run.status}${run.error ? `: ${run.error}` : ''})`,
@@ -42,12 +48,12 @@ async function remoteReport(
   ctx: CliContext,
   address: string,
   ref: string,
-  opts: { format: ReportFormat; out?: string; wide?: boolean },
+  opts: { format: ReportFormat; out?: string; wide?: boolean; alpha?: number },
 ): Promise<void> {
   const remote = new RemoteRuns(address, remoteAccess(ctx.env));
   try {
     const run = await remote.getRun(ref);
-    const report = await remote.report(run.id, opts.format, opts.wide === true);
+    const report = await remote.report(run.id, opts.format, opts.wide === true, opts.alpha);
     if (!report.hasResults)
       throw new Error(
         `run ${run.id} has no leaderboard yet (status ${remoteRunStatus(run)}${run.error ? `: ${run.error}` : ''})`,

@@ -39,6 +39,7 @@ import { GatewayCallError, remoteAccess } from '../runtime/remote-access.js';
 import { runRemote } from '../runtime/remote-runs.js';
 import { describeOutcome, runProgressView } from '../runtime/run-progress.js';
 import { localFilePolicy, type PrecisRuntime } from '../runtime/runtime.js';
+import { alphaOption } from './alpha-option.js';
 
 interface RunOptions {
   preflight?: boolean;
@@ -48,6 +49,7 @@ interface RunOptions {
   concurrency?: string;
   json?: boolean;
   wide?: boolean;
+  alpha?: number;
 }
 
 // The command that selects the same run again: the spec hash covers the systems and the cache flag.
@@ -106,6 +108,7 @@ export function runCommand(ctx: CliContext): Command {
     .option('--concurrency <n>', "tasks per stage at once (default: the spec's limits.concurrency)")
     .option('--json', 'print the final report as JSON')
     .option('--wide', 'every leaderboard column at full width (default: what fits 120 columns)')
+    .addOption(alphaOption())
     .option(
       '--no-preflight',
       'skip the one cheap request per model endpoint made before any task (what the spec asks of each model, e.g. a judge temperature or logprobs, is still checked)',
@@ -286,7 +289,9 @@ async function runEmbedded(
     return;
   }
   ctx.stderr.write(`${describeOutcome(outcome.progress)}\n`);
-  const report = await loadFullRunReport(cliFamilies(), db, await findRun(db, run.id));
+  const report = await loadFullRunReport(cliFamilies(), db, await findRun(db, run.id), {
+    alpha: opts.alpha,
+  });
   if (opts.json) ctx.stdout.write(renderRunReport(report, 'json'));
   else if (hasResults(report)) ctx.stdout.write(renderRunReport(report, 'text', { wide: opts.wide }));
   process.exitCode = exitCodeOf(outcome.progress.status);

@@ -12,10 +12,10 @@ import {
   renderBlocks,
   renderRunReport,
   renderTrace,
+  reportSections,
   runBlockedBy,
   runCounts,
   runNotesJson,
-  sectionsJson,
   stageCounts,
   usageSoFar,
 } from '@precis/engine';
@@ -25,6 +25,7 @@ import { formatTable, printJson } from '../output.js';
 import { cliFamilies } from '../runtime/families.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
+import { alphaOption } from './alpha-option.js';
 
 export function runsCommand(ctx: CliContext): Command {
   const runs = new Command('runs').description('list and inspect benchmark runs');
@@ -89,6 +90,8 @@ function lsCommand(ctx: CliContext, runs: Command): void {
     });
 }
 
+type ShowOptions = { trace?: string; json?: boolean; wide?: boolean; alpha?: number };
+
 // `precis runs show`.
 function showCommand(ctx: CliContext, runs: Command): void {
   runs
@@ -103,60 +106,58 @@ function showCommand(ctx: CliContext, runs: Command): void {
     )
     .option('--json', 'print as JSON')
     .option('--wide', 'every leaderboard column at full width (default: what fits 120 columns)')
-    .action(
-      async (ref: string, opts: { trace?: string; json?: boolean; wide?: boolean }, command: Command) => {
-        const remote = command.optsWithGlobals<GlobalOptions>().remote;
-        if (remote) return showRemoteRun(ctx, remote, ref, opts);
-        await withDataSource(ctx, command, async (db) => {
-          const run = await findRun(db, ref);
-          if (opts.trace !== undefined) {
-            const traces = await loadTraces(db, run, opts.trace);
-            const verdicts = await loadTraceBlocks(cliFamilies(), db, run, traces.document.id);
-            if (opts.json) return printJson(ctx, { ...traces, verdicts });
-            const title = `document ${traces.document.externalId} (${traces.document.id})`;
-            ctx.stdout.write(`${title}\n\n`);
-            for (const t of traces.systems)
-              ctx.stdout.write(`${renderTrace(t.system, t.strategy, t.steps)}\n`);
-            // A trace is read for its texts: never cut to the terminal.
-            if (verdicts.length) ctx.stdout.write(renderBlocks('verdicts', verdicts, 'text', { wide: true }));
-            return;
-          }
-          const [tasks, usage, report] = await Promise.all([
-            stageCounts(db, run.id),
-            usageSoFar(db, run.id),
-            loadFullRunReport(cliFamilies(), db, run),
-          ]);
-          const blockedBy = await runBlockedBy(db, run.status, tasks);
-          if (opts.json)
-            return printJson(ctx, {
-              ...report.run,
-              spec: run.spec,
-              tasks,
-              usage,
-              blockedBy: blockedBy || null,
-              ...sectionsJson(report),
-              ...runNotesJson(report),
-            });
-          const lines = [
-            `run:      ${run.id}`,
-            `name:     ${run.name}`,
-            `status:   ${run.status}${run.error ? ` (${run.error})` : ''}`,
-            ...(blockedBy ? [`blocked:  ${blockedBy}`] : []),
-            `created:  ${run.createdAt.toISOString()}`,
-            `finished: ${run.finishedAt?.toISOString() ?? '-'}`,
-            `usage:    ${describeUsage(usage)}`,
-            'tasks:',
-            ...Object.entries(tasks).map(
-              ([stage, c]) =>
-                `  ${stage.padEnd(10)} ${c.done} done, ${c.failed} failed, ${c.cancelled ? `${c.cancelled} cancelled, ` : ''}${c.open} open of ${c.total}`,
-            ),
-          ];
-          ctx.stdout.write(`${lines.join('\n')}\n\n`);
-          // How the models ran is shown even before any leaderboard.
-          if (hasReportBlocks(report)) ctx.stdout.write(renderRunReport(report, 'text', { wide: opts.wide }));
-        });
-      },
-    );
+    .addOption(alphaOption())
+    .action(async (ref: string, opts: ShowOptions, command: Command) => {
+      const remote = command.optsWithGlobals<GlobalOptions>().remote;
+      if (remote) return showRemoteRun(ctx, remote, ref, opts);
+      await withDataSource(ctx, command, async (db) => {
+        const run = await findRun(db, ref);
+        if (opts.trace !== undefined) {
+          const traces = await loadTraces(db, run, opts.trace);
+          const verdicts = await loadTraceBlocks(cliFamilies(), db, run, traces.document.id);
+          if (opts.json) return printJson(ctx, { ...traces, verdicts });
+          const title = `document ${traces.document.externalId} (${traces.document.id})`;
+          ctx.stdout.write(`${title}\n\n`);
+          for (const t of traces.systems) ctx.stdout.write(`${renderTrace(t.system, t.strategy, t.steps)}\n`);
+          // A trace is read for its texts: never cut to the terminal.
+          if (verdicts.length) ctx.stdout.write(renderBlocks('verdicts', verdicts, 'text', { wide: true }));
+          return;
+        }
+        const [tasks, usage, report] = await Promise.all([
+          stageCounts(db, run.id),
+          usageSoFar(db, run.id),
+          loadFullRunReport(cliFamilies(), db, run, { alpha: opts.alpha }),
+        ]);
+        const blockedBy = await runBlockedBy(db, run.status, tasks);
+        if (opts.json)
+          return printJson(ctx, {
+            ...report.run,
+            spec: run.spec,
+            tasks,
+            usage,
+            blockedBy: blockedBy || null,
+            sections: reportSections(report),
+            ...runNotesJson(report),
+          });
+        const lines = [
+          `run:      ${run.id}`,
+          `name:     ${run.name}`,
+          `status:   ${run.status}${run.error ? ` (${run.error})` : ''}`,
+          ...(blockedBy ? [`blocked:  ${blockedBy}`] : []),
+          `created:  ${run.createdAt.toISOString()}`,
+          `finished: ${run.finishedAt?.toISOString() ?? '-'}`,
+          `usage:    ${describeUsage(usage)}`,
+          'tasks:',
+          ...Object.entries(tasks).map(
+            ([stage, c]) =>
+              `  ${stage.padEnd(10)} ${c.done} done, ${c.failed} failed, ${c.cancelled ? `${c.cancelled} cancelled, ` : ''}${c.open} open of ${c.total}`,
+          ),
+        ];
+        ctx.stdout.write(`${lines.join('\n')}\n\n`);
+        // How the models ran is shown even before any leaderboard.
+        if (hasReportBlocks(report)) ctx.stdout.write(renderRunReport(report, 'text', { wide: opts.wide }));
+      });
+    });
 }
 
 // `precis runs cancel`.
@@ -236,7 +237,7 @@ async function showRemoteRun(
   ctx: CliContext,
   address: string,
   ref: string,
-  opts: { trace?: string; json?: boolean; wide?: boolean },
+  opts: ShowOptions,
 ): Promise<void> {
   if (opts.trace !== undefined)
     throw new Error('runs show --trace: not available with --remote; run it on the gateway host');
@@ -248,7 +249,7 @@ async function showRemoteRun(
     ];
     const count = (stage: string, state: string) => run.taskCounts[`${stage}.${state}`] ?? 0;
     if (opts.json) {
-      const report = await remote.report(run.id, 'json');
+      const report = await remote.report(run.id, 'json', false, opts.alpha);
       const tasks = Object.fromEntries(
         stages.map((st) => [
           st,
@@ -286,7 +287,7 @@ async function showRemoteRun(
       ),
     ];
     ctx.stdout.write(`${lines.join('\n')}\n\n`);
-    const report = await remote.report(run.id, 'text', opts.wide === true);
+    const report = await remote.report(run.id, 'text', opts.wide === true, opts.alpha);
     if (report.hasResults) ctx.stdout.write(report.text);
   } finally {
     remote.close();

@@ -108,9 +108,15 @@ export class RemoteRuns {
   }
 
   // The run's leaderboards rendered by the gateway, as `precis report` renders them locally.
-  async report(runId: string, format: string, wide = false): Promise<{ text: string; hasResults: boolean }> {
+  // alpha: the leaderboards' significance level (the spec's when absent).
+  async report(
+    runId: string,
+    format: string,
+    wide = false,
+    alpha?: number,
+  ): Promise<{ text: string; hasResults: boolean }> {
     return this.call<{ text: string; hasResults: boolean }>((o, cb) =>
-      this.client.getRunReport({ runId, format, wide }, callMetadata(this.access), o, cb),
+      this.client.getRunReport({ runId, format, wide, alpha: alpha ?? 0 }, callMetadata(this.access), o, cb),
     );
   }
 
