@@ -50,7 +50,8 @@ export async function run(args: string[]) {
     const again = await cli(dir, ['run', spec, '--systems', systems, '--fresh']);
     const runId = /started run ([0-9a-f-]+)/.exec(again.out)![1]!;
     const report = await cli(dir, ['report', runId, '--format', 'json']);
-    const rows = JSON.parse(report.out).gor as {
+    const sections = JSON.parse(report.out).sections as { family: string; rows: unknown[] }[];
+    const rows = sections.filter((s) => s.family === 'gor').flatMap((s) => s.rows) as {
       system: string;
       rouge: { rougeL: number } | null;
       training: { seconds: number; reused: boolean } | null;

@@ -52,6 +52,18 @@ describe('benchmark spec validation', () => {
     expect(spec.limits.concurrency).toBe(512);
   });
 
+  it("takes the leaderboards' significance level in bootstrap.alpha, between 0 and 1", () => {
+    expect(validateSpec(builtInFamilies, { ...valid, bootstrap: { alpha: 0.01 } }).bootstrap).toEqual({
+      resamples: 1000,
+      alpha: 0.01,
+    });
+    // Absent, it stays absent (reports use 0.05) so that a spec's hash does not change.
+    expect(validateSpec(builtInFamilies, valid).bootstrap).toEqual({ resamples: 1000 });
+    expect(problems({ ...valid, bootstrap: { alpha: 1.5 } })).toEqual([
+      'bootstrap.alpha: expected a number between 0 and 1 (both excluded), e.g. 0.05',
+    ]);
+  });
+
   it('names the path of each problem', () => {
     const bad = structuredClone(valid) as Record<string, unknown> & { systems: Record<string, unknown>[] };
     bad.systems[1]!.params = { chunkSize: 'big', maxRegenerations: 1.5, colour: 'red' };

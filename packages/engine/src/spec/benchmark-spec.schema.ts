@@ -137,6 +137,9 @@ export interface AnyMetricSpec {
   [key: string]: unknown;
 }
 
+// A significance level: what bootstrap.alpha accepts.
+const ALPHA_RANGE = 'expected a number between 0 and 1 (both excluded), e.g. 0.05';
+
 function specObject(systems: z.ZodType<AnySystemSpec[]>, metrics: z.ZodType<AnyMetricSpec[]>) {
   return z
     .object({
@@ -170,7 +173,7 @@ function specObject(systems: z.ZodType<AnySystemSpec[]>, metrics: z.ZodType<AnyM
       bootstrap: z
         .object({
           resamples: int().min(100).max(100000).default(1000),
-          alpha: z.number().gt(0).lt(1).optional(),
+          alpha: z.number().gt(0, ALPHA_RANGE).lt(1, ALPHA_RANGE).optional(),
         })
         .strict()
         .default({ resamples: 1000 }),
