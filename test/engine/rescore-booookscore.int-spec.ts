@@ -7,26 +7,27 @@ const dir = resolve(import.meta.dirname, './fixtures/rescore');
 describe('rescoring published BooookScore annotations (no judge)', () => {
   it('gives the hand-computed values, with the unannotated summary and the unmatched annotation reported', () => {
     const r = rescoreBooookScoreFiles(resolve(dir, 'summaries.json'), resolve(dir, 'annotations.json'));
-    // book-a: 4 sentences, 2 confusing (quotes and spacing differ from the summary) -> 0.5
-    // book-b: 3 sentences, null annotations -> 1; book-c: not in the file -> 1, unannotated.
+    // In percent, as a run reports BooookScore. book-a: 4 sentences, 2 confusing (quotes and
+    // spacing differ from the summary) -> 50; book-b: 3 sentences, null annotations -> 100;
+    // book-c: not in the file -> 100, unannotated.
     expect(r.summaries).toEqual([
-      { id: 'book-a', sentences: 4, confusing: 2, score: 0.5 },
-      { id: 'book-b', sentences: 3, confusing: 0, score: 1 },
-      { id: 'book-c', sentences: 2, confusing: 0, score: 1 },
+      { id: 'book-a', sentences: 4, confusing: 2, score: 50 },
+      { id: 'book-b', sentences: 3, confusing: 0, score: 100 },
+      { id: 'book-c', sentences: 2, confusing: 0, score: 100 },
     ]);
-    expect(r.systemScore).toBeCloseTo(2.5 / 3, 12);
+    expect(r.systemScore).toBeCloseTo(250 / 3, 10);
     expect(r.unannotated).toEqual(['book-c']);
     expect(r.unmatchedAnnotations).toEqual([
       { id: 'book-a', sentence: 'This sentence is not in the summary at all.' },
     ]);
-    // Occurrences per type over all 9 sentences.
-    expect(r.errorTypes['entity omission']).toBeCloseTo(1 / 9, 12);
-    expect(r.errorTypes['event omission']).toBeCloseTo(1 / 9, 12);
-    expect(r.errorTypes.discontinuity).toBeCloseTo(1 / 9, 12);
-    expect(r.errorTypes.language).toBe(0);
-    // Std of the bootstrap means of (0.5, 1, 1): about sd/sqrt(3) = 0.2357/1.732 = 0.136.
-    expect(r.bootstrapStd).toBeGreaterThan(0.11);
-    expect(r.bootstrapStd).toBeLessThan(0.16);
+    // Occurrences per type over all 9 sentences, in percent.
+    expect(r.errorTypesPct['entity omission']).toBeCloseTo(100 / 9, 10);
+    expect(r.errorTypesPct['event omission']).toBeCloseTo(100 / 9, 10);
+    expect(r.errorTypesPct.discontinuity).toBeCloseTo(100 / 9, 10);
+    expect(r.errorTypesPct.language).toBe(0);
+    // Std of the bootstrap means of (50, 100, 100): about sd/sqrt(3) = 23.57/1.732 = 13.6.
+    expect(r.bootstrapStd).toBeGreaterThan(11);
+    expect(r.bootstrapStd).toBeLessThan(16);
   });
 
   it('names the file and field of bad input', () => {

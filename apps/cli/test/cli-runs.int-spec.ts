@@ -151,16 +151,17 @@ describe('precis run / runs / report / rescore (built binary, embedded)', () => 
     );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.systemScore).toBeCloseTo(2.5 / 3, 12);
+    // In percent, as a run's report gives BooookScore.
+    expect(out.systemScore).toBeCloseTo(250 / 3, 10);
     expect(out.summaries).toEqual([
-      { id: 'book-a', sentences: 4, confusing: 2, score: 0.5 },
-      { id: 'book-b', sentences: 3, confusing: 0, score: 1 },
-      { id: 'book-c', sentences: 2, confusing: 0, score: 1 },
+      { id: 'book-a', sentences: 4, confusing: 2, score: 50 },
+      { id: 'book-b', sentences: 3, confusing: 0, score: 100 },
+      { id: 'book-c', sentences: 2, confusing: 0, score: 100 },
     ]);
     expect(out.unannotated).toEqual(['book-c']);
     expect(out.unmatchedAnnotations).toEqual([
       { id: 'book-a', sentence: 'This sentence is not in the summary at all.' },
     ]);
-    expect(out.errorTypes['entity omission']).toBeCloseTo(1 / 9, 12);
+    expect(out.errorTypesPct['entity omission']).toBeCloseTo(100 / 9, 10);
   });
 });

@@ -26,7 +26,7 @@ export function rescoreCommand(ctx: CliContext): Command {
         });
         if (opts.json) return printJson(ctx, r);
         const lines = [
-          `BooookScore (${r.producedBy}): ${(100 * r.systemScore).toFixed(2)} (bootstrap std ${(100 * r.bootstrapStd).toFixed(2)}, ${opts.resamples} resamples)`,
+          `BooookScore (${r.producedBy}): ${r.systemScore.toFixed(2)} (bootstrap std ${r.bootstrapStd.toFixed(2)}, ${opts.resamples} resamples)`,
           '',
           formatTable(
             ['ID', 'SENTENCES', 'CONFUSING', 'SCORE'],
@@ -34,14 +34,14 @@ export function rescoreCommand(ctx: CliContext): Command {
               s.id,
               String(s.sentences),
               String(s.confusing),
-              s.score === null ? 'n/a (empty)' : (100 * s.score).toFixed(2),
+              s.score === null ? 'n/a (empty)' : s.score.toFixed(2),
             ]),
           ),
           '',
           `error types (share of sentences): ${
-            Object.entries(r.errorTypes)
+            Object.entries(r.errorTypesPct)
               .filter(([, v]) => v > 0)
-              .map(([t, v]) => `${t} ${(100 * v).toFixed(1)}%`)
+              .map(([t, v]) => `${t} ${v.toFixed(1)}%`)
               .join(', ') || 'none'
           }`,
         ];

@@ -24,7 +24,8 @@ export interface LeaderboardRow {
   // model:<judge> or engine:heuristic-duplication@1 (labelled heuristic in reports)
   judge: string;
   judgeTemplate: string | null;
-  // null unless the row's work is complete: never a mean over only what survived.
+  // null unless the row's work is complete: never a mean over only what survived. score, std and
+  // CI are shares (0-1) here; metric values, reports, REST and the page give them in percent.
   score: number | null;
   bootstrapStd: number | null;
   ci95: [number, number] | null;

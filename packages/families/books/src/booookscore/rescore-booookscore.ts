@@ -3,12 +3,13 @@ import { booookScoreForSummary, systemBooookScore, verdictsFromAnnotations } fro
 import { CONFUSION_TYPES, normalizeConfusionType } from '@precis/prompts';
 import { splitSentences } from '@precis/text';
 
+// Scores, std and error-type shares in percent, as a run's BooookScore reports them.
 export interface RescoreResult {
   systemScore: number;
   bootstrapStd: number;
   summaries: { id: string; sentences: number; confusing: number; score: number | null }[];
   unannotated: string[];
-  errorTypes: Record<string, number>;
+  errorTypesPct: Record<string, number>;
   // Annotated sentences that match no sentence of their summary: reported, never ignored.
   unmatchedAnnotations: { id: string; sentence: string }[];
   // Annotations for ids that are not in the summaries file.
@@ -62,17 +63,19 @@ export function rescoreBooookScore(
     knownTypes: CONFUSION_TYPES,
   });
   return {
-    systemScore: system.mean,
-    bootstrapStd: system.bootstrapStd,
+    systemScore: 100 * system.mean,
+    bootstrapStd: 100 * system.bootstrapStd,
     summaries: ids.map((id, i) => ({
       id,
       sentences: perSummary[i]!.sentences,
       confusing: perSummary[i]!.confusingSentences,
       // null for a summary without sentences: it is left out of the system score.
-      score: perSummary[i]!.sentences === 0 ? null : perSummary[i]!.score,
+      score: perSummary[i]!.sentences === 0 ? null : 100 * perSummary[i]!.score,
     })),
     unannotated: ids.filter((id) => !(id in annotations)),
-    errorTypes: system.errorTypeDistribution,
+    errorTypesPct: Object.fromEntries(
+      Object.entries(system.errorTypeDistribution).map(([t, share]) => [t, 100 * share]),
+    ),
     unmatchedAnnotations: unmatched,
     unknownIds: Object.keys(annotations).filter((id) => !(id in summaries)),
     producedBy: 'BooookScore from existing annotations (no judge called)',

@@ -18,6 +18,8 @@ import { type BooookScoreMetricSpec, isBooookScoreMetric } from './booookscore-s
 import type { LeaderboardRow, UsageTotals } from './leaderboard-row.js';
 
 const HEURISTIC_LABEL = ' (heuristic)';
+// BooookScore is stored and shown in percent (as the paper reports it); the row keeps the share.
+const percent = (share: number | null) => (share === null ? null : 100 * share);
 
 async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string, UsageTotals>> {
   const rows: {
@@ -141,7 +143,7 @@ function systemRows(
       producedBy: judge,
     });
     for (const p of perSummary)
-      values.push(value(p.documentId, p.score, { sentences: p.sentences, confusing: p.confusing }));
+      values.push(value(p.documentId, percent(p.score), { sentences: p.sentences, confusing: p.confusing }));
     const row: LeaderboardRow = {
       system: system.name,
       strategy: system.strategy,
@@ -156,7 +158,7 @@ function systemRows(
       judgeUsage: inputs.usage.get(`verify:${system.name}:${key}`) ?? zeroUsage(),
     };
     rows.push(row);
-    values.push(value(null, row.score, { ...row }));
+    values.push(value(null, percent(row.score), { ...row }));
   });
   return { rows, values };
 }
