@@ -19,6 +19,7 @@ export * from './planner/run-progress.js';
 export * from './planner/source-summaries.js';
 export * from './ports.js';
 export * from './queries/bus-problems.js';
+export * from './queries/run-list.js';
 export * from './queries/run-queries.js';
 export * from './report/board-inputs.js';
 export * from './report/fit-table.js';

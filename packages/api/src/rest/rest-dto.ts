@@ -16,8 +16,25 @@ export const runDto = z.object({
   createdAt: z.string().nullable(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
-  taskCounts: z.record(z.string(), z.number()).describe('done, failed, open and per stage "<stage>.<state>"'),
-  costUsd: z.number(),
+  taskCounts: z
+    .record(z.string(), z.number())
+    .describe('done, failed, cancelled, open and per stage "<stage>.<state>" and "<stage>.total"'),
+  costUsd: z.number().describe('spent so far: the settled model calls, a figure that never goes down'),
+  reservedUsd: z
+    .number()
+    .describe('reserved by model calls not settled yet (each settles at its real cost, usually lower)'),
+  datasets: z.array(z.string()).describe("the spec's dataset names"),
+  headline: z
+    .object({
+      section: z.string().describe("the first leaderboard's key, e.g. booookscore.0"),
+      title: z.string(),
+      metric: z.string().describe('its ranking column, e.g. BooookScore'),
+      system: z.string().describe('the system with the best mean on it'),
+      score: z.number().describe("in the leaderboard's units (BooookScore in percent)"),
+      higherIsBetter: z.boolean(),
+    })
+    .nullable()
+    .describe("the run's primary metric and best system; null before it is scored"),
   usage: z
     .object({
       calls: z.number(),
@@ -240,6 +257,9 @@ export function toRunDto(run: Run): z.output<typeof runDto> {
     finishedAt: iso(run.finishTime),
     taskCounts: run.taskCounts,
     costUsd: run.costUsd,
+    reservedUsd: run.reservedUsd,
+    datasets: run.datasets,
+    headline: run.headline ?? null,
     usage: run.usage ?? null,
     blockedBy: run.blockedBy || null,
   };

@@ -14,6 +14,7 @@ import {
   loadTraceBlocks,
   loadTraces,
   type ReportFormat,
+  type RunListFigures,
   RunNotFoundError,
   RunStateError,
   renderBlocks,
@@ -21,9 +22,11 @@ import {
   reportJson,
   reportSections,
   runBlockedBy,
+  runListFigures,
   runPageData,
   sampleValues,
   stageCounts,
+  storedHeadlines,
   usageSoFar,
 } from '@precis/engine';
 import { MetaInputError, parseMetaQuery, runMetaQuery } from '@precis/meta';
@@ -38,8 +41,18 @@ const REPORT_FORMATS: readonly ReportFormat[] = ['md', 'csv', 'json', 'html', 't
 const MAX_REASON = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function listedRun(run: RunEntity): Run {
-  return { ...toProtoRun(run), specJson: '', name: cut(run.name, 200), error: cut(run.error ?? '', 500) };
+function listedRun(run: RunEntity, figures?: RunListFigures): Run {
+  const extras = figures && {
+    taskCounts: taskCountsMap(figures.tasks),
+    cost: figures,
+    headline: figures.headline,
+  };
+  return {
+    ...toProtoRun(run, extras),
+    specJson: '',
+    name: cut(run.name, 200),
+    error: cut(run.error ?? '', 500),
+  };
 }
 
 // Reads and state changes of runs, straight from the database (the source of truth).
@@ -56,12 +69,14 @@ export class RunsService {
 
   async get(ref: string): Promise<Run> {
     const run = await this.find(ref);
-    const [counts, usage] = await Promise.all([
+    const [counts, usage, headlines] = await Promise.all([
       stageCounts(this.dataSource, run.id),
       usageSoFar(this.dataSource, run.id),
+      storedHeadlines(this.dataSource, [run.id]),
     ]);
     const blockedBy = await runBlockedBy(this.dataSource, run.status, counts);
-    return toProtoRun(run, { taskCounts: taskCountsMap(counts), usage, blockedBy });
+    const headline = headlines.get(run.id);
+    return toProtoRun(run, { taskCounts: taskCountsMap(counts), usage, blockedBy, headline });
   }
 
   // One page of runs, newest first (keyset on created_at, id). A listed run leaves out its spec and
@@ -94,8 +109,10 @@ export class RunsService {
     const rows = await q.getMany();
     const page = rows.slice(0, take);
     const last = page.at(-1);
+    // Counts, cost and headline of the whole page in a few queries, not a few per run.
+    const figures = await runListFigures(this.dataSource, page);
     return {
-      runs: page.map(listedRun),
+      runs: page.map((r) => listedRun(r, figures.get(r.id))),
       nextPageToken: rows.length > take && last ? encodePageToken(`runs:${wanted ?? ''}`, last.id) : '',
     };
   }

@@ -51,7 +51,11 @@ export interface UsageSoFar {
   tokensCached: number;
   // Reasoning tokens (part of tokensOut).
   tokensReasoning: number;
+  // Spent: the settled calls at their real cost, a figure that only grows while the run goes on.
   costUsd: number;
+  // Reserved by calls sent and not settled yet (in flight, or left 'sent' by a killed process);
+  // each settles at its real cost, usually lower. The cost limit counts both (run_costs).
+  reservedUsd: number;
 }
 
 // Tasks per stage, from the run's counters (one indexed read, whatever the run's size).
@@ -66,7 +70,8 @@ export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSo
             COUNT(task_id) - COUNT(DISTINCT (task_id, cache_key)) FILTER (WHERE task_id IS NOT NULL) AS repeated,
             COALESCE(SUM(tokens_in), 0) AS tin, COALESCE(SUM(tokens_out), 0) AS tout,
             COALESCE(SUM(tokens_cached), 0) AS tcached, COALESCE(SUM(tokens_reasoning), 0) AS treasoning,
-            COALESCE(SUM(cost_usd), 0) AS cost
+            COALESCE(SUM(cost_usd) FILTER (WHERE status <> 'sent'), 0) AS cost,
+            COALESCE(SUM(cost_usd) FILTER (WHERE status = 'sent'), 0) AS reserved
      FROM llm_calls WHERE run_id = $1`,
     [runId],
   );
@@ -80,6 +85,7 @@ export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSo
     tokensCached: toNumber(r.tcached),
     tokensReasoning: toNumber(r.treasoning),
     costUsd: Number(r.cost),
+    reservedUsd: Number(r.reserved),
   };
 }
 

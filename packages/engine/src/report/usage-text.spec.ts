@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { describeUsage } from './usage-text.js';
+import { costText, describeUsage } from './usage-text.js';
 
 describe('describeUsage', () => {
   const plain = {
@@ -11,6 +11,7 @@ describe('describeUsage', () => {
     tokensCached: 0,
     tokensReasoning: 0,
     costUsd: 0.0123,
+    reservedUsd: 0,
   };
 
   it('reads as before for a plain model', () => {
@@ -23,6 +24,15 @@ describe('describeUsage', () => {
     );
     expect(describeUsage({ ...plain, tokensReasoning: 800 })).toBe(
       '12 model calls (3 from cache), 9000 tokens in, 1200 out (800 reasoning), $0.0123',
+    );
+  });
+
+  it('gives the spent cost and, apart, what calls not settled yet reserved', () => {
+    expect(describeUsage({ ...plain, costUsd: 0.0675, reservedUsd: 0.25 })).toBe(
+      '12 model calls (3 from cache), 9000 tokens in, 1200 out, $0.0675 spent (+$0.2500 reserved in flight)',
+    );
+    expect(costText({ costUsd: 0.0675, reservedUsd: 0.25 }, false)).toBe(
+      '$0.0675 spent (+$0.2500 reserved by calls never settled)',
     );
   });
 });

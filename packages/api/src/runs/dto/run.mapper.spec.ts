@@ -34,7 +34,7 @@ describe('run mapper', () => {
       id: 'r1',
       name: 'books',
       status: 'stopped',
-      spec: { name: 'books' },
+      spec: { name: 'books', datasets: [{ name: 'book' }] },
       specSha256: 'abc',
       costLimitUsd: '2.5000',
       error: 'cancelled',
@@ -52,17 +52,29 @@ describe('run mapper', () => {
       tokensCached: 4096,
       tokensReasoning: 800,
       costUsd: 0.25,
+      reservedUsd: 0.5,
     };
-    const proto = toProtoRun(run, { usage });
+    const headline = {
+      section: 'booookscore.0',
+      title: 'BooookScore (coherence)',
+      metric: 'BooookScore',
+      system: 'hier',
+      score: 92.5,
+      higherIsBetter: true,
+    };
+    const proto = toProtoRun(run, { usage, headline });
     expect(proto).toMatchObject({
       id: 'r1',
       status: RunStatus.RUN_STATUS_STOPPED,
-      specJson: '{"name":"books"}',
+      specJson: '{"name":"books","datasets":[{"name":"book"}]}',
       costLimitUsd: 2.5,
       error: 'cancelled',
       startTime: undefined,
       finishTime: created,
       costUsd: 0.25,
+      reservedUsd: 0.5,
+      datasets: ['book'],
+      headline,
       usage: {
         calls: 12,
         cacheHits: 3,
@@ -73,8 +85,13 @@ describe('run mapper', () => {
         tokensReasoning: 800,
       },
     });
-    // A listed run carries no usage.
-    expect(toProtoRun(run)).toMatchObject({ costUsd: 0, usage: undefined });
+    // A listed run carries its cost figures, not the whole usage.
+    expect(toProtoRun(run, { cost: { costUsd: 0.1, reservedUsd: 0 } })).toMatchObject({
+      costUsd: 0.1,
+      reservedUsd: 0,
+      usage: undefined,
+      headline: undefined,
+    });
     expect(fromProtoRunStatus(RunStatus.RUN_STATUS_RUNNING)).toBe('running');
     expect(fromProtoRunStatus(RunStatus.RUN_STATUS_UNSPECIFIED)).toBeNull();
   });

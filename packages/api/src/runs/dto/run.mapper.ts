@@ -1,6 +1,6 @@
-import { type Run, RunStatus, type RunUsage } from '@precis/contracts';
+import { type Run, type RunHeadline, RunStatus, type RunUsage } from '@precis/contracts';
 import type { RunEntity } from '@precis/db';
-import type { StageCounts, UsageSoFar } from '@precis/engine';
+import type { RunHeadline as EngineHeadline, StageCounts, UsageSoFar } from '@precis/engine';
 
 const STATUS: Record<RunEntity['status'], RunStatus> = {
   pending: RunStatus.RUN_STATUS_PENDING,
@@ -39,7 +39,7 @@ export function taskCountsMap(counts: Record<string, StageCounts>): Record<strin
   return out;
 }
 
-// The ledger's figures less the cost (Run.cost_usd carries it).
+// The ledger's figures less the cost (Run.cost_usd and reserved_usd carry it).
 export function toProtoUsage(u: UsageSoFar): RunUsage {
   return {
     calls: u.calls,
@@ -52,10 +52,23 @@ export function toProtoUsage(u: UsageSoFar): RunUsage {
   };
 }
 
-export function toProtoRun(
-  run: RunEntity,
-  extra: { taskCounts?: Record<string, number>; usage?: UsageSoFar; blockedBy?: string } = {},
-): Run {
+export interface RunExtras {
+  taskCounts?: Record<string, number>;
+  // The whole usage (GetRun), or only the cost figures (a listed run).
+  usage?: UsageSoFar;
+  cost?: Pick<UsageSoFar, 'costUsd' | 'reservedUsd'>;
+  blockedBy?: string;
+  headline?: EngineHeadline | null;
+}
+
+const datasetsOf = (run: RunEntity): string[] =>
+  ((run.spec as { datasets?: { name?: unknown }[] }).datasets ?? []).map((d) => String(d.name));
+
+const toProtoHeadline = (h: EngineHeadline | null | undefined): RunHeadline | undefined =>
+  h ? { ...h } : undefined;
+
+export function toProtoRun(run: RunEntity, extra: RunExtras = {}): Run {
+  const cost = extra.cost ?? extra.usage;
   return {
     id: run.id,
     name: run.name,
@@ -69,8 +82,11 @@ export function toProtoRun(
     startTime: run.startedAt ?? undefined,
     finishTime: run.finishedAt ?? undefined,
     taskCounts: extra.taskCounts ?? {},
-    costUsd: extra.usage?.costUsd ?? 0,
+    costUsd: cost?.costUsd ?? 0,
     blockedBy: extra.blockedBy ?? '',
     usage: extra.usage ? toProtoUsage(extra.usage) : undefined,
+    reservedUsd: cost?.reservedUsd ?? 0,
+    datasets: datasetsOf(run),
+    headline: toProtoHeadline(extra.headline),
   };
 }

@@ -185,7 +185,10 @@ export interface Run {
    * (queued or running), in all and per stage as "<stage>.<state>" plus "<stage>.total".
    */
   taskCounts: { [key: string]: number };
-  /** Model spending so far, from the call ledger. */
+  /**
+   * Model spending so far, from the call ledger: the settled calls at their real cost, a figure
+   * that never goes down (calls in flight are in reserved_usd).
+   */
   costUsd: number;
   /**
    * Why the run is not progressing now: the queues of its stages with open tasks that keep
@@ -197,12 +200,39 @@ export interface Run {
    * What the run's model calls took so far, from the call ledger (cost is cost_usd). Set by GetRun
    * (and CancelRun), not ListRuns.
    */
-  usage: RunUsage | undefined;
+  usage:
+    | RunUsage
+    | undefined;
+  /**
+   * What calls sent and not settled yet reserved (each settles at its real cost, usually lower);
+   * the run's cost limit counts cost_usd and this together.
+   */
+  reservedUsd: number;
+  /** The names of the spec's datasets, in spec order. */
+  datasets: string[];
+  /**
+   * The run's primary metric: its first leaderboard's best system; absent before the run is scored
+   * or when no row of it is ranked.
+   */
+  headline: RunHeadline | undefined;
 }
 
 export interface Run_TaskCountsEntry {
   key: string;
   value: number;
+}
+
+/** A run's first leaderboard in one line: its ranking metric and the system with the best mean. */
+export interface RunHeadline {
+  /** The leaderboard's key (e.g. "booookscore.0") and title (e.g. "BooookScore (coherence)"). */
+  section: string;
+  title: string;
+  /** The ranking column, e.g. "BooookScore" or "ROUGE-L %". */
+  metric: string;
+  system: string;
+  /** In the leaderboard's units (BooookScore and ROUGE in percent, dimensions 1-5). */
+  score: number;
+  higherIsBetter: boolean;
 }
 
 /** A run's model calls from the call ledger: every row, repeats after faults included. */
@@ -257,6 +287,9 @@ function createBaseRun(): Run {
     costUsd: 0,
     blockedBy: "",
     usage: undefined,
+    reservedUsd: 0,
+    datasets: [],
+    headline: undefined,
   };
 }
 
@@ -306,6 +339,15 @@ export const Run: MessageFns<Run> = {
     }
     if (message.usage !== undefined) {
       RunUsage.encode(message.usage, writer.uint32(122).fork()).join();
+    }
+    if (message.reservedUsd !== 0) {
+      writer.uint32(129).double(message.reservedUsd);
+    }
+    for (const v of message.datasets) {
+      writer.uint32(138).string(v!);
+    }
+    if (message.headline !== undefined) {
+      RunHeadline.encode(message.headline, writer.uint32(146).fork()).join();
     }
     return writer;
   },
@@ -446,6 +488,30 @@ export const Run: MessageFns<Run> = {
             message.usage = RunUsage.decode(reader, reader.uint32());
             continue;
           }
+          case 16: {
+            if (tag !== 129) {
+              break;
+            }
+
+            message.reservedUsd = reader.double();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.datasets.push(reader.string());
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.headline = RunHeadline.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -537,6 +603,15 @@ export const Run: MessageFns<Run> = {
         ? globalThis.String(object.blocked_by)
         : "",
       usage: isSet(object.usage) ? RunUsage.fromJSON(object.usage) : undefined,
+      reservedUsd: isSet(object.reservedUsd)
+        ? globalThis.Number(object.reservedUsd)
+        : isSet(object.reserved_usd)
+        ? globalThis.Number(object.reserved_usd)
+        : 0,
+      datasets: globalThis.Array.isArray(object?.datasets)
+        ? object.datasets.map((e: any) => globalThis.String(e))
+        : [],
+      headline: isSet(object.headline) ? RunHeadline.fromJSON(object.headline) : undefined,
     };
   },
 
@@ -593,6 +668,15 @@ export const Run: MessageFns<Run> = {
     if (message.usage !== undefined) {
       obj.usage = RunUsage.toJSON(message.usage);
     }
+    if (message.reservedUsd !== 0) {
+      obj.reservedUsd = floatToJson(message.reservedUsd);
+    }
+    if (message.datasets?.length) {
+      obj.datasets = message.datasets;
+    }
+    if (message.headline !== undefined) {
+      obj.headline = RunHeadline.toJSON(message.headline);
+    }
     return obj;
   },
 
@@ -625,6 +709,11 @@ export const Run: MessageFns<Run> = {
     message.blockedBy = object.blockedBy ?? "";
     message.usage = (object.usage !== undefined && object.usage !== null)
       ? RunUsage.fromPartial(object.usage)
+      : undefined;
+    message.reservedUsd = object.reservedUsd ?? 0;
+    message.datasets = object.datasets?.map((e) => e) || [];
+    message.headline = (object.headline !== undefined && object.headline !== null)
+      ? RunHeadline.fromPartial(object.headline)
       : undefined;
     return message;
   },
@@ -711,6 +800,159 @@ export const Run_TaskCountsEntry: MessageFns<Run_TaskCountsEntry> = {
     const message = createBaseRun_TaskCountsEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBaseRunHeadline(): RunHeadline {
+  return { section: "", title: "", metric: "", system: "", score: 0, higherIsBetter: false };
+}
+
+export const RunHeadline: MessageFns<RunHeadline> = {
+  encode(message: RunHeadline, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.section !== "") {
+      writer.uint32(10).string(message.section);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.metric !== "") {
+      writer.uint32(26).string(message.metric);
+    }
+    if (message.system !== "") {
+      writer.uint32(34).string(message.system);
+    }
+    if (message.score !== 0) {
+      writer.uint32(41).double(message.score);
+    }
+    if (message.higherIsBetter !== false) {
+      writer.uint32(48).bool(message.higherIsBetter);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunHeadline {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunHeadline();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.section = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.metric = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.system = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.score = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.higherIsBetter = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RunHeadline {
+    return {
+      section: isSet(object.section) ? globalThis.String(object.section) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      metric: isSet(object.metric) ? globalThis.String(object.metric) : "",
+      system: isSet(object.system) ? globalThis.String(object.system) : "",
+      score: isSet(object.score) ? globalThis.Number(object.score) : 0,
+      higherIsBetter: isSet(object.higherIsBetter)
+        ? globalThis.Boolean(object.higherIsBetter)
+        : isSet(object.higher_is_better)
+        ? globalThis.Boolean(object.higher_is_better)
+        : false,
+    };
+  },
+
+  toJSON(message: RunHeadline): unknown {
+    const obj: any = {};
+    if (message.section !== "") {
+      obj.section = message.section;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.metric !== "") {
+      obj.metric = message.metric;
+    }
+    if (message.system !== "") {
+      obj.system = message.system;
+    }
+    if (message.score !== 0) {
+      obj.score = floatToJson(message.score);
+    }
+    if (message.higherIsBetter !== false) {
+      obj.higherIsBetter = message.higherIsBetter;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RunHeadline>, I>>(base?: I): RunHeadline {
+    return RunHeadline.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RunHeadline>, I>>(object: I): RunHeadline {
+    const message = createBaseRunHeadline();
+    message.section = object.section ?? "";
+    message.title = object.title ?? "";
+    message.metric = object.metric ?? "";
+    message.system = object.system ?? "";
+    message.score = object.score ?? 0;
+    message.higherIsBetter = object.higherIsBetter ?? false;
     return message;
   },
 };

@@ -1,0 +1,134 @@
+import { type RunEntity, toNumber } from '@precis/db';
+import type { DataSource } from 'typeorm';
+import { scoreTaskId } from '../ids.js';
+import { openOf } from '../planner/run-progress.js';
+import type { FullRunReport } from '../report/render-run-report.js';
+import { reportSections } from '../report/render-run-report.js';
+import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+import type { StageCounts } from './run-queries.js';
+
+// A run's primary metric at a glance: its first leaderboard's ranking column and the system with
+// the best mean on it (ranks aside: a list shows one number per run).
+export interface RunHeadline {
+  // The leaderboard's key and title, e.g. 'booookscore.0', 'BooookScore (coherence)'.
+  section: string;
+  title: string;
+  // The ranking column, e.g. 'BooookScore', 'ROUGE-L %'.
+  metric: string;
+  system: string;
+  score: number;
+  higherIsBetter: boolean;
+}
+
+// What a list of runs shows of each, as the run's own page does.
+export interface RunListFigures {
+  tasks: Record<string, StageCounts>;
+  // Spent (settled calls) and reserved by calls not settled yet, as usageSoFar counts them.
+  costUsd: number;
+  reservedUsd: number;
+  datasets: string[];
+  headline: RunHeadline | null;
+}
+
+// The headline of a run's report: the first section's best ranked row; null with no ranked row.
+export function runHeadline(report: FullRunReport): RunHeadline | null {
+  const [first] = reportSections(report);
+  const best = first?.rows.find((r) => r.rank !== null && r.score !== null);
+  if (!first || !best) return null;
+  return {
+    section: first.key,
+    title: first.title,
+    metric: first.rankingColumn,
+    system: best.system,
+    score: best.score!,
+    higherIsBetter: first.higherIsBetter,
+  };
+}
+
+// Kept beside the score task's result once the run is scored, so a list reads it without
+// loading each run's report.
+export async function storeRunHeadline(db: DataSource, runId: string, headline: RunHeadline | null) {
+  await db.query(
+    `UPDATE tasks SET result = jsonb_set(COALESCE(result, '{}'::jsonb), '{headline}', $2::jsonb)
+     WHERE id = $1 AND status = 'done'`,
+    [scoreTaskId(runId), JSON.stringify(headline)],
+  );
+}
+
+type CounterRow = {
+  run_id: string;
+  key: string;
+  total: unknown;
+  done: unknown;
+  failed: unknown;
+  cancelled: unknown;
+};
+type CostRow = { run_id: string; cost: unknown; reserved: unknown };
+type HeadlineRow = { run_id: string; headline: RunHeadline | null };
+
+// A page of runs' figures in three queries, whatever the page's size: their counters, their
+// ledger grouped by run, and the headlines stored with their score tasks.
+export async function runListFigures(
+  db: DataSource,
+  runs: readonly RunEntity[],
+): Promise<Map<string, RunListFigures>> {
+  const ids = runs.map((r) => r.id);
+  const out = new Map<string, RunListFigures>();
+  if (ids.length === 0) return out;
+  const [counters, costs, headlines] = await Promise.all([
+    db.query(
+      `SELECT run_id, key, total, done, failed, cancelled FROM run_counters
+       WHERE run_id = ANY($1::uuid[]) AND key <> 'summaries' ORDER BY run_id, key`,
+      [ids],
+    ) as Promise<CounterRow[]>,
+    db.query(
+      `SELECT run_id, COALESCE(SUM(cost_usd) FILTER (WHERE status <> 'sent'), 0) AS cost,
+              COALESCE(SUM(cost_usd) FILTER (WHERE status = 'sent'), 0) AS reserved
+       FROM llm_calls WHERE run_id = ANY($1::uuid[]) GROUP BY run_id`,
+      [ids],
+    ) as Promise<CostRow[]>,
+    storedHeadlines(db, ids),
+  ]);
+  for (const run of runs) {
+    const spec = run.spec as Partial<BenchmarkSpec>;
+    out.set(run.id, {
+      tasks: {},
+      costUsd: 0,
+      reservedUsd: 0,
+      datasets: (spec.datasets ?? []).map((d) => d.name),
+      headline: null,
+    });
+  }
+  for (const c of counters) {
+    const totals = {
+      total: toNumber(c.total as string),
+      done: toNumber(c.done as string),
+      failed: toNumber(c.failed as string),
+      cancelled: toNumber(c.cancelled as string),
+    };
+    const figures = out.get(c.run_id);
+    if (figures) figures.tasks[c.key] = { ...totals, open: openOf(totals) };
+  }
+  for (const c of costs) {
+    const figures = out.get(c.run_id);
+    if (figures) Object.assign(figures, { costUsd: Number(c.cost), reservedUsd: Number(c.reserved) });
+  }
+  for (const [id, headline] of headlines) {
+    const figures = out.get(id);
+    if (figures) figures.headline = headline;
+  }
+  return out;
+}
+
+// The headlines stored with the runs' score tasks (runs not scored yet have none).
+export async function storedHeadlines(
+  db: DataSource,
+  runIds: readonly string[],
+): Promise<Map<string, RunHeadline>> {
+  const rows: HeadlineRow[] = await db.query(
+    `SELECT run_id, result->'headline' AS headline FROM tasks
+     WHERE id = ANY($1::text[]) AND status = 'done'`,
+    [runIds.map(scoreTaskId)],
+  );
+  return new Map(rows.flatMap((r) => (r.headline ? [[r.run_id, r.headline] as const] : [])));
+}
