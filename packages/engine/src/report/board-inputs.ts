@@ -26,18 +26,21 @@ export const noUsage = (): SystemUsage => ({
   costUsd: 0,
 });
 
-// The per-document values of the given metrics (the leaderboards' ranking metrics) in one read.
+// The per-document values of the given metrics (the leaderboards' ranking metrics) of the given
+// systems (their rows) in one read: other rows of the run are never fetched.
 export async function loadDocumentValues(
   db: DataSource,
   runId: string,
   metrics: readonly string[],
+  systems: readonly string[],
 ): Promise<DocumentValues> {
   const out = new Map<string, Map<string, Map<string, number>>>();
-  if (metrics.length === 0) return out;
+  if (metrics.length === 0 || systems.length === 0) return out;
   const rows: { system: string; document_id: string; metric: string; value: unknown }[] = await db.query(
     `SELECT system, document_id, metric, value FROM metric_values
-      WHERE run_id = $1 AND document_id IS NOT NULL AND value IS NOT NULL AND metric = ANY($2::text[])`,
-    [runId, [...new Set(metrics)]],
+      WHERE run_id = $1 AND system = ANY($3::text[]) AND document_id IS NOT NULL AND value IS NOT NULL
+        AND metric = ANY($2::text[])`,
+    [runId, [...new Set(metrics)], [...new Set(systems)]],
   );
   for (const r of rows) {
     const bySystem = out.get(r.metric) ?? new Map<string, Map<string, number>>();

@@ -61,6 +61,7 @@ export async function assembleRunReport(
       db,
       run.id,
       boards.flat().map((b) => b.ranking.metric),
+      boards.flat().flatMap((b) => b.rows.map((r) => r.system)),
     ),
     loadSystemUsage(db, run.id),
     loadModelNotes(db, run.id),
