@@ -1,10 +1,10 @@
 import {
-  type BenchmarkSpec,
   cancelRun,
   deleteRun,
   describeUsage,
   findRun,
   hasReportBlocks,
+  isOpenRunStatus,
   listRuns,
   loadFullRunReport,
   loadTraceBlocks,
@@ -14,18 +14,19 @@ import {
   renderTrace,
   reportSections,
   runBlockedBy,
-  runCounts,
+  runListFigures,
   runNotesJson,
   stageCounts,
   usageSoFar,
 } from '@precis/engine';
 import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
-import { formatTable, printJson } from '../output.js';
+import { printJson } from '../output.js';
 import { cliFamilies } from '../runtime/families.js';
 import { remoteAccess } from '../runtime/remote-access.js';
-import { RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
+import { isFinished, RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
 import { alphaOption } from './alpha-option.js';
+import { localRunRow, printRunList, remoteRunRow } from './runs-list.js';
 
 export function runsCommand(ctx: CliContext): Command {
   const runs = new Command('runs').description('list and inspect benchmark runs');
@@ -54,38 +55,11 @@ function lsCommand(ctx: CliContext, runs: Command): void {
       if (globals.remote) return listRemoteRuns(ctx, globals.remote, limit, opts.json === true);
       await withDataSource(ctx, command, async (db) => {
         const list = await listRuns(db, limit);
-        const rows = await Promise.all(
-          list.map(async (r) => ({
-            id: r.id,
-            name: r.name,
-            status: r.status,
-            createdAt: r.createdAt.toISOString(),
-            finishedAt: r.finishedAt?.toISOString() ?? null,
-            systems: (r.spec as unknown as BenchmarkSpec).systems.map((s) => s.name),
-            tasks: (await runCounts(db, r.id)).tasks,
-            error: r.error,
-          })),
-        );
-        if (opts.json) return printJson(ctx, rows);
-        if (rows.length === 0) return ctx.stdout.write('no runs yet; start one with `precis run <spec>`\n');
-        ctx.stdout.write(
-          `${formatTable(
-            ['ID', 'NAME', 'STATUS', 'CREATED', 'SYSTEMS', 'TASKS DONE'],
-            rows.map((r) => {
-              const t = Object.values(r.tasks);
-              const done = t.reduce((a, c) => a + c.done + c.failed, 0);
-              const total = t.reduce((a, c) => a + c.total, 0);
-              return [
-                r.id.slice(0, 8),
-                r.name,
-                r.status,
-                r.createdAt.replace(/\.\d+Z$/, 'Z'),
-                r.systems.join(','),
-                `${done}/${total}`,
-              ];
-            }),
-          )}\n`,
-        );
+        const figures = await runListFigures(db, list);
+        const rows = list.map((r) => localRunRow(r, figures.get(r.id)));
+        if (rows.length === 0 && !opts.json)
+          return ctx.stdout.write('no runs yet; start one with `precis run <spec>`\n');
+        printRunList(ctx, rows, opts.json === true);
       });
     });
 }
@@ -146,7 +120,7 @@ function showCommand(ctx: CliContext, runs: Command): void {
           ...(blockedBy ? [`blocked:  ${blockedBy}`] : []),
           `created:  ${run.createdAt.toISOString()}`,
           `finished: ${run.finishedAt?.toISOString() ?? '-'}`,
-          `usage:    ${describeUsage(usage)}`,
+          `usage:    ${describeUsage(usage, isOpenRunStatus(run.status))}`,
           'tasks:',
           ...Object.entries(tasks).map(
             ([stage, c]) =>
@@ -211,22 +185,9 @@ function rmCommand(ctx: CliContext, runs: Command): void {
 async function listRemoteRuns(ctx: CliContext, address: string, limit: number, json: boolean): Promise<void> {
   const remote = new RemoteRuns(address, remoteAccess(ctx.env));
   try {
-    const rows = (await remote.listRuns({ limit })).map((r) => ({
-      id: r.id,
-      name: r.name,
-      status: remoteRunStatus(r),
-      createdAt: r.createTime?.toISOString() ?? null,
-      finishedAt: r.finishTime?.toISOString() ?? null,
-      error: r.error,
-    }));
-    if (json) return printJson(ctx, rows);
-    if (rows.length === 0) return void ctx.stdout.write(`no runs at the gateway at ${address}\n`);
-    ctx.stdout.write(
-      `${formatTable(
-        ['ID', 'NAME', 'STATUS', 'CREATED'],
-        rows.map((r) => [r.id.slice(0, 8), r.name, r.status, (r.createdAt ?? '').replace(/\.\d+Z$/, 'Z')]),
-      )}\n`,
-    );
+    const rows = (await remote.listRuns({ limit })).map(remoteRunRow);
+    if (rows.length === 0 && !json) return void ctx.stdout.write(`no runs at the gateway at ${address}\n`);
+    printRunList(ctx, rows, json);
   } finally {
     remote.close();
   }
@@ -265,7 +226,8 @@ async function showRemoteRun(
         ...JSON.parse(report.text),
         tasks,
         costUsd: run.costUsd,
-        usage: run.usage ? { ...run.usage, costUsd: run.costUsd } : null,
+        reservedUsd: run.reservedUsd,
+        usage: run.usage ? { ...run.usage, costUsd: run.costUsd, reservedUsd: run.reservedUsd } : null,
         blockedBy: run.blockedBy || null,
       });
     }
@@ -278,7 +240,7 @@ async function showRemoteRun(
       `finished: ${run.finishTime?.toISOString() ?? '-'}`,
       // A gateway from before usage was in the run says only its cost.
       run.usage
-        ? `usage:    ${describeUsage({ ...run.usage, costUsd: run.costUsd })}`
+        ? `usage:    ${describeUsage({ ...run.usage, costUsd: run.costUsd, reservedUsd: run.reservedUsd }, !isFinished(run))}`
         : `cost:     $${run.costUsd.toFixed(4)}`,
       'tasks:',
       ...stages.map(

@@ -7,7 +7,7 @@ import {
   RunStatus,
 } from '@precis/contracts';
 import type { RunEntity } from '@precis/db';
-import { type BenchmarkSpec, exitCodeOf } from '@precis/engine';
+import { type BenchmarkSpec, costText, exitCodeOf } from '@precis/engine';
 import { callMetadata, explainGrpcError, GatewayCallError, type RemoteAccess } from './remote-access.js';
 import { endedEarly } from './run-progress.js';
 import { sleepUnlessAborted } from './sleep-unless-aborted.js';
@@ -155,7 +155,8 @@ export class RemoteRuns {
   }
 }
 
-// One progress line: "running — summarize 3/10, verify 0/4 (1 failed), score 0/1 — $0.0123".
+// One progress line: "running — summarize 3/10, verify 0/4 (1 failed), score 0/1 — $0.0123", the
+// cost spent so far (calls in flight apart: "$0.0123 spent (+$0.2500 reserved in flight)").
 export function describeRemoteProgress(run: Run): string {
   const stages = new Map<string, { total: number; done: number; failed: number; cancelled: number }>();
   for (const [key, n] of Object.entries(run.taskCounts)) {
@@ -172,7 +173,7 @@ export function describeRemoteProgress(run: Run): string {
   const parts = [...stages.entries()]
     .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
     .map(([stage, s]) => `${stage} ${s.done}/${s.total}${endedEarly(s.failed, s.cancelled)}`);
-  return `${remoteRunStatus(run)} — ${parts.length ? parts.join(', ') : 'planning'} — $${run.costUsd.toFixed(4)}`;
+  return `${remoteRunStatus(run)} — ${parts.length ? parts.join(', ') : 'planning'} — ${costText(run)}`;
 }
 
 export interface FollowOptions {

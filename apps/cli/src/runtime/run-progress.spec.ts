@@ -12,6 +12,7 @@ describe('plain progress lines', () => {
     tokensCached: 0,
     tokensReasoning: 0,
     costUsd: 0.0123,
+    reservedUsd: 0,
   };
   const counts = (done: number, failed: number, cancelled = 0) => ({
     summarize: { total: 40, done, failed, cancelled, open: 40 - done - failed - cancelled },
@@ -37,6 +38,23 @@ describe('plain progress lines', () => {
     expect(plainProgress(counts(10, 2), { ...usage, tokensReasoning: 80 }, new Map(), 0).progress).toBe(
       'summarize 12/40 (2 failed) | 14 model calls, 1000 tokens (80 reasoning), $0.0123',
     );
+  });
+
+  it('shows the spent cost, which never goes down, and calls in flight at their reserve apart', () => {
+    // Ledger states as calls are sent (reserved $0.25 each) and settle lower one by one.
+    const states = [
+      { costUsd: 0, reservedUsd: 0.5 },
+      { costUsd: 0.0675, reservedUsd: 0.25 },
+      { costUsd: 0.0675, reservedUsd: 0.5 },
+      { costUsd: 0.0975, reservedUsd: 0 },
+    ];
+    const lines = states.map((c) => plainProgress(counts(10, 0), { ...usage, ...c }, new Map(), 0).progress);
+    expect(lines.map((l) => l.split(' | ')[1])).toEqual([
+      '14 model calls, 1000 tokens, $0.0000 spent (+$0.5000 reserved in flight)',
+      '14 model calls, 1000 tokens, $0.0675 spent (+$0.2500 reserved in flight)',
+      '14 model calls, 1000 tokens, $0.0675 spent (+$0.5000 reserved in flight)',
+      '14 model calls, 1000 tokens, $0.0975',
+    ]);
   });
 
   it('counts the tasks a stopped or cancelled run ended apart from failures', () => {

@@ -1,4 +1,11 @@
-import { type RunProgress, type StageCounts, stageCounts, type UsageSoFar, usageSoFar } from '@precis/engine';
+import {
+  costText,
+  type RunProgress,
+  type StageCounts,
+  stageCounts,
+  type UsageSoFar,
+  usageSoFar,
+} from '@precis/engine';
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
 import type { DataSource } from 'typeorm';
 import { formatEta, StageEta } from './stage-eta.js';
@@ -47,7 +54,9 @@ function tokensText(u: UsageSoFar): string {
   return `${u.tokensIn + u.tokensOut} tokens${shares.length ? ` (${shares.join(', ')})` : ''}`;
 }
 
-const usageText = (u: UsageSoFar) => `${u.calls} model calls, ${tokensText(u)}, $${u.costUsd.toFixed(4)}`;
+// The cost is what settled calls spent (it never goes down); calls in flight are said apart at
+// their reserved cost, which they settle below.
+const usageText = (u: UsageSoFar) => `${u.calls} model calls, ${tokensText(u)}, ${costText(u)}`;
 
 // One bar per stage (done/total, failures, ETA) plus model calls, tokens and cost so far,
 // refreshed from the database; plain periodic lines when stderr is not a terminal.
