@@ -11,13 +11,29 @@ export interface Run {
   createdAt: string | null;
   startedAt: string | null;
   finishedAt: string | null;
-  // done, failed, open and per stage "<stage>.<state>"
+  // done, failed, cancelled, open and per stage "<stage>.<state>" and "<stage>.total"
   taskCounts: Record<string, number>;
+  // Spent by settled calls (never goes down); reserved by calls not settled yet.
   costUsd: number;
+  reservedUsd: number;
+  // The spec's dataset names.
+  datasets: string[];
+  // The first leaderboard's ranking metric and best system; null before the run is scored.
+  headline: RunHeadline | null;
   // GET of one run only; null in lists.
   usage: RunUsage | null;
   // What blocks the run now (GET of one run only); null when nothing does.
   blockedBy: string | null;
+}
+
+export interface RunHeadline {
+  section: string;
+  title: string;
+  // The ranking column, e.g. "BooookScore".
+  metric: string;
+  system: string;
+  score: number;
+  higherIsBetter: boolean;
 }
 
 // A run's model calls from the call ledger, repeats after faults included.
@@ -89,7 +105,7 @@ export interface RunView {
     error: string | null;
   };
   // What the run's model calls took (a report file of a run carries it too).
-  usage?: RunUsage & { costUsd: number };
+  usage?: RunUsage & { costUsd: number; reservedUsd?: number };
   blocks: ReportBlock[];
   // The run's leaderboards as GET /api/v1/runs/{id}/report gives them (absent in older reports).
   sections?: ReportSection[];

@@ -5,7 +5,8 @@ import { ErrorBox, Loading, Note, StatusBadge } from '../components/common';
 import { FigureView } from '../components/figures';
 import { LiveProgress } from '../components/progress';
 import { Samples } from '../components/samples';
-import { formatCalls, formatDate, formatTokens, formatUsd, isOpen } from '../format';
+import { formatCost } from '../cost';
+import { formatCalls, formatDate, formatTokens, isOpen } from '../format';
 import { useFetch } from '../hooks';
 import { href } from '../router';
 
@@ -14,7 +15,7 @@ export type PageView = Omit<RunView, 'run'> & { run?: RunView['run'] };
 
 // Model calls, tokens (cached and reasoning shares where reported) and cost, as the ledger has
 // them; an offline run (no model call) shows none.
-function UsageFacts({ usage }: { usage: NonNullable<RunView['usage']> }) {
+function UsageFacts({ usage, open }: { usage: NonNullable<RunView['usage']>; open: boolean }) {
   return (
     <>
       <div>
@@ -27,7 +28,7 @@ function UsageFacts({ usage }: { usage: NonNullable<RunView['usage']> }) {
       </div>
       <div>
         <dt>cost</dt>
-        <dd data-testid="usage-cost">{formatUsd(usage.costUsd)}</dd>
+        <dd data-testid="usage-cost">{formatCost(usage.costUsd, usage.reservedUsd, open)}</dd>
       </div>
     </>
   );
@@ -56,7 +57,7 @@ function RunHeader({ run, usage }: { run: RunView['run']; usage?: RunView['usage
           <dt>id</dt>
           <dd class="mono">{run.id}</dd>
         </div>
-        {usage?.calls ? <UsageFacts usage={usage} /> : null}
+        {usage?.calls ? <UsageFacts usage={usage} open={isOpen(run.status)} /> : null}
       </dl>
       {run.error ? (
         <p class="run-error" data-testid="run-error">

@@ -3,7 +3,8 @@ import { type ApiError, enc, getJson, isAbort, toApiError } from '../api';
 import type { Run, RunList } from '../api-types';
 import { useAuth } from '../auth';
 import { ErrorBox, Loading, Note, StatusBadge } from '../components/common';
-import { formatDate, formatUsd, isOpen } from '../format';
+import { formatCost, formatScore } from '../cost';
+import { formatDate, isOpen } from '../format';
 import { href } from '../router';
 
 const PAGE_SIZE = 50;
@@ -92,12 +93,25 @@ function RunRow({ run, checked, onToggle }: { run: Run; checked: boolean; onTogg
         {run.error ? <div class="small error-text">{run.error}</div> : null}
       </td>
       <td>{formatDate(run.createdAt)}</td>
-      <td class="num">
+      <td class="num" data-testid="run-tasks">
         {taskCount(run, 'done')} /{' '}
         <span class={taskCount(run, 'failed') > 0 ? 'error-text' : ''}>{taskCount(run, 'failed')}</span> /{' '}
         {taskCount(run, 'open')}
       </td>
-      <td class="num">{formatUsd(run.costUsd)}</td>
+      <td class="num" data-testid="run-cost">
+        {formatCost(run.costUsd, run.reservedUsd, isOpen(run.status))}
+      </td>
+      <td data-testid="run-datasets">{run.datasets?.join(', ') || '–'}</td>
+      <td data-testid="run-best">
+        {run.headline ? (
+          <>
+            <span class="num">{formatScore(run.headline.score)}</span> {run.headline.system}
+            <div class="muted small">{run.headline.metric}</div>
+          </>
+        ) : (
+          '–'
+        )}
+      </td>
     </tr>
   );
 }
@@ -125,8 +139,12 @@ function RunsTable({
             <th scope="col" class="num" title="tasks done / failed / open">
               tasks done / failed / open
             </th>
-            <th scope="col" class="num">
+            <th scope="col" class="num" title="spent by settled model calls; calls in flight apart">
               cost
+            </th>
+            <th scope="col">datasets</th>
+            <th scope="col" title="the first leaderboard's ranking metric: its best system">
+              best
             </th>
           </tr>
         </thead>
