@@ -1,7 +1,8 @@
 import { DocumentEntity, JudgmentEntity, RunEntity, SummaryEntity, TaskEntity, toNumber } from '@precis/db';
 import { type DataSource, In, Like } from 'typeorm';
 import { openOf, runCounts } from '../planner/run-progress.js';
-import type { TraceStep } from '../report/render-trace.js';
+import { type TraceStep, traceStepKey } from '../report/render-trace.js';
+import { sortSteps } from '../report/step-order.js';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
 import type { SummaryTaskPayload, SummaryTaskResult } from '../tasks/task-payloads.js';
 
@@ -193,22 +194,27 @@ export async function loadTraces(
     .where('t.run_id = :runId', { runId: run.id })
     .andWhere('t.stage = :stage', { stage: 'summarize' })
     .andWhere('t.id LIKE :pattern', { pattern: `${run.id}:summarize:%:${document.id}:%` })
-    .orderBy('t.id', 'ASC')
+    // Planned order first (GoR's steps, say); sortSteps then puts numbered steps in number order.
+    .orderBy('t.createdAt', 'ASC')
+    .addOrderBy('t.id', 'ASC')
     .getMany();
   return {
     document,
     systems: spec.systems.map((s) => ({
       system: s.name,
       strategy: s.strategy,
-      steps: tasks
-        .filter((t) => (t.payload as unknown as SummaryTaskPayload).system === s.name)
-        .map((t) => ({
-          taskId: t.id,
-          status: t.status,
-          payload: t.payload as unknown as SummaryTaskPayload,
-          result: t.result as SummaryTaskResult | null,
-          error: t.error,
-        })),
+      steps: sortSteps(
+        tasks
+          .filter((t) => (t.payload as unknown as SummaryTaskPayload).system === s.name)
+          .map((t) => ({
+            taskId: t.id,
+            status: t.status,
+            payload: t.payload as unknown as SummaryTaskPayload,
+            result: t.result as SummaryTaskResult | null,
+            error: t.error,
+          })),
+        traceStepKey,
+      ),
     })),
   };
 }

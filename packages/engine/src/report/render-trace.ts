@@ -1,4 +1,5 @@
 import type { SummaryTaskPayload, SummaryTaskResult } from '../tasks/task-payloads.js';
+import { sortSteps } from './step-order.js';
 
 export interface TraceStep {
   taskId: string;
@@ -12,6 +13,9 @@ export interface TraceStep {
 function stepOf(s: TraceStep): NonNullable<SummaryTaskPayload['step']> {
   return s.payload.step ?? { key: s.payload.type, role: s.payload.type };
 }
+
+// The key a trace orders a step by (a one-step strategy's: its kind).
+export const traceStepKey = (s: TraceStep): string => stepOf(s).key;
 
 function preview(text: string | undefined, width: number): string {
   if (!text) return '';
@@ -31,27 +35,10 @@ function line(s: TraceStep, width: number): string {
   return `[${stepOf(s).key}] ${stepOf(s).role} (${flags}) ${r ? preview(r.text, width) : (s.error ?? '')}`;
 }
 
-function stepOrder(key: string): number[] {
-  // h/<level>/<index>, i/0, i/u/<i>, i/c/<i>, */clean
-  const parts = key.split('/');
-  if (parts[1] === 'clean') return [1e9];
-  if (parts[0] === 'h') return [Number(parts[1]), Number(parts[2])];
-  if (parts[0] === 'i') return parts[1] === '0' ? [0, 0] : [Number(parts[2]), parts[1] === 'u' ? 0 : 1];
-  return [0, 0];
-}
-
-function compare(a: TraceStep, b: TraceStep): number {
-  const x = stepOrder(stepOf(a).key);
-  const y = stepOrder(stepOf(b).key);
-  for (let i = 0; i < Math.max(x.length, y.length); i++)
-    if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
-  return 0;
-}
-
 // Hierarchical runs print as a tree by level (which inputs each merge took); incremental runs
 // print as the sequence of initial summary, updates and compressions.
 export function renderTrace(system: string, strategy: string, steps: TraceStep[], width = 100): string {
-  const sorted = [...steps].sort(compare);
+  const sorted = sortSteps(steps, traceStepKey);
   const out = [`${system} (${strategy}): ${steps.length} ${steps.length === 1 ? 'step' : 'steps'}`];
   if (strategy === 'hierarchical') {
     const levels = new Map<number, TraceStep[]>();
