@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatCalls, formatTokens } from './format';
+import { formatCalls, formatCountTick, formatTick, formatTokens, formatUsdTick } from './format';
 
 describe("a run's usage on the page", () => {
   const plain = {
@@ -23,5 +23,44 @@ describe("a run's usage on the page", () => {
   it('counts the calls the cache answered and those repeated after faults', () => {
     expect(formatCalls(plain)).toBe('12 (3 from cache)');
     expect(formatCalls({ ...plain, repeated: 2 })).toBe('12 (3 from cache, 2 repeated after faults)');
+  });
+});
+
+describe('chart tick labels', () => {
+  const eNotation = /e[+-]\d/;
+
+  it('reads scores in plain digits, never in e-notation', () => {
+    const ticks = [0, 10, 20, 100, 1000, 0.5, 0.25, 2.5, 0.005, 0.0125, 0.1 + 0.2, 1e-7, 12000];
+    expect(ticks.map(formatTick)).toEqual([
+      '0',
+      '10',
+      '20',
+      '100',
+      '1,000',
+      '0.5',
+      '0.25',
+      '2.5',
+      '0.005',
+      '0.0125',
+      '0.3',
+      '0.0000001',
+      '12,000',
+    ]);
+    expect(ticks.map(formatTick).filter((t) => eNotation.test(t))).toEqual([]);
+  });
+
+  it('puts a dollar sign before costs', () => {
+    expect([0, 0.005, 0.01, 0.0675, 1.5, 1200].map(formatUsdTick)).toEqual([
+      '$0',
+      '$0.005',
+      '$0.01',
+      '$0.0675',
+      '$1.5',
+      '$1,200',
+    ]);
+  });
+
+  it('labels only whole counts', () => {
+    expect([0, 0.5, 1, 1.5, 2, 20, 100].map(formatCountTick)).toEqual(['0', '', '1', '', '2', '20', '100']);
   });
 });

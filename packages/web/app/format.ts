@@ -42,3 +42,17 @@ export function formatCalls(u: RunUsage): string {
   const repeated = u.repeated ? `, ${u.repeated} repeated after faults` : '';
   return `${u.calls} (${u.cacheHits} from cache${repeated})`;
 }
+
+// Chart ticks in plain digits (10, 20, 100, 0.005, 12,000), never e-notation: d3's '~g' with the
+// precision a scale picks reads 100 as 1e+2.
+const tickDigits = (x: number) =>
+  x === 0 || Math.abs(x) >= 1 ? 2 : Math.min(12, 2 - Math.floor(Math.log10(Math.abs(x))));
+
+export const formatTick = (x: number): string =>
+  new Intl.NumberFormat('en-US', { maximumFractionDigits: tickDigits(x) }).format(x);
+
+// Dollars on a cost axis: $0, $0.005, $0.01, $1,200.
+export const formatUsdTick = (x: number): string => (x < 0 ? `-$${formatTick(-x)}` : `$${formatTick(x)}`);
+
+// Counts (errors, tokens): whole numbers only; a tick between two whole numbers stays unlabelled.
+export const formatCountTick = (x: number): string => (Number.isInteger(x) ? formatTick(x) : '');

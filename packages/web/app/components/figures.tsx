@@ -1,15 +1,15 @@
 import * as Plot from '@observablehq/plot';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { ReportFigure } from '../api-types';
-import { formatNumber, formatShort, formatUsd } from '../format';
+import { formatCountTick, formatNumber, formatShort, formatTick, formatUsd, formatUsdTick } from '../format';
 import { useWidth } from '../hooks';
+import { dodgeLabels } from '../label-layout';
 import { Note } from './common';
 
 type Point = ReportFigure['points'][number];
 type Scored = Point & { score: number };
 type Errors = NonNullable<ReportFigure['errors']>;
 
-// '~g' ticks: a one-value domain (every system at 100) would otherwise read 100.000000.
 // SVG presentation attributes cannot read CSS variables: the chart colours are fixed here.
 const ACCENT = '#2563eb';
 const INK = '#374151';
@@ -60,7 +60,7 @@ function WhiskerChart({ figure, points }: { figure: ReportFigure; points: Scored
         marginLeft: labelMargin(systems),
         marginRight: 24,
         style: PLOT_STYLE,
-        x: { label: figure.metric, grid: true, nice: true, inset: 16, tickFormat: '~g' },
+        x: { label: figure.metric, grid: true, nice: true, inset: 16, tickFormat: formatTick },
         y: { label: null, domain: systems },
         marks: [
           Plot.ruleY(
@@ -83,30 +83,75 @@ function WhiskerChart({ figure, points }: { figure: ReportFigure; points: Scored
   return <PlotBox draw={draw} label={`${figure.metric} per system with 95% confidence intervals`} />;
 }
 
+// Plot's default margins around the cost chart's frame (the x axis below it).
+const COST = { height: 320, marginTop: 20, marginBottom: 30, line: 14 };
+type Labelled = Scored & { labelY: number; moved: boolean };
+
+// Each point's label beside it, moved up or down where labels would overlap (a line to its point).
+function labelled(points: Scored[], base: Plot.Plot): Labelled[] {
+  const x = base.scale('x')!;
+  const y = base.scale('y')!;
+  const boxes = points.map((p) => ({
+    x: x.apply(p.costUsd) + 8,
+    width: 7 * p.system.length,
+    y: y.apply(p.score),
+  }));
+  const ys = dodgeLabels(boxes, COST.line, COST.marginTop, COST.height - COST.marginBottom);
+  return points.map((p, i) => ({
+    ...p,
+    labelY: y.invert!(ys[i]!),
+    moved: Math.abs(ys[i]! - boxes[i]!.y) > 4,
+  }));
+}
+
 function CostChart({ figure, points }: { figure: ReportFigure; points: Scored[] }) {
   const draw = useCallback(
-    (width: number) =>
-      Plot.plot({
+    (width: number) => {
+      const frame = {
         width,
-        height: 320,
+        height: COST.height,
+        marginTop: COST.marginTop,
+        marginBottom: COST.marginBottom,
         marginLeft: 56,
         marginRight: Math.min(200, labelMargin(points.map((p) => p.system))),
         style: PLOT_STYLE,
         grid: true,
-        x: { label: 'cost (USD)', nice: true, inset: 16, tickFormat: (d: number) => `$${d}` },
-        y: { label: figure.metric, nice: true, inset: 16, tickFormat: '~g' },
+      };
+      const dots = Plot.dot(points, { x: 'costUsd', y: 'score', r: 5, fill: ACCENT, title: pointTitle });
+      const x = { label: 'cost (USD)', nice: true, inset: 16, tickFormat: formatUsdTick };
+      const y = { label: figure.metric, nice: true, inset: 16, tickFormat: formatTick };
+      // Drawn once for its scales (where each point lands), then with the labels on those scales.
+      const base = Plot.plot({ ...frame, x, y, marks: [dots] });
+      const data = labelled(points, base);
+      return Plot.plot({
+        ...frame,
+        x: { ...x, domain: base.scale('x')!.domain },
+        y: { ...y, domain: base.scale('y')!.domain },
         marks: [
-          Plot.dot(points, { x: 'costUsd', y: 'score', r: 5, fill: ACCENT, title: pointTitle }),
-          Plot.text(points, {
+          Plot.link(
+            data.filter((d) => d.moved),
+            {
+              x1: 'costUsd',
+              y1: 'score',
+              x2: 'costUsd',
+              y2: 'labelY',
+              dx: 4,
+              stroke: INK,
+              strokeOpacity: 0.4,
+            },
+          ),
+          dots,
+          Plot.text(data, {
             x: 'costUsd',
-            y: 'score',
+            y: 'labelY',
             text: 'system',
             dx: 8,
             textAnchor: 'start',
             fill: INK,
           }),
         ],
-      }),
+      });
+    },
     [figure, points],
   );
   return <PlotBox draw={draw} label={`${figure.metric} against cost per system`} />;
@@ -129,7 +174,7 @@ function ErrorChart({ errors, order }: { errors: Errors; order: string[] }) {
         marginLeft: labelMargin(systems),
         style: PLOT_STYLE,
         color: { legend: true, domain: errors.types, scheme: 'tableau10' },
-        x: { label: 'errors (count)', grid: true, tickFormat: '~g' },
+        x: { label: 'errors (count)', grid: true, tickFormat: formatCountTick },
         y: { label: null, domain: systems },
         marks: [
           Plot.barX(data, {
