@@ -129,7 +129,8 @@ describe('the REST API', () => {
           documentId: expect.any(String),
           system: 'hier-lead',
           metric: 'booookscore.0',
-          value: 1,
+          // In percent, as the report's BooookScore column.
+          value: 100,
           producedBy: 'engine:heuristic-duplication@1 (heuristic)',
         },
       ],
