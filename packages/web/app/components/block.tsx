@@ -1,4 +1,5 @@
 import type { ReportBlock, ReportSection } from '../api-types';
+import { ModelText } from './model-text';
 import { SortableTable } from './table';
 
 type Chart = NonNullable<ReportBlock['chart']>;
@@ -75,7 +76,7 @@ export function BlockView({ block, section }: { block: ReportBlock; section?: Re
       {block.chart ? <Bars chart={block.chart} /> : null}
       {(block.notes ?? []).map((n, i) => (
         <p class="note" key={i}>
-          {n}
+          <ModelText text={n} />
         </p>
       ))}
       {block.list ? (
