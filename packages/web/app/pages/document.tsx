@@ -2,6 +2,7 @@ import { enc } from '../api';
 import type { Trace } from '../api-types';
 import { BlockView } from '../components/block';
 import { ErrorBox, Loading, Note, StatusBadge } from '../components/common';
+import { ModelText } from '../components/model-text';
 import { useFetch } from '../hooks';
 import { href } from '../router';
 
@@ -33,46 +34,81 @@ function StepView({ step, index }: { step: Step; index: number }) {
         <span class="muted">#{index + 1}</span> <strong>{stepLabel(step) ?? 'step'}</strong>{' '}
         <StatusBadge status={step.status} /> <span class="muted small mono">{step.taskId}</span>
       </div>
-      {summary !== null ? <div class="summary-text">{summary}</div> : null}
+      {summary !== null ? (
+        <div class="summary-text">
+          <ModelText text={summary} />
+        </div>
+      ) : null}
       {step.error ? <p class="run-error">{step.error}</p> : null}
     </li>
   );
 }
 
-function SystemTrace({ system }: { system: TraceSystem }) {
+// A system's summary of the document: what its last step (in run order, as the API gives them) wrote.
+function FinalSummary({ system }: { system: TraceSystem }) {
+  const last = system.steps.at(-1);
+  const summary = last && last.status === 'done' ? stepSummary(last) : null;
   return (
-    <section class="block">
+    <section class="block" data-testid={`final-summary-${system.system}`}>
       <h3>
-        {system.system} <span class="muted">({system.strategy})</span>
+        {system.system} <span class="muted">({system.strategy})</span>{' '}
+        {last ? <small class="block-label">{stepLabel(last)}</small> : null}
       </h3>
-      {system.steps.length === 0 ? (
-        <Note>No steps.</Note>
+      {summary !== null ? (
+        <div class="summary-text final">
+          <ModelText text={summary} />
+        </div>
       ) : (
-        <ol class="steps">
-          {system.steps.map((s, i) => (
-            <StepView key={s.taskId} step={s} index={i} />
-          ))}
-        </ol>
+        <Note>
+          {last
+            ? `No final summary: its last step is ${last.status}.`
+            : 'No steps stored for this system: its summary, if any, is under Verdicts.'}
+        </Note>
       )}
+      {last?.error ? <p class="run-error">{last.error}</p> : null}
     </section>
   );
 }
 
+// Every step of a system, collapsed: a book has a hundred of them, the final summary is above.
+function SystemSteps({ system }: { system: TraceSystem }) {
+  const n = system.steps.length;
+  return (
+    <details class="block system-steps" data-testid={`steps-${system.system}`}>
+      <summary>
+        <strong>{system.system}</strong> <span class="muted">({system.strategy})</span>: {n}{' '}
+        {n === 1 ? 'step' : 'steps'}
+      </summary>
+      <ol class="steps">
+        {system.steps.map((s, i) => (
+          <StepView key={s.taskId} step={s} index={i} />
+        ))}
+      </ol>
+    </details>
+  );
+}
+
+// Final summaries, then the verdicts on them, then every system's steps (collapsed).
 function TraceView({ trace }: { trace: Trace }) {
+  const stepped = trace.systems.filter((s) => s.steps.length > 0);
   return (
     <div data-testid="trace">
       <h1>
         Document {trace.document.externalId} <span class="muted small mono">{trace.document.id}</span>
       </h1>
-      <h2>Summaries</h2>
+      <h2>Final summaries</h2>
       {trace.systems.length === 0 ? <Note>No system summarized this document.</Note> : null}
       {trace.systems.map((s) => (
-        <SystemTrace key={s.system} system={s} />
+        <FinalSummary key={s.system} system={s} />
       ))}
       <h2>Verdicts</h2>
       {trace.verdicts.length === 0 ? <Note>No verdicts for this document.</Note> : null}
       {trace.verdicts.map((b) => (
         <BlockView key={b.key} block={b} />
+      ))}
+      {stepped.length > 0 ? <h2>Steps</h2> : null}
+      {stepped.map((s) => (
+        <SystemSteps key={s.system} system={s} />
       ))}
     </div>
   );
