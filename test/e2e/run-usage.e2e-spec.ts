@@ -174,7 +174,8 @@ describe("a reasoning model's usage and notes, wherever a run is shown", () => {
     const report = await get(`/api/v1/runs/${runId}/report`);
     expect(report.body.modelNotes).toEqual(NOTES);
     const view = await get(`/api/v1/runs/${runId}/view`);
-    expect(view.body.usage).toEqual({ ...USAGE, costUsd: 0.011 });
+    // Every call settled: nothing reserved in flight.
+    expect(view.body.usage).toEqual({ ...USAGE, costUsd: 0.011, reservedUsd: 0 });
     expect(view.body.blocks.find((b: { key: string }) => b.key === 'model-notes').list).toEqual(NOTE_LINES);
     const grpc = await answer<GetRunResponse>(authorized(stack.key), (md, opts, cb) =>
       stack.runs.getRun({ runId }, md, opts, cb),
