@@ -99,7 +99,7 @@ describe('the runs list (Chromium)', () => {
       tasks: `${own.done} / ${own.failed} / ${own.open}`,
       cost: `$${booked.costUsd.toFixed(4)}`,
       datasets: 'lighthouse',
-      best: '75.0 hier-fakeBooookScore',
+      best: '75.0 hier-fake (rank =1 with 2 others)BooookScore',
     });
     expect([own.failed, own.open, booked.reservedUsd]).toEqual([0, 0, 0]);
     // The offline quickstart: its tasks, no model call, every system at 100.
@@ -108,7 +108,8 @@ describe('the runs list (Chromium)', () => {
       tasks: `${q.done} / 0 / 0`,
       cost: '$0.00',
       datasets: 'example-book',
-      best: `100.0 ${quickstart.headline!.system}BooookScore`,
+      // Three systems tied at 100: the best named is one of three sharing rank =1.
+      best: `100.0 ${quickstart.headline!.system} (rank =1 with 2 others)BooookScore`,
     });
     await page.screenshot({ path: join(SCREENSHOTS, 'runs-list.png') });
   });

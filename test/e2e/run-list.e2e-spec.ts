@@ -93,6 +93,9 @@ describe('run lists and BooookScore in every output', () => {
       system: 'hier-fake',
       score: 75,
       higherIsBetter: true,
+      // One document: no system can be shown better, all three share rank =1.
+      rankLabel: '=1',
+      tiedWith: 2,
     };
     expect(row.headline).toEqual(headline);
     expect(own.headline).toEqual(headline);
@@ -148,7 +151,7 @@ describe('run lists and BooookScore in every output', () => {
     expect(line).toContain(` lighthouse `);
     expect(line).toContain(` ${total}/0/0 `);
     expect(line).toContain(` $${usage.costUsd.toFixed(4)} `);
-    expect(line).toMatch(/ BooookScore 75\.0 \(hier-fake\)$/);
+    expect(line).toMatch(/ BooookScore 75\.0 \(hier-fake, rank =1 with 2 others\)$/);
   });
 
   it('reads BooookScore in percent in the JSON report, CSV, text, samples, page and comparison', async () => {

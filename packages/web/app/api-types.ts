@@ -34,6 +34,9 @@ export interface RunHeadline {
   system: string;
   score: number;
   higherIsBetter: boolean;
+  // Its rank as shown ("=1" when others share it) and how many other systems share it.
+  rankLabel: string;
+  tiedWith: number;
 }
 
 // A run's model calls from the call ledger, repeats after faults included.

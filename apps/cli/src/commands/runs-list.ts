@@ -5,6 +5,10 @@ import type { CliContext } from '../context.js';
 import { formatTable, printJson } from '../output.js';
 import { remoteRunStatus } from '../runtime/remote-runs.js';
 
+// A best system that shares its rank is not the one winner: say so.
+export const tiedText = (b: { rankLabel?: string; tiedWith?: number }) =>
+  b.tiedWith ? `, rank ${b.rankLabel} with ${b.tiedWith} other${b.tiedWith === 1 ? '' : 's'}` : '';
+
 // One line of `precis runs ls` (and --json), local or from a gateway: the figures the run's own
 // page shows (tasks, cost), its datasets and its primary metric's best system.
 export interface RunListRow {
@@ -80,7 +84,8 @@ const sum = (r: RunListRow, k: keyof StageCounts) => Object.values(r.tasks).redu
 const cost = (r: RunListRow) =>
   `$${r.costUsd.toFixed(4)}${r.reservedUsd ? ` (+$${r.reservedUsd.toFixed(4)} reserved)` : ''}`;
 
-const best = (b: RunHeadline | null) => (b ? `${b.metric} ${formatScore(b.score)} (${b.system})` : '-');
+const best = (b: RunHeadline | null) =>
+  b ? `${b.metric} ${formatScore(b.score)} (${b.system}${tiedText(b)})` : '-';
 
 // The table (or JSON) of `precis runs ls`, local or --remote.
 export function printRunList(ctx: CliContext, rows: readonly RunListRow[], json: boolean): void {

@@ -32,6 +32,8 @@ export const runDto = z.object({
       system: z.string().describe('the system with the best mean on it'),
       score: z.number().describe("in the leaderboard's units (BooookScore in percent)"),
       higherIsBetter: z.boolean(),
+      rankLabel: z.string().describe('its rank as shown, e.g. "=1" when others share it'),
+      tiedWith: z.number().int().describe('how many other systems share that rank'),
     })
     .nullable()
     .describe("the run's primary metric and best system; null before it is scored"),

@@ -8,7 +8,7 @@ import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
 import type { StageCounts } from './run-queries.js';
 
 // A run's primary metric at a glance: its first leaderboard's ranking column and the system with
-// the best mean on it (ranks aside: a list shows one number per run).
+// the best mean on it, with its rank label and how many systems share that rank (a tie stays one).
 export interface RunHeadline {
   // The leaderboard's key and title, e.g. 'booookscore.0', 'BooookScore (coherence)'.
   section: string;
@@ -18,6 +18,9 @@ export interface RunHeadline {
   system: string;
   score: number;
   higherIsBetter: boolean;
+  // e.g. '1' or '=1', and the other systems that share the rank.
+  rankLabel: string;
+  tiedWith: number;
 }
 
 // What a list of runs shows of each, as the run's own page does.
@@ -42,6 +45,8 @@ export function runHeadline(report: FullRunReport): RunHeadline | null {
     system: best.system,
     score: best.score!,
     higherIsBetter: first.higherIsBetter,
+    rankLabel: best.rankLabel,
+    tiedWith: first.rows.filter((r) => r !== best && r.rank === best.rank).length,
   };
 }
 

@@ -106,6 +106,13 @@ function RunRow({ run, checked, onToggle }: { run: Run; checked: boolean; onTogg
         {run.headline ? (
           <>
             <span class="num">{formatScore(run.headline.score)}</span> {run.headline.system}
+            {run.headline.tiedWith > 0 ? (
+              <span class="muted">
+                {' '}
+                (rank {run.headline.rankLabel} with {run.headline.tiedWith} other
+                {run.headline.tiedWith === 1 ? '' : 's'})
+              </span>
+            ) : null}
             <div class="muted small">{run.headline.metric}</div>
           </>
         ) : (

@@ -61,6 +61,8 @@ describe('run mapper', () => {
       system: 'hier',
       score: 92.5,
       higherIsBetter: true,
+      rankLabel: '=1',
+      tiedWith: 1,
     };
     const proto = toProtoRun(run, { usage, headline });
     expect(proto).toMatchObject({

@@ -233,6 +233,9 @@ export interface RunHeadline {
   /** In the leaderboard's units (BooookScore and ROUGE in percent, dimensions 1-5). */
   score: number;
   higherIsBetter: boolean;
+  /** Its rank as shown ("1", "=1") and how many other systems share that rank. */
+  rankLabel: string;
+  tiedWith: number;
 }
 
 /** A run's model calls from the call ledger: every row, repeats after faults included. */
@@ -805,7 +808,16 @@ export const Run_TaskCountsEntry: MessageFns<Run_TaskCountsEntry> = {
 };
 
 function createBaseRunHeadline(): RunHeadline {
-  return { section: "", title: "", metric: "", system: "", score: 0, higherIsBetter: false };
+  return {
+    section: "",
+    title: "",
+    metric: "",
+    system: "",
+    score: 0,
+    higherIsBetter: false,
+    rankLabel: "",
+    tiedWith: 0,
+  };
 }
 
 export const RunHeadline: MessageFns<RunHeadline> = {
@@ -827,6 +839,12 @@ export const RunHeadline: MessageFns<RunHeadline> = {
     }
     if (message.higherIsBetter !== false) {
       writer.uint32(48).bool(message.higherIsBetter);
+    }
+    if (message.rankLabel !== "") {
+      writer.uint32(58).string(message.rankLabel);
+    }
+    if (message.tiedWith !== 0) {
+      writer.uint32(64).int32(message.tiedWith);
     }
     return writer;
   },
@@ -892,6 +910,22 @@ export const RunHeadline: MessageFns<RunHeadline> = {
             message.higherIsBetter = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.rankLabel = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.tiedWith = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -916,6 +950,16 @@ export const RunHeadline: MessageFns<RunHeadline> = {
         : isSet(object.higher_is_better)
         ? globalThis.Boolean(object.higher_is_better)
         : false,
+      rankLabel: isSet(object.rankLabel)
+        ? globalThis.String(object.rankLabel)
+        : isSet(object.rank_label)
+        ? globalThis.String(object.rank_label)
+        : "",
+      tiedWith: isSet(object.tiedWith)
+        ? globalThis.Number(object.tiedWith)
+        : isSet(object.tied_with)
+        ? globalThis.Number(object.tied_with)
+        : 0,
     };
   },
 
@@ -939,6 +983,12 @@ export const RunHeadline: MessageFns<RunHeadline> = {
     if (message.higherIsBetter !== false) {
       obj.higherIsBetter = message.higherIsBetter;
     }
+    if (message.rankLabel !== "") {
+      obj.rankLabel = message.rankLabel;
+    }
+    if (message.tiedWith !== 0) {
+      obj.tiedWith = Math.round(message.tiedWith);
+    }
     return obj;
   },
 
@@ -953,6 +1003,8 @@ export const RunHeadline: MessageFns<RunHeadline> = {
     message.system = object.system ?? "";
     message.score = object.score ?? 0;
     message.higherIsBetter = object.higherIsBetter ?? false;
+    message.rankLabel = object.rankLabel ?? "";
+    message.tiedWith = object.tiedWith ?? 0;
     return message;
   },
 };
