@@ -57,9 +57,11 @@ export function bootstrapStatistic<T>(
     stats.length > 0
       ? [quantileSorted(stats, alpha), quantileSorted(stats, 1 - alpha)]
       : [Number.NaN, Number.NaN];
+  // Identical resamples (one document) have no spread; summing them would leave rounding noise.
+  const constant = stats.length > 0 && stats[0] === stats[stats.length - 1];
   return {
     estimate: statistic(items),
-    std: stats.length > 0 ? Math.sqrt(ss / stats.length) : Number.NaN,
+    std: stats.length > 0 ? (constant ? 0 : Math.sqrt(ss / stats.length)) : Number.NaN,
     ci,
     resamples,
     undefinedResamples,
