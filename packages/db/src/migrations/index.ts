@@ -14,6 +14,7 @@ import { CancelledTasks1795784480641 } from './1795784480641-CancelledTasks.js';
 import { BusProblems1795785026629 } from './1795785026629-BusProblems.js';
 import { LedgerReasoningTokens1795794073662 } from './1795794073662-LedgerReasoningTokens.js';
 import { BooookScorePercent1795900000000 } from './1795900000000-BooookScorePercent.js';
+import { MetricValueSampleIndexes1795910000000 } from './1795910000000-MetricValueSampleIndexes.js';
 
 // Every migration, in order. Listed as classes (not a glob) so the same list works from src/ under
 // Jest and from dist/ in the built services. Add each new generated migration here.
@@ -33,4 +34,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   BusProblems1795785026629,
   LedgerReasoningTokens1795794073662,
   BooookScorePercent1795900000000,
+  MetricValueSampleIndexes1795910000000,
 ];
