@@ -110,46 +110,6 @@ export async function systemCosts(db: DataSource, runId: string): Promise<Record
   return Object.fromEntries(rows.filter((r) => r.system).map((r) => [r.system, Number(r.cost)]));
 }
 
-export interface SampleValue {
-  document: string;
-  documentId: string;
-  system: string;
-  metric: string;
-  value: number | null;
-  producedBy: string;
-}
-
-// One page of a run's per-summary metric values, by system, document and metric: the order of
-// their partial index (ix_metric_values_samples), so a page is an index walk, not a sort.
-export async function sampleValues(
-  db: DataSource,
-  runId: string,
-  page: { offset: number; limit: number },
-): Promise<{ total: number; offset: number; samples: SampleValue[] }> {
-  const [count] = await db.query(
-    'SELECT count(*) AS n FROM metric_values WHERE run_id = $1 AND document_id IS NOT NULL',
-    [runId],
-  );
-  const rows: Record<string, unknown>[] = await db.query(
-    `SELECT d.external_id, mv.document_id, mv.system, mv.metric, mv.value, mv.produced_by
-     FROM (SELECT document_id, system, metric, value, produced_by FROM metric_values
-           WHERE run_id = $1 AND document_id IS NOT NULL
-           ORDER BY system, document_id, metric LIMIT $2 OFFSET $3) mv
-     JOIN documents d ON d.id = mv.document_id
-     ORDER BY mv.system, mv.document_id, mv.metric`,
-    [runId, page.limit, page.offset],
-  );
-  const samples = rows.map((r) => ({
-    document: String(r.external_id),
-    documentId: String(r.document_id),
-    system: String(r.system),
-    metric: String(r.metric),
-    value: r.value === null ? null : Number(r.value),
-    producedBy: String(r.produced_by),
-  }));
-  return { total: toNumber(count.n), offset: page.offset, samples };
-}
-
 export async function listRuns(db: DataSource, limit = 50): Promise<RunEntity[]> {
   return db.getRepository(RunEntity).find({ order: { createdAt: 'DESC', id: 'ASC' }, take: limit });
 }
