@@ -30,8 +30,9 @@ describe('precis run outcomes and exit codes (built binary)', () => {
         { model: 'slow-model', reply: 'Mara keeps the light.', latencyMs: 400 },
         // Six chunks at 1.5 s each: time for another CLI process to start, even on a loaded machine.
         { model: 'slower-model', reply: 'Mara keeps the light.', latencyMs: 1500 },
-        // Longer than a `precis runs cancel` process takes to start and cancel, on a loaded machine.
-        { model: 'slowest-model', reply: 'Mara keeps the light.', latencyMs: 8000 },
+        // Longer than a `precis runs cancel` process takes to start and cancel, on a loaded machine
+        // (8 s was not, with a CI run and four builds on two cores).
+        { model: 'slowest-model', reply: 'Mara keeps the light.', latencyMs: 20_000 },
         { match: /./, reply: 'Mara keeps the light. A storm comes. She saves a boat.' },
       ],
     });
