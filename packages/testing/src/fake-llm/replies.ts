@@ -1,6 +1,13 @@
 import { hashSeed } from './rng.js';
 import { tokenPieces } from './tokens.js';
-import type { FakeReply, FakeReplyContext, FakeReplyObject, FakeRule, FakeTokenLogprob } from './types.js';
+import type {
+  FakeChatMessage,
+  FakeReply,
+  FakeReplyContext,
+  FakeReplyObject,
+  FakeRule,
+  FakeTokenLogprob,
+} from './types.js';
 
 // Decides what the fake model says: scripted queues first (per model, then global), then the
 // first matching rule, then the configured default reply, then an echo of the last user message.
@@ -38,7 +45,7 @@ export class ReplyBook {
 
   // Rule that applies to the request (used for per-rule latency before replies are drawn).
   matchRule(ctx: Omit<FakeReplyContext, 'choiceIndex'>): FakeRule | undefined {
-    const transcript = ctx.messages.map((m) => `${m.role}: ${m.content}`).join('\n');
+    const transcript = transcriptOf(ctx.messages);
     return this.rules.find((r) => {
       if (r.model !== undefined) {
         if (typeof r.model === 'string' ? r.model !== ctx.model : !r.model.test(ctx.model)) return false;
@@ -55,6 +62,11 @@ export class ReplyBook {
     const suffix = ctx.choiceIndex > 0 ? ` #${ctx.choiceIndex}` : '';
     return { content: `echo: ${ctx.lastUser.slice(0, 200)}${suffix}` };
   }
+}
+
+// What a rule's `match` is tested against: one "role: content" line per message.
+export function transcriptOf(messages: readonly FakeChatMessage[]): string {
+  return messages.map((m) => `${m.role}: ${m.content}`).join('\n');
 }
 
 function normalize(r: FakeReply): FakeReplyObject {
