@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the fake OpenAI-compatible server as its own process and prints one JSON line with its URL.
-// npm run fake-llm -- --port 0 --latency 100 --capacity 64 [--reply TEXT] [--rules rules.json]
+// npm run fake-llm -- [--port 8787] --latency 100 --capacity 64 [--reply TEXT] [--rules rules.json]
 //   [--fault rate-limit:3@1] [--fault hang:1] [--fault-rate 0.1 --seed 7 [--fault-kinds rate-limit,hang]]
 //   [--api-key KEY] [--embedding-dim 64] [--profile NAME] [--cached-prompt-tokens N]
 // --profile imitates a provider's OpenAI-compatible API (default generic: accepts everything):
@@ -18,6 +18,9 @@ import { loadRulesFile } from './fake-llm/rules-file.js';
 import { startFakeLlmServer } from './fake-llm/server.js';
 import type { FakeFault } from './fake-llm/types.js';
 
+// Not 8080, where `precis serve` listens; examples/fake/models.yaml points here. --port 0: any free.
+const DEFAULT_PORT = '8787';
+
 function randomKind(spec: string): FakeFault {
   if (spec.includes(':')) throw new Error(`--fault-kinds "${spec}": a kind takes no count here`);
   return parseFaultSpec(spec).fault;
@@ -26,7 +29,7 @@ function randomKind(spec: string): FakeFault {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      port: { type: 'string', default: '0' },
+      port: { type: 'string', default: DEFAULT_PORT },
       host: { type: 'string', default: '127.0.0.1' },
       latency: { type: 'string', default: '0' },
       capacity: { type: 'string', default: '1024' },
@@ -86,7 +89,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-main().catch((err: Error) => {
-  process.stderr.write(`fake-llm: ${err.message}\n`);
+main().catch((err: Error & { code?: string; port?: number }) => {
+  const message =
+    err.code === 'EADDRINUSE'
+      ? `port ${err.port} is in use (another fake-llm or server?): pass --port N, or --port 0 for any free port`
+      : err.message;
+  process.stderr.write(`fake-llm: ${message}\n`);
   process.exit(2);
 });

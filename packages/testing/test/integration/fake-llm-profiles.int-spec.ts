@@ -274,10 +274,14 @@ describe('fake server profiles, all together', () => {
   it('takes --profile on the command line, and refuses an unknown one', async () => {
     const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
     const cli = (profile: string) =>
-      spawn(process.execPath, ['packages/testing/dist/fake-llm-cli.js', '--profile', profile], {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      spawn(
+        process.execPath,
+        ['packages/testing/dist/fake-llm-cli.js', '--port', '0', '--profile', profile],
+        {
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
     const child = cli('ollama');
     try {
       const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];

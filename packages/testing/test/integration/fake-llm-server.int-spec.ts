@@ -233,4 +233,40 @@ describe('fake OpenAI-compatible server, through the openai SDK', () => {
       await once(child, 'exit');
     }
   });
+
+  it('answers from a shipped rules file with template replies, and names a port in use', async () => {
+    const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+    const cli = (args: string[]) =>
+      spawn(process.execPath, ['packages/testing/dist/fake-llm-cli.js', ...args], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    const child = cli(['--port', '0', '--rules', 'examples/fake/kgds.rules.json']);
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+      const info = JSON.parse(line) as { baseURL: string; port: number };
+      const sdk = new OpenAI({ baseURL: info.baseURL, apiKey: 'k', maxRetries: 0 });
+      const r = await sdk.chat.completions.create({
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'Background summary:\nx\n\nFacts, numbered 1 to 3:\n1. a\n2. b\n3. c' },
+        ],
+      });
+      expect(r.choices[0]?.message.content).toBe('1. yes\n2. yes\n3. yes');
+
+      const busy = cli(['--port', String(info.port)]);
+      let stderr = '';
+      busy.stderr!.setEncoding('utf8').on('data', (c: string) => {
+        stderr += c;
+      });
+      const [code] = await once(busy, 'exit');
+      expect(code).toBe(2);
+      expect(stderr).toBe(
+        `fake-llm: port ${info.port} is in use (another fake-llm or server?): pass --port N, or --port 0 for any free port\n`,
+      );
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
 });
