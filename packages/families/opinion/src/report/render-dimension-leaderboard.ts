@@ -25,6 +25,7 @@ import type {
   DimensionSystemRow,
 } from '../dimensions/dimension-scores.js';
 import { dimensionTrace } from './dimension-trace.js';
+import { humanCorrelationNotes } from './human-correlation-notes.js';
 
 export interface DimensionReport {
   run: RunHeader;
@@ -195,22 +196,22 @@ export function dimensionBoards(report: DimensionReport): Board<DimensionRow>[] 
 }
 
 // Each dimension's leaderboard, naming its judge and template version, then each metric's
-// correlation with the human ratings when the dataset has them.
+// correlation with the human ratings, or why there is none.
 export function dimensionBlocks(report: DimensionReport, ranked: readonly RankedBoard[]): ReportBlock[] {
   return report.boards.flatMap((b) => {
     const blocks = ranked.filter((r) => r.board.label === b.metric).map((r) => boardBlock(r));
-    if (b.humanCorrelation) {
-      const rows = b.dimensions.flatMap((dimension) => {
-        const c = b.humanCorrelation?.[dimension];
-        return c ? [{ dimension, c }] : [];
-      });
-      blocks.push({
-        key: `${b.metric}.human-correlation`,
-        heading: `Opinion dimensions: correlation with human ratings (summary level)`,
-        label: b.metric,
-        table: reportTable(CORRELATION_COLUMNS, rows),
-      });
-    }
+    const rows = b.dimensions.flatMap((dimension) => {
+      const c = b.humanCorrelation?.[dimension];
+      return c ? [{ dimension, c }] : [];
+    });
+    const notes = humanCorrelationNotes(b);
+    blocks.push({
+      key: `${b.metric}.human-correlation`,
+      heading: `Opinion dimensions: correlation with human ratings (summary level)`,
+      label: b.metric,
+      ...(b.humanCorrelation ? { table: reportTable(CORRELATION_COLUMNS, rows) } : {}),
+      ...(notes.length ? { notes } : {}),
+    });
     return blocks;
   });
 }
