@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { status } from '@grpc/grpc-js';
 import type { Bus } from '@precis/bus';
 import {
@@ -33,6 +33,7 @@ import {
 import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withRuntime } from '../context.js';
 import { printJson } from '../output.js';
+import { cachedFailuresLine } from '../runtime/cached-failures.js';
 import { cliFamilies } from '../runtime/families.js';
 import { resolveModelRegistry } from '../runtime/model-registry.js';
 import { GatewayCallError, remoteAccess } from '../runtime/remote-access.js';
@@ -50,6 +51,7 @@ interface RunOptions {
   json?: boolean;
   wide?: boolean;
   alpha?: number;
+  models?: string;
 }
 
 // The command that selects the same run again: the spec hash covers the systems and the cache flag.
@@ -57,6 +59,7 @@ export function resumeCommand(specPath: string, opts: RunOptions): string {
   const quote = (s: string) => (/^[\w./:@,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
   const parts = ['precis', 'run', quote(specPath)];
   if (opts.systems) parts.push('--systems', quote(opts.systems));
+  if (opts.models) parts.push('--models', quote(opts.models));
   if (opts.cache === false) parts.push('--no-cache');
   return parts.join(' ');
 }
@@ -104,6 +107,10 @@ export function runCommand(ctx: CliContext): Command {
     .argument('<spec>', 'benchmark spec file, e.g. examples/books.yaml')
     .option('--systems <names>', 'only these systems of the spec (comma-separated)')
     .option('--fresh', 'start a new run even when an unfinished run of the same spec exists')
+    .option(
+      '--models <file>',
+      "the model registry, instead of the spec's models: file and $PRECIS_MODELS (e.g. examples/fake/models.yaml)",
+    )
     .option('--no-cache', 'do not use cached model responses for this run')
     .option('--concurrency <n>', "tasks per stage at once (default: the spec's limits.concurrency)")
     .option('--json', 'print the final report as JSON')
@@ -114,8 +121,12 @@ export function runCommand(ctx: CliContext): Command {
       'skip the one cheap request per model endpoint made before any task (what the spec asks of each model, e.g. a judge temperature or logprobs, is still checked)',
     )
     .action(async (specPath: string, opts: RunOptions, command: Command) => {
-      const { loaded, concurrency } = loadRunSpec(specPath, opts);
       const globals = command.optsWithGlobals<GlobalOptions>();
+      if (opts.models && globals.remote)
+        throw new Error(
+          '--models applies to embedded runs: a gateway uses its own registry (PRECIS_MODELS where it runs)',
+        );
+      const { loaded, concurrency } = loadRunSpec(specPath, opts, ctx.cwd);
       if (globals.remote) await submitRemote(ctx, globals.remote, loaded, opts);
       else
         await withRuntime(ctx, command, (runtime) =>
@@ -124,9 +135,15 @@ export function runCommand(ctx: CliContext): Command {
     });
 }
 
-// The spec as this invocation runs it: --systems, --no-cache and --concurrency applied.
-function loadRunSpec(specPath: string, opts: RunOptions): { loaded: LoadedSpec; concurrency: number } {
+// The spec as this invocation runs it: --models, --systems, --no-cache and --concurrency applied.
+function loadRunSpec(
+  specPath: string,
+  opts: RunOptions,
+  cwd: string,
+): { loaded: LoadedSpec; concurrency: number } {
   const loaded = loadSpecFile(cliFamilies(), specPath);
+  // Part of the spec the run is identified by: a registry of other endpoints is another run.
+  if (opts.models) loaded.spec.models = resolve(cwd, opts.models);
   if (opts.systems) {
     const wanted = opts.systems
       .split(',')
@@ -289,6 +306,9 @@ async function runEmbedded(
     return;
   }
   ctx.stderr.write(`${describeOutcome(outcome.progress)}\n`);
+  const noCache = resumeCommand(specPath, { ...opts, cache: false });
+  const cached = await cachedFailuresLine(db, { id: run.id, status: outcome.progress.status }, noCache);
+  if (cached) ctx.stderr.write(`hint: ${cached}\n`);
   const report = await loadFullRunReport(cliFamilies(), db, await findRun(db, run.id), {
     alpha: opts.alpha,
   });

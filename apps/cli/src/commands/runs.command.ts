@@ -22,6 +22,7 @@ import {
 import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
 import { printJson } from '../output.js';
+import { cachedFailuresLine } from '../runtime/cached-failures.js';
 import { cliFamilies } from '../runtime/families.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { isFinished, RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
@@ -113,11 +114,13 @@ function showCommand(ctx: CliContext, runs: Command): void {
             sections: reportSections(report),
             ...runNotesJson(report),
           });
+        const cached = await cachedFailuresLine(db, run, 'precis run <spec> --no-cache');
         const lines = [
           `run:      ${run.id}`,
           `name:     ${run.name}`,
           `status:   ${run.status}${run.error ? ` (${run.error})` : ''}`,
           ...(blockedBy ? [`blocked:  ${blockedBy}`] : []),
+          ...(cached ? [`hint:     ${cached}`] : []),
           `created:  ${run.createdAt.toISOString()}`,
           `finished: ${run.finishedAt?.toISOString() ?? '-'}`,
           `usage:    ${describeUsage(usage, isOpenRunStatus(run.status))}`,
