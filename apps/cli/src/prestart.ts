@@ -11,6 +11,8 @@ const DATABASE_COMMANDS = new Set([
   'ingest',
   'retrieval',
   'keys',
+  'export',
+  'import',
 ]);
 // Options under which no embedded database is opened.
 const ELSEWHERE = /^(--database-url|--remote|--help|-h|--version|-V)(=|$)/;

@@ -1,5 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { datasetsCommand } from './commands/datasets.command.js';
+import { exportCommand } from './commands/export.command.js';
+import { importCommand } from './commands/import.command.js';
 import { ingestCommand } from './commands/ingest.command.js';
 import { keysCommand } from './commands/keys.command.js';
 import { leaderboardCommand } from './commands/leaderboard.command.js';
@@ -39,6 +41,8 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(runsCommand(ctx));
   program.addCommand(reportCommand(ctx));
   program.addCommand(leaderboardCommand(ctx));
+  program.addCommand(exportCommand(ctx, CLI_VERSION));
+  program.addCommand(importCommand(ctx));
   program.addCommand(pluginCommand(ctx));
   program.addCommand(rescoreCommand(ctx));
   program.addCommand(retrievalCommand(ctx));
