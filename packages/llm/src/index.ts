@@ -1,6 +1,7 @@
 export { canonicalJson, computeCacheKey, computeCacheKeys } from './cache-key.js';
 export { backoffDelayMs, parseRetryAfterMs } from './client/backoff.js';
 export { LlmClient, type LlmClientOptions, sampleTemplateVersion } from './client/llm-client.js';
+export { splitReasoning } from './client/parse-response.js';
 export { PreflightError, type PreflightOptions, preflightModels } from './client/preflight.js';
 export type {
   ChatMessage,

@@ -114,15 +114,13 @@ export async function listRuns(db: DataSource, limit = 50): Promise<RunEntity[]>
   return db.getRepository(RunEntity).find({ order: { createdAt: 'DESC', id: 'ASC' }, take: limit });
 }
 
-// Every stored step of each system for one document (by external id or document id).
-export async function loadTraces(
+// One document of a run's datasets, by external id or document id (the first dataset's when
+// several datasets hold that external id).
+export async function findRunDocument(
   db: DataSource,
   run: RunEntity,
   documentRef: string,
-): Promise<{
-  document: DocumentEntity;
-  systems: { system: string; strategy: string; steps: TraceStep[] }[];
-}> {
+): Promise<DocumentEntity> {
   const spec = run.spec as unknown as BenchmarkSpec;
   const names = spec.datasets.map((d) => d.name);
   const docs = await db
@@ -147,7 +145,20 @@ export async function loadTraces(
       `run ${run.id} has no document "${documentRef}"; give a document's external id, e.g. ${list}${known.length > 5 ? ', ...' : ''}`,
     );
   }
-  const document = docs[0]!;
+  return docs[0]!;
+}
+
+// Every stored step of each system for one document (by external id or document id).
+export async function loadTraces(
+  db: DataSource,
+  run: RunEntity,
+  documentRef: string,
+): Promise<{
+  document: DocumentEntity;
+  systems: { system: string; strategy: string; steps: TraceStep[] }[];
+}> {
+  const spec = run.spec as unknown as BenchmarkSpec;
+  const document = await findRunDocument(db, run, documentRef);
   const tasks = await db
     .getRepository(TaskEntity)
     .createQueryBuilder('t')
