@@ -11,4 +11,5 @@ export * from './gen/precis/v1/run.js';
 export * from './gen/precis/v1/run_service.js';
 export * from './gen/precis/v1/summarizer.js';
 export * from './gen/precis/v1/task.js';
+export * from './gen/precis/v1/transcript.js';
 export * from './subjects.js';

@@ -77,6 +77,9 @@ const runs: RunServiceServer = {
   getRunReport: unimplemented('GetRunReport'),
   getLeaderboard: unimplemented('GetLeaderboard'),
   getMetaReport: unimplemented('GetMetaReport'),
+  getDocumentTrace: unimplemented('GetDocumentTrace'),
+  listDocumentCalls: unimplemented('ListDocumentCalls'),
+  getRunFacts: unimplemented('GetRunFacts'),
 };
 
 describe('grpc-js service definitions', () => {

@@ -20,6 +20,14 @@ import {
 } from "@grpc/grpc-js";
 import { LeaderboardSection } from "./leaderboard.js";
 import { Run, RunStatus, runStatusFromJSON, runStatusToJSON } from "./run.js";
+import {
+  GetDocumentTraceRequest,
+  GetDocumentTraceResponse,
+  GetRunFactsRequest,
+  GetRunFactsResponse,
+  ListDocumentCallsRequest,
+  ListDocumentCallsResponse,
+} from "./transcript.js";
 
 export interface CreateRunRequest {
   specJson?: string | undefined;
@@ -1537,6 +1545,46 @@ export const RunServiceService = {
       Buffer.from(GetMetaReportResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetMetaReportResponse => GetMetaReportResponse.decode(value),
   },
+  /**
+   * Every stored step and verdict of one document of a run (`precis runs show --trace`). Fails
+   * with NOT_FOUND when the run or the document is not there.
+   */
+  getDocumentTrace: {
+    path: "/precis.v1.RunService/GetDocumentTrace" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDocumentTraceRequest): Buffer =>
+      Buffer.from(GetDocumentTraceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDocumentTraceRequest => GetDocumentTraceRequest.decode(value),
+    responseSerialize: (value: GetDocumentTraceResponse): Buffer =>
+      Buffer.from(GetDocumentTraceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetDocumentTraceResponse => GetDocumentTraceResponse.decode(value),
+  },
+  /**
+   * The model calls behind one document's summaries and judgments, with prompts and raw replies,
+   * a page at a time (`precis runs show --trace --calls`).
+   */
+  listDocumentCalls: {
+    path: "/precis.v1.RunService/ListDocumentCalls" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListDocumentCallsRequest): Buffer =>
+      Buffer.from(ListDocumentCallsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListDocumentCallsRequest => ListDocumentCallsRequest.decode(value),
+    responseSerialize: (value: ListDocumentCallsResponse): Buffer =>
+      Buffer.from(ListDocumentCallsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListDocumentCallsResponse => ListDocumentCallsResponse.decode(value),
+  },
+  /** A run's spec as stored, its models' registry entries (no secrets), templates and seed. */
+  getRunFacts: {
+    path: "/precis.v1.RunService/GetRunFacts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetRunFactsRequest): Buffer => Buffer.from(GetRunFactsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetRunFactsRequest => GetRunFactsRequest.decode(value),
+    responseSerialize: (value: GetRunFactsResponse): Buffer => Buffer.from(GetRunFactsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetRunFactsResponse => GetRunFactsResponse.decode(value),
+  },
 } as const;
 
 export interface RunServiceServer extends UntypedServiceImplementation {
@@ -1568,6 +1616,18 @@ export interface RunServiceServer extends UntypedServiceImplementation {
    * its result as JSON, which the client renders as a local one.
    */
   getMetaReport: handleUnaryCall<GetMetaReportRequest, GetMetaReportResponse>;
+  /**
+   * Every stored step and verdict of one document of a run (`precis runs show --trace`). Fails
+   * with NOT_FOUND when the run or the document is not there.
+   */
+  getDocumentTrace: handleUnaryCall<GetDocumentTraceRequest, GetDocumentTraceResponse>;
+  /**
+   * The model calls behind one document's summaries and judgments, with prompts and raw replies,
+   * a page at a time (`precis runs show --trace --calls`).
+   */
+  listDocumentCalls: handleUnaryCall<ListDocumentCallsRequest, ListDocumentCallsResponse>;
+  /** A run's spec as stored, its models' registry entries (no secrets), templates and seed. */
+  getRunFacts: handleUnaryCall<GetRunFactsRequest, GetRunFactsResponse>;
 }
 
 export interface RunServiceClient extends Client {
@@ -1696,6 +1756,60 @@ export interface RunServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetMetaReportResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Every stored step and verdict of one document of a run (`precis runs show --trace`). Fails
+   * with NOT_FOUND when the run or the document is not there.
+   */
+  getDocumentTrace(
+    request: GetDocumentTraceRequest,
+    callback: (error: ServiceError | null, response: GetDocumentTraceResponse) => void,
+  ): ClientUnaryCall;
+  getDocumentTrace(
+    request: GetDocumentTraceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetDocumentTraceResponse) => void,
+  ): ClientUnaryCall;
+  getDocumentTrace(
+    request: GetDocumentTraceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetDocumentTraceResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The model calls behind one document's summaries and judgments, with prompts and raw replies,
+   * a page at a time (`precis runs show --trace --calls`).
+   */
+  listDocumentCalls(
+    request: ListDocumentCallsRequest,
+    callback: (error: ServiceError | null, response: ListDocumentCallsResponse) => void,
+  ): ClientUnaryCall;
+  listDocumentCalls(
+    request: ListDocumentCallsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListDocumentCallsResponse) => void,
+  ): ClientUnaryCall;
+  listDocumentCalls(
+    request: ListDocumentCallsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListDocumentCallsResponse) => void,
+  ): ClientUnaryCall;
+  /** A run's spec as stored, its models' registry entries (no secrets), templates and seed. */
+  getRunFacts(
+    request: GetRunFactsRequest,
+    callback: (error: ServiceError | null, response: GetRunFactsResponse) => void,
+  ): ClientUnaryCall;
+  getRunFacts(
+    request: GetRunFactsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetRunFactsResponse) => void,
+  ): ClientUnaryCall;
+  getRunFacts(
+    request: GetRunFactsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetRunFactsResponse) => void,
   ): ClientUnaryCall;
 }
 
