@@ -31,6 +31,8 @@ const ROUTES = [
   '/api/v1/runs/x',
   '/api/v1/runs/x/report',
   '/api/v1/runs/x/traces/y',
+  '/api/v1/runs/x/traces/y/calls',
+  '/api/v1/runs/x/facts',
   '/api/v1/runs/x/view',
   '/api/v1/runs/x/samples',
   '/api/v1/datasets',
@@ -466,9 +468,11 @@ describe('the REST API', () => {
       '/api/v1/runs/{id}',
       '/api/v1/runs/{id}/cancel',
       '/api/v1/runs/{id}/events',
+      '/api/v1/runs/{id}/facts',
       '/api/v1/runs/{id}/report',
       '/api/v1/runs/{id}/samples',
       '/api/v1/runs/{id}/traces/{document}',
+      '/api/v1/runs/{id}/traces/{document}/calls',
       '/api/v1/runs/{id}/view',
     ]);
     const list = doc.paths['/api/v1/runs'].get.responses['200'].content['application/json'].schema;

@@ -16,6 +16,7 @@ import {
   samplePageDto,
   traceDto,
 } from './rest-dto.js';
+import { transcriptPaths } from './transcript-openapi.js';
 
 // OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target.
 const schema = (s: z.ZodType) => z.toJSONSchema(s);
@@ -198,6 +199,7 @@ export function openApiDocument(version: string) {
           },
         },
       },
+      ...transcriptPaths(json, errors, runId),
       '/api/v1/runs/{id}/events': {
         get: {
           summary:

@@ -111,12 +111,6 @@ export class RestController {
     return toRunShowDto(run);
   }
 
-  // Every stored step and verdict of one document of the run (`precis runs show --trace`).
-  @Get('runs/:id/traces/:document')
-  trace(@Param('id') id: string, @Param('document') document: string) {
-    return this.runs.trace(id, document);
-  }
-
   // Live progress as server-sent events (`progress`), until the run reaches a final status.
   @Sse('runs/:id/events')
   async events(@Param('id') id: string): Promise<Observable<MessageEvent>> {

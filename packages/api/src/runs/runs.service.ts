@@ -11,8 +11,6 @@ import {
   hasResults,
   LeaderboardError,
   loadFullRunReport,
-  loadTraceBlocks,
-  loadTraces,
   type ReportFormat,
   type RunListFigures,
   RunNotFoundError,
@@ -206,24 +204,6 @@ export class RunsService {
   async samples(ref: string, page: { offset: number; limit: number }) {
     const run = await this.find(ref);
     return sampleValues(this.dataSource, run.id, page);
-  }
-
-  // Every stored step and every verdict of one document of a run (`precis runs show --trace`).
-  async trace(ref: string, document: string) {
-    boundedField('document', document, 200);
-    const run = await this.find(ref);
-    try {
-      const traces = await loadTraces(this.dataSource, run, document);
-      const verdicts = await loadTraceBlocks(this.families, this.dataSource, run, traces.document.id);
-      return {
-        document: { id: traces.document.id, externalId: traces.document.externalId },
-        systems: traces.systems,
-        verdicts,
-      };
-    } catch (err) {
-      if (err instanceof RunNotFoundError) throw new GrpcNotFoundException(err.message);
-      throw err;
-    }
   }
 
   private async find(ref: string): Promise<RunEntity> {
