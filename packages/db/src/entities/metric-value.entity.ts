@@ -20,8 +20,8 @@ import { RunEntity } from './run.entity.js';
 @Index('ix_metric_values_samples', ['runId', 'system', 'documentId', 'metric'], {
   where: 'document_id IS NOT NULL',
 })
-// The samples table's filters and sorts (value, a metric by value, a document's values); the
-// migration orders value NULLS FIRST, which TypeORM cannot declare (nor compares).
+// The samples table's filters and sorts (value, a metric by value, a document's values, the
+// producer); the migrations order value NULLS FIRST, which TypeORM cannot declare (nor compares).
 @Index('ix_metric_values_samples_value', ['runId', 'value', 'system', 'documentId', 'metric'], {
   where: 'document_id IS NOT NULL',
 })
@@ -29,6 +29,9 @@ import { RunEntity } from './run.entity.js';
   where: 'document_id IS NOT NULL',
 })
 @Index('ix_metric_values_samples_document', ['runId', 'documentId', 'system', 'metric'], {
+  where: 'document_id IS NOT NULL',
+})
+@Index('ix_metric_values_samples_producer', ['runId', 'producedBy', 'system', 'documentId', 'metric'], {
   where: 'document_id IS NOT NULL',
 })
 export class MetricValueEntity {

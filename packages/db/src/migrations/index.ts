@@ -15,6 +15,7 @@ import { BusProblems1795785026629 } from './1795785026629-BusProblems.js';
 import { LedgerReasoningTokens1795794073662 } from './1795794073662-LedgerReasoningTokens.js';
 import { BooookScorePercent1795900000000 } from './1795900000000-BooookScorePercent.js';
 import { MetricValueSampleIndexes1795910000000 } from './1795910000000-MetricValueSampleIndexes.js';
+import { MetricValueProducerIndex1795920000000 } from './1795920000000-MetricValueProducerIndex.js';
 
 // Every migration, in order. Listed as classes (not a glob) so the same list works from src/ under
 // Jest and from dist/ in the built services. Add each new generated migration here.
@@ -35,4 +36,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   LedgerReasoningTokens1795794073662,
   BooookScorePercent1795900000000,
   MetricValueSampleIndexes1795910000000,
+  MetricValueProducerIndex1795920000000,
 ];
