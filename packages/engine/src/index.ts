@@ -27,6 +27,7 @@ export * from './queries/run-list.js';
 export * from './queries/run-queries.js';
 export * from './queries/sample-query.js';
 export * from './queries/sample-values.js';
+export * from './queries/side-by-side.js';
 export * from './report/board-inputs.js';
 export * from './report/fit-table.js';
 export * from './report/group-rows.js';
