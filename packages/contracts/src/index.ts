@@ -9,6 +9,7 @@ export * from './gen/precis/v1/leaderboard.js';
 export * from './gen/precis/v1/result.js';
 export * from './gen/precis/v1/run.js';
 export * from './gen/precis/v1/run_service.js';
+export * from './gen/precis/v1/samples.js';
 export * from './gen/precis/v1/summarizer.js';
 export * from './gen/precis/v1/task.js';
 export * from './gen/precis/v1/transcript.js';

@@ -77,6 +77,8 @@ const runs: RunServiceServer = {
   getRunReport: unimplemented('GetRunReport'),
   getLeaderboard: unimplemented('GetLeaderboard'),
   getMetaReport: unimplemented('GetMetaReport'),
+  listSamples: unimplemented('ListSamples'),
+  getSideBySide: unimplemented('GetSideBySide'),
   getDocumentTrace: unimplemented('GetDocumentTrace'),
   listDocumentCalls: unimplemented('ListDocumentCalls'),
   getRunFacts: unimplemented('GetRunFacts'),

@@ -20,6 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { LeaderboardSection } from "./leaderboard.js";
 import { Run, RunStatus, runStatusFromJSON, runStatusToJSON } from "./run.js";
+import { GetSideBySideRequest, GetSideBySideResponse, ListSamplesRequest, ListSamplesResponse } from "./samples.js";
 import {
   GetDocumentTraceRequest,
   GetDocumentTraceResponse,
@@ -1546,6 +1547,33 @@ export const RunServiceService = {
     responseDeserialize: (value: Buffer): GetMetaReportResponse => GetMetaReportResponse.decode(value),
   },
   /**
+   * A run's per-summary metric values, filtered and sorted by the server, a page at a time (the
+   * web page's samples table). Fails with NOT_FOUND when there is no such run.
+   */
+  listSamples: {
+    path: "/precis.v1.RunService/ListSamples" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSamplesRequest): Buffer => Buffer.from(ListSamplesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSamplesRequest => ListSamplesRequest.decode(value),
+    responseSerialize: (value: ListSamplesResponse): Buffer => Buffer.from(ListSamplesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSamplesResponse => ListSamplesResponse.decode(value),
+  },
+  /**
+   * Each system's final summary of one document beside its scores. Fails with NOT_FOUND when the
+   * run or the document is not there.
+   */
+  getSideBySide: {
+    path: "/precis.v1.RunService/GetSideBySide" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSideBySideRequest): Buffer => Buffer.from(GetSideBySideRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSideBySideRequest => GetSideBySideRequest.decode(value),
+    responseSerialize: (value: GetSideBySideResponse): Buffer =>
+      Buffer.from(GetSideBySideResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSideBySideResponse => GetSideBySideResponse.decode(value),
+  },
+  /**
    * Every stored step and verdict of one document of a run (`precis runs show --trace`). Fails
    * with NOT_FOUND when the run or the document is not there.
    */
@@ -1616,6 +1644,16 @@ export interface RunServiceServer extends UntypedServiceImplementation {
    * its result as JSON, which the client renders as a local one.
    */
   getMetaReport: handleUnaryCall<GetMetaReportRequest, GetMetaReportResponse>;
+  /**
+   * A run's per-summary metric values, filtered and sorted by the server, a page at a time (the
+   * web page's samples table). Fails with NOT_FOUND when there is no such run.
+   */
+  listSamples: handleUnaryCall<ListSamplesRequest, ListSamplesResponse>;
+  /**
+   * Each system's final summary of one document beside its scores. Fails with NOT_FOUND when the
+   * run or the document is not there.
+   */
+  getSideBySide: handleUnaryCall<GetSideBySideRequest, GetSideBySideResponse>;
   /**
    * Every stored step and verdict of one document of a run (`precis runs show --trace`). Fails
    * with NOT_FOUND when the run or the document is not there.
@@ -1756,6 +1794,44 @@ export interface RunServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetMetaReportResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A run's per-summary metric values, filtered and sorted by the server, a page at a time (the
+   * web page's samples table). Fails with NOT_FOUND when there is no such run.
+   */
+  listSamples(
+    request: ListSamplesRequest,
+    callback: (error: ServiceError | null, response: ListSamplesResponse) => void,
+  ): ClientUnaryCall;
+  listSamples(
+    request: ListSamplesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSamplesResponse) => void,
+  ): ClientUnaryCall;
+  listSamples(
+    request: ListSamplesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSamplesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Each system's final summary of one document beside its scores. Fails with NOT_FOUND when the
+   * run or the document is not there.
+   */
+  getSideBySide(
+    request: GetSideBySideRequest,
+    callback: (error: ServiceError | null, response: GetSideBySideResponse) => void,
+  ): ClientUnaryCall;
+  getSideBySide(
+    request: GetSideBySideRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSideBySideResponse) => void,
+  ): ClientUnaryCall;
+  getSideBySide(
+    request: GetSideBySideRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSideBySideResponse) => void,
   ): ClientUnaryCall;
   /**
    * Every stored step and verdict of one document of a run (`precis runs show --trace`). Fails
