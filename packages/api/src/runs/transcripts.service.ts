@@ -21,6 +21,8 @@ import { RunDriver } from './run-driver.provider.js';
 
 export const DEFAULT_CALLS_PAGE = 20;
 export const MAX_CALLS_PAGE = 100;
+// Characters of call JSON a page holds at most (UTF-8: at most 3 MB), under gRPC's 4 MiB default.
+const MAX_PAGE_CHARS = 1_000_000;
 
 // A run's transcripts (a document's steps, verdicts and model calls) and its own facts, for the
 // page, REST and gRPC alike.
@@ -59,7 +61,12 @@ export class TranscriptsService {
       const doc = await findRunDocument(this.dataSource, run, document);
       const list = `calls:${run.id}:${doc.id}:${system}`;
       const after = decodePageToken(list, page.pageToken);
-      const got = await documentCalls(this.dataSource, run, doc.id, { system, after, limit });
+      const got = await documentCalls(this.dataSource, run, doc.id, {
+        system,
+        after,
+        limit,
+        maxChars: MAX_PAGE_CHARS,
+      });
       return {
         ...got,
         document: { id: doc.id, externalId: doc.externalId },

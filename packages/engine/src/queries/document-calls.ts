@@ -61,7 +61,9 @@ export async function documentCalls(
   db: DataSource,
   run: RunEntity,
   documentId: string,
-  page: { system?: string; after?: string | null; limit: number },
+  // maxChars: a page ends before its calls' JSON passes this many characters (one call at least),
+  // so it stays under a message limit whatever the prompts' lengths.
+  page: { system?: string; after?: string | null; limit: number; maxChars?: number },
 ): Promise<CallPage> {
   const system = page.system ?? '';
   const params: unknown[] = [run.id, documentId, system];
@@ -88,11 +90,24 @@ export async function documentCalls(
     db,
     shown.filter((r) => r.cache_hit),
   );
-  return {
-    total: toNumber(count.n),
-    calls: shown.map((r) => toCallView(r, fillers.get(r.id) ?? [])),
-    next: rows.length > page.limit ? (shown.at(-1)?.id ?? null) : null,
-  };
+  const calls = callsWithin(
+    shown.map((r) => toCallView(r, fillers.get(r.id) ?? [])),
+    page.maxChars ?? Number.POSITIVE_INFINITY,
+  );
+  const more = calls.length < shown.length || rows.length > page.limit;
+  return { total: toNumber(count.n), calls, next: more ? (calls.at(-1)?.id ?? null) : null };
+}
+
+// The first calls whose JSON fits in `maxChars` (the first one whatever its size).
+export function callsWithin(calls: LedgerCallView[], maxChars: number): LedgerCallView[] {
+  let used = 0;
+  const out: LedgerCallView[] = [];
+  for (const c of calls) {
+    used += JSON.stringify(c).length;
+    if (out.length > 0 && used > maxChars) break;
+    out.push(c);
+  }
+  return out;
 }
 
 // Every call of the document (what `runs show --trace --calls` prints), page by page.
