@@ -7,11 +7,7 @@ import {
   isOpenRunStatus,
   listRuns,
   loadFullRunReport,
-  loadTraceBlocks,
-  loadTraces,
-  renderBlocks,
   renderRunReport,
-  renderTrace,
   reportSections,
   runBlockedBy,
   runListFigures,
@@ -28,6 +24,7 @@ import { remoteAccess } from '../runtime/remote-access.js';
 import { isFinished, RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
 import { alphaOption } from './alpha-option.js';
 import { localRunRow, printRunList, remoteRunRow } from './runs-list.js';
+import { showLocalTrace, showRemoteTrace } from './runs-trace.js';
 
 export function runsCommand(ctx: CliContext): Command {
   const runs = new Command('runs').description('list and inspect benchmark runs');
@@ -65,7 +62,7 @@ function lsCommand(ctx: CliContext, runs: Command): void {
     });
 }
 
-type ShowOptions = { trace?: string; json?: boolean; wide?: boolean; alpha?: number };
+type ShowOptions = { trace?: string; calls?: boolean; json?: boolean; wide?: boolean; alpha?: number };
 
 // `precis runs show`.
 function showCommand(ctx: CliContext, runs: Command): void {
@@ -79,25 +76,23 @@ function showCommand(ctx: CliContext, runs: Command): void {
       '--trace <document>',
       'document external id (e.g. the dataset file name for a book, or "product-01")',
     )
+    .option(
+      '--calls',
+      'with --trace: every model call behind the document (prompts, raw replies, tokens, cost)',
+    )
     .option('--json', 'print as JSON')
     .option('--wide', 'every leaderboard column at full width (default: what fits 120 columns)')
     .addOption(alphaOption())
     .action(async (ref: string, opts: ShowOptions, command: Command) => {
+      if (opts.calls && opts.trace === undefined)
+        throw new Error('runs show --calls: give the document too, e.g. --trace <document> --calls');
       const remote = command.optsWithGlobals<GlobalOptions>().remote;
+      if (remote && opts.trace !== undefined)
+        return showRemoteTrace(ctx, remote, ref, { ...opts, trace: opts.trace });
       if (remote) return showRemoteRun(ctx, remote, ref, opts);
       await withDataSource(ctx, command, async (db) => {
+        if (opts.trace !== undefined) return showLocalTrace(ctx, db, ref, { ...opts, trace: opts.trace });
         const run = await findRun(db, ref);
-        if (opts.trace !== undefined) {
-          const traces = await loadTraces(db, run, opts.trace);
-          const verdicts = await loadTraceBlocks(cliFamilies(), db, run, traces.document.id);
-          if (opts.json) return printJson(ctx, { ...traces, verdicts });
-          const title = `document ${traces.document.externalId} (${traces.document.id})`;
-          ctx.stdout.write(`${title}\n\n`);
-          for (const t of traces.systems) ctx.stdout.write(`${renderTrace(t.system, t.strategy, t.steps)}\n`);
-          // A trace is read for its texts: never cut to the terminal.
-          if (verdicts.length) ctx.stdout.write(renderBlocks('verdicts', verdicts, 'text', { wide: true }));
-          return;
-        }
         const [tasks, usage, report] = await Promise.all([
           stageCounts(db, run.id),
           usageSoFar(db, run.id),
@@ -203,8 +198,6 @@ async function showRemoteRun(
   ref: string,
   opts: ShowOptions,
 ): Promise<void> {
-  if (opts.trace !== undefined)
-    throw new Error('runs show --trace: not available with --remote; run it on the gateway host');
   const remote = new RemoteRuns(address, remoteAccess(ctx.env));
   try {
     const run = await remote.getRun(ref);
