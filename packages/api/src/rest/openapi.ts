@@ -13,9 +13,9 @@ import {
   reportDto,
   runListDto,
   runShowDto,
-  samplePageDto,
   traceDto,
 } from './rest-dto.js';
+import { samplesPaths } from './samples-openapi.js';
 import { transcriptPaths } from './transcript-openapi.js';
 
 // OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target.
@@ -159,26 +159,7 @@ export function openApiDocument(version: string) {
           },
         },
       },
-      '/api/v1/runs/{id}/samples': {
-        get: {
-          summary: 'per-summary metric values of a run, one page at a time',
-          parameters: [
-            runId,
-            { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1_000_000_000 } },
-            {
-              name: 'limit',
-              in: 'query',
-              schema: { type: 'integer', minimum: 1, maximum: 1000, default: 200 },
-            },
-          ],
-          responses: {
-            '200': json(samplePageDto, 'one page, ordered by system, document id and metric'),
-            '400': json(errorDto, 'a bad offset or limit'),
-            '404': json(errorDto, 'no such run'),
-            ...errors,
-          },
-        },
-      },
+      ...samplesPaths(json, errors, runId),
       '/api/v1/runs/{id}/traces/{document}': {
         get: {
           summary: "every stored step of one document's summaries and every verdict on them",

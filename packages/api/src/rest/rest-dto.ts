@@ -182,20 +182,6 @@ export const pageDataDto = z
     figures: z.array(figureDto),
   })
   .describe("what the web page draws of a run: the report's blocks and its leaderboards as charts");
-export const samplePageDto = z.object({
-  total: z.number().describe("the run's per-summary metric values in all"),
-  offset: z.number(),
-  samples: z.array(
-    z.object({
-      document: z.string().describe("the document's external id"),
-      documentId: z.string(),
-      system: z.string(),
-      metric: z.string(),
-      value: z.number().nullable(),
-      producedBy: z.string(),
-    }),
-  ),
-});
 export const cancelBody = z.object({ reason: z.string().max(500).optional() }).strict();
 // A spec as a JSON object, or as the YAML text of a spec file; `fresh` as for `precis run --fresh`.
 export const createBody = z

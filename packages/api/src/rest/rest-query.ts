@@ -46,6 +46,15 @@ export function queryFraction(
   return n;
 }
 
+// Any finite number (e.g. a bound on a score).
+export function queryNumber(name: string, raw: unknown): number | undefined {
+  const v = queryText(name, raw);
+  if (v === undefined) return undefined;
+  const n = DECIMAL.test(v) ? Number(v) : Number.NaN;
+  if (!Number.isFinite(n)) refuse(name, 'a number', v);
+  return n;
+}
+
 export function queryChoice<T extends string>(
   name: string,
   raw: unknown,

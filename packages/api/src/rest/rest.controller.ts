@@ -124,15 +124,6 @@ export class RestController {
     return this.runs.view(id, reportAlpha(query));
   }
 
-  // Per-summary metric values, server-side paged (the web page's samples table).
-  @Get('runs/:id/samples')
-  samples(@Param('id') id: string, @Query() query: Record<string, unknown>) {
-    return this.runs.samples(id, {
-      offset: queryInt('offset', query.offset, { min: 0, max: 1_000_000_000 }) ?? 0,
-      limit: queryInt('limit', query.limit, { min: 1, max: 1000 }) ?? 200,
-    });
-  }
-
   // The same JSON as `precis report <run> --format json` (`?alpha=` as its --alpha).
   @Get('runs/:id/report')
   report(@Param('id') id: string, @Query() query: Record<string, unknown>) {

@@ -22,7 +22,6 @@ import {
   runBlockedBy,
   runListFigures,
   runPageData,
-  sampleValues,
   stageCounts,
   storedHeadlines,
   usageSoFar,
@@ -199,11 +198,6 @@ export class RunsService {
   async view(ref: string, alpha?: number) {
     const run = await this.find(ref);
     return runPageData(await loadFullRunReport(this.families, this.dataSource, run, { alpha }));
-  }
-
-  async samples(ref: string, page: { offset: number; limit: number }) {
-    const run = await this.find(ref);
-    return sampleValues(this.dataSource, run.id, page);
   }
 
   private async find(ref: string): Promise<RunEntity> {
