@@ -159,19 +159,40 @@ export interface SectionRow {
   [field: string]: unknown;
 }
 
-// GET /api/v1/runs/{id}/samples?offset=&limit= : per-summary metric values, server-side paged.
+// GET /api/v1/runs/{id}/samples?system=&metric=&min=&max=&failed=&sort=&order=&offset=&limit= :
+// per-summary metric values, filtered, sorted and paged by the server.
 export interface Sample {
   document: string;
   documentId: string;
   system: string;
   metric: string;
+  // null: a failed sample (its judge gave no usable score)
   value: number | null;
   producedBy: string;
 }
 export interface SamplePage {
+  // The values matching the filters.
   total: number;
   offset: number;
   samples: Sample[];
+  // Every system and metric with a per-summary value in the run.
+  systems: string[];
+  metrics: string[];
+}
+export type SampleSort = 'system' | 'document' | 'metric' | 'value' | 'producedBy';
+
+// GET /api/v1/runs/{id}/side-by-side/{document}
+export interface SideBySide {
+  document: { id: string; externalId: string };
+  metrics: string[];
+  systems: {
+    system: string;
+    strategy: string | null;
+    summary: string | null;
+    producer: string | null;
+    finalStep: string | null;
+    values: { metric: string; value: number | null; producedBy: string; failure: string | null }[];
+  }[];
 }
 
 // GET /api/v1/runs/{id}/traces/{document}

@@ -8,6 +8,7 @@ import { ComparePage } from './pages/compare';
 import { DocumentPage } from './pages/document';
 import { type PageView, RunPage, StaticRunPage } from './pages/run';
 import { RunsPage } from './pages/runs';
+import { SideBySidePage } from './pages/side-by-side';
 import { href, type Route, useRoute } from './router';
 
 function Page({ route }: { route: Route }) {
@@ -19,6 +20,14 @@ function Page({ route }: { route: Route }) {
     case 'document':
       return (
         <DocumentPage
+          key={`${route.runId}/${route.documentId}`}
+          runId={route.runId}
+          documentId={route.documentId}
+        />
+      );
+    case 'side-by-side':
+      return (
+        <SideBySidePage
           key={`${route.runId}/${route.documentId}`}
           runId={route.runId}
           documentId={route.documentId}

@@ -5,6 +5,7 @@ export type Route =
   | { page: 'runs' }
   | { page: 'run'; runId: string }
   | { page: 'document'; runId: string; documentId: string }
+  | { page: 'side-by-side'; runId: string; documentId: string }
   | { page: 'compare'; runs: string[]; metric: string | null }
   | { page: 'not-found'; hash: string };
 
@@ -27,6 +28,8 @@ export function parseHash(hash: string): Route {
     if (parts.length === 2) return { page: 'run', runId: parts[1] };
     if (parts.length === 4 && parts[2] === 'documents' && parts[3])
       return { page: 'document', runId: parts[1], documentId: parts[3] };
+    if (parts.length === 5 && parts[2] === 'documents' && parts[3] && parts[4] === 'side-by-side')
+      return { page: 'side-by-side', runId: parts[1], documentId: parts[3] };
   }
   if (parts[0] === 'compare' && parts.length === 1) {
     const runs = (query.get('runs') ?? '').split(',').filter(Boolean);
@@ -51,6 +54,8 @@ export const href = {
   runs: (): string => '#/',
   run: (runId: string): string => `#/runs/${e(runId)}`,
   document: (runId: string, documentId: string): string => `#/runs/${e(runId)}/documents/${e(documentId)}`,
+  sideBySide: (runId: string, documentId: string): string =>
+    `#/runs/${e(runId)}/documents/${e(documentId)}/side-by-side`,
   compare: (runs: string[], metric?: string | null): string =>
     `#/compare?runs=${runs.map(e).join(',')}${metric ? `&metric=${e(metric)}` : ''}`,
 };

@@ -4,29 +4,39 @@ import type { Sample, SamplePage } from '../api-types';
 import { useAuth } from '../auth';
 import { formatNumber } from '../format';
 import { href } from '../router';
+import { isFiltered, NO_FILTERS, type SampleView, sampleQueryString } from '../sample-query';
+import '../samples.css';
 import { ErrorBox, Loading, Note } from './common';
+import { SampleFilters, SampleHeader } from './sample-filters';
 import { useVirtualizer } from './use-virtualizer';
 
 const ROW_HEIGHT = 32;
 const PAGE_SIZE = 200;
 // At most one batch of page requests per interval while the user scrolls.
 const FETCH_INTERVAL_MS = 100;
-const COLUMNS = ['document', 'system', 'metric', 'value', 'produced by'];
 
 interface PagedSamples {
   total: number | null;
+  // The run's systems and metrics (the filters' choices), from the first page.
+  systems: string[];
+  metrics: string[];
   error: ApiError | null;
   row(index: number): Sample | undefined;
   request(first: number, last: number): void;
 }
 
-// Pages of 200 samples fetched on demand and kept; the first page gives the total.
-function usePagedSamples(runId: string): PagedSamples {
+// Pages of 200 samples (filtered and sorted by the server, as `query` asks) fetched on demand and
+// kept; the first page gives the total. A new query starts again from the first page.
+function usePagedSamples(runId: string, query: string): PagedSamples {
   const { version } = useAuth();
   const pages = useRef(new Map<number, Sample[]>());
   const inflight = useRef(new Set<number>());
   const signal = useRef<AbortSignal | null>(null);
   const [total, setTotal] = useState<number | null>(null);
+  const [facets, setFacets] = useState<{ systems: string[]; metrics: string[] }>({
+    systems: [],
+    metrics: [],
+  });
   const [error, setError] = useState<ApiError | null>(null);
   const [, setLoaded] = useState(0);
 
@@ -36,12 +46,15 @@ function usePagedSamples(runId: string): PagedSamples {
       const pending = inflight.current;
       if (held.has(page) || pending.has(page) || !signal.current) return;
       pending.add(page);
-      const path = `/runs/${enc(runId)}/samples?offset=${page * PAGE_SIZE}&limit=${PAGE_SIZE}`;
+      const path = `/runs/${enc(runId)}/samples?${query ? `${query}&` : ''}offset=${page * PAGE_SIZE}&limit=${PAGE_SIZE}`;
       getJson<SamplePage>(path, signal.current)
         .then(
           (p) => {
             held.set(page, p.samples);
-            if (page === 0) setTotal(p.total);
+            if (page === 0) {
+              setTotal(p.total);
+              setFacets({ systems: p.systems, metrics: p.metrics });
+            }
             setError(null);
             setLoaded((n) => n + 1);
           },
@@ -51,7 +64,7 @@ function usePagedSamples(runId: string): PagedSamples {
         )
         .finally(() => pending.delete(page));
     },
-    [runId],
+    [runId, query],
   );
 
   useEffect(() => {
@@ -72,7 +85,7 @@ function usePagedSamples(runId: string): PagedSamples {
     [fetchPage],
   );
   const row = (i: number) => pages.current.get(Math.floor(i / PAGE_SIZE))?.[i % PAGE_SIZE];
-  return { total, error, row, request };
+  return { total, ...facets, error, row, request };
 }
 
 // Requests the rows in view, throttled: a fast scroll through 100,000 rows asks for a few pages.
@@ -120,13 +133,28 @@ function SampleRow({ runId, sample, index, start }: RowProps) {
       </td>
       <td>{sample.system}</td>
       <td>{sample.metric}</td>
-      <td class="num">{formatNumber(sample.value)}</td>
+      <td class={sample.value === null ? 'num failed' : 'num'}>
+        {sample.value === null ? 'failed' : formatNumber(sample.value)}
+      </td>
       <td title={sample.producedBy}>{sample.producedBy}</td>
+      <td>
+        <a class="side-link" href={href.sideBySide(runId, sample.documentId)} data-testid="side-by-side-link">
+          side by side
+        </a>
+      </td>
     </tr>
   );
 }
 
-function SampleTable({ runId, paged, total }: { runId: string; paged: PagedSamples; total: number }) {
+interface TableProps {
+  runId: string;
+  paged: PagedSamples;
+  total: number;
+  view: SampleView;
+  onView: (view: SampleView) => void;
+}
+
+function SampleTable({ runId, paged, total, view, onView }: TableProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: total,
@@ -139,16 +167,16 @@ function SampleTable({ runId, paged, total }: { runId: string; paged: PagedSampl
   const items = virtualizer.getVirtualItems();
   useRangeRequests(items[0]?.index ?? 0, items[items.length - 1]?.index ?? -1, paged.request);
   return (
-    <div class="vtable" ref={scroller} data-testid="samples">
+    <div
+      class="vtable samples-table"
+      ref={scroller}
+      data-testid="samples"
+      // A few rows (a narrow filter) take their own height, not the table's full one.
+      style={{ height: `min(70vh, 640px, ${(total + 1) * ROW_HEIGHT + 2}px)` }}
+    >
       <table aria-rowcount={total + 1}>
         <thead>
-          <tr class="vrow" aria-rowindex={1}>
-            {COLUMNS.map((c) => (
-              <th scope="col" key={c} class={c === 'value' ? 'num' : undefined}>
-                {c}
-              </th>
-            ))}
-          </tr>
+          <SampleHeader view={view} onChange={onView} />
         </thead>
         <tbody style={{ height: `${virtualizer.getTotalSize()}px` }}>
           {items.map((item) => (
@@ -166,25 +194,48 @@ function SampleTable({ runId, paged, total }: { runId: string; paged: PagedSampl
   );
 }
 
-// Per-summary metric values of a run, paged by the server; a row opens its document's trace.
+// What the table says above itself: the count, or why there are no rows.
+function SamplesNote({ paged, view }: { paged: PagedSamples; view: SampleView }) {
+  if (paged.total === null) return paged.error ? null : <Loading what="samples" />;
+  if (paged.total === 0)
+    return (
+      <Note>{isFiltered(view) ? 'No values match these filters.' : 'No per-summary metric values yet.'}</Note>
+    );
+  const what = isFiltered(view)
+    ? `${paged.total.toLocaleString()} values match`
+    : `${paged.total.toLocaleString()} values`;
+  return (
+    <p class="muted" data-testid="samples-count">
+      {what}; click a row to see its document.
+    </p>
+  );
+}
+
+// Per-summary metric values of a run, filtered, sorted and paged by the server; a row opens its
+// document's trace, its last cell the document's summaries side by side.
 export function Samples({ runId }: { runId: string }) {
-  const paged = usePagedSamples(runId);
+  const [view, setView] = useState<SampleView>(NO_FILTERS);
+  const query = sampleQueryString(view);
+  const paged = usePagedSamples(runId, query);
+  const unfilteredEmpty = paged.total === 0 && !isFiltered(view);
   return (
     <section class="samples">
       <h2>Samples</h2>
       {paged.error ? <ErrorBox error={paged.error} /> : null}
-      {paged.total === null ? (
-        paged.error ? null : (
-          <Loading what="samples" />
-        )
-      ) : paged.total === 0 ? (
-        <Note>No per-summary metric values yet.</Note>
-      ) : (
-        <>
-          <p class="muted">{paged.total.toLocaleString()} values; click a row to see its document.</p>
-          <SampleTable runId={runId} paged={paged} total={paged.total} />
-        </>
-      )}
+      {paged.systems.length > 0 && !unfilteredEmpty ? (
+        <SampleFilters view={view} systems={paged.systems} metrics={paged.metrics} onChange={setView} />
+      ) : null}
+      <SamplesNote paged={paged} view={view} />
+      {paged.total ? (
+        <SampleTable
+          key={query}
+          runId={runId}
+          paged={paged}
+          total={paged.total}
+          view={view}
+          onView={setView}
+        />
+      ) : null}
     </section>
   );
 }

@@ -120,7 +120,10 @@ export function DocumentPage({ runId, documentId }: { runId: string; documentId:
     <main>
       <nav class="crumbs" aria-label="breadcrumb">
         <a href={href.runs()}>Runs</a> / <a href={href.run(runId)}>run {runId.slice(0, 8)}</a> /{' '}
-        <span>{documentId}</span>
+        <span>{documentId}</span> ·{' '}
+        <a href={href.sideBySide(runId, documentId)} data-testid="side-by-side-link">
+          summaries side by side
+        </a>
       </nav>
       {error ? <ErrorBox error={error} /> : null}
       {data ? <TraceView trace={data} /> : error ? null : <Loading what="document trace" />}

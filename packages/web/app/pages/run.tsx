@@ -4,6 +4,7 @@ import { BlockView } from '../components/block';
 import { ErrorBox, Loading, Note, StatusBadge } from '../components/common';
 import { FigureView } from '../components/figures';
 import { LiveProgress } from '../components/progress';
+import { RunFactsView } from '../components/run-facts';
 import { Samples } from '../components/samples';
 import { formatCost } from '../cost';
 import { formatCalls, formatDate, formatTokens, isOpen } from '../format';
@@ -113,6 +114,7 @@ export function RunPage({ runId }: { runId: string }) {
           <RunResults view={data} />
           {/* Re-read when the status changes (e.g. the run finished while open). */}
           <Samples key={`${runId}:${data.run.status}`} runId={runId} />
+          <RunFactsView runId={runId} />
         </>
       ) : error ? null : (
         <Loading what="run" />
