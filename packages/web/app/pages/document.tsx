@@ -3,6 +3,7 @@ import type { Trace } from '../api-types';
 import { BlockView } from '../components/block';
 import { ErrorBox, Loading, Note, StatusBadge } from '../components/common';
 import { ModelText } from '../components/model-text';
+import { Transcripts } from '../components/transcript';
 import { useFetch } from '../hooks';
 import { href } from '../router';
 
@@ -126,7 +127,14 @@ export function DocumentPage({ runId, documentId }: { runId: string; documentId:
         </a>
       </nav>
       {error ? <ErrorBox error={error} /> : null}
-      {data ? <TraceView trace={data} /> : error ? null : <Loading what="document trace" />}
+      {data ? (
+        <>
+          <TraceView trace={data} />
+          <Transcripts runId={runId} trace={data} />
+        </>
+      ) : error ? null : (
+        <Loading what="document trace" />
+      )}
     </main>
   );
 }
