@@ -136,6 +136,9 @@ describe('the REST API', () => {
           producedBy: 'engine:heuristic-duplication@1 (heuristic)',
         },
       ],
+      // What the table's filters offer: the run's systems and metrics with values.
+      systems: ['hier-lead'],
+      metrics: ['booookscore.0'],
     });
     expect((await get(`/api/v1/runs/${runId}/samples?offset=1`, stack.key)).body.samples).toEqual([]);
     const bad = await get(`/api/v1/runs/${runId}/samples?limit=5000`, stack.key);
@@ -471,6 +474,7 @@ describe('the REST API', () => {
       '/api/v1/runs/{id}/facts',
       '/api/v1/runs/{id}/report',
       '/api/v1/runs/{id}/samples',
+      '/api/v1/runs/{id}/side-by-side/{document}',
       '/api/v1/runs/{id}/traces/{document}',
       '/api/v1/runs/{id}/traces/{document}/calls',
       '/api/v1/runs/{id}/view',
