@@ -34,7 +34,7 @@ describe('rules files', () => {
   it('names the rule and field that is wrong', () => {
     expect(() => parseRules({})).toThrow('rules: expected a JSON array of rules');
     expect(() => parseRules([{ reply: 'a' }, { reply: 3 }], 'r.json')).toThrow(
-      'r.json[1].reply: expected a string or { "content": "..." }',
+      'r.json[1].reply: expected a string, { "content": "..." } or { "template": "..." }',
     );
     expect(() => parseRules([{ match: '(', reply: 'a' }])).toThrow(/rules\[0\]\.match: invalid regex/);
   });
