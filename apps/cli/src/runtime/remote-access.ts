@@ -60,6 +60,23 @@ export class GatewayCallError extends Error {
   }
 }
 
+// One unary call to a gateway with a deadline; its error as the CLI user should read it.
+export function grpcCall<T>(
+  address: string,
+  deadlineMs: number,
+  invoke: (
+    options: { deadline: Date },
+    callback: (error: ServiceError | null, response: T) => void,
+  ) => unknown,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    invoke({ deadline: new Date(Date.now() + deadlineMs) }, (error, response) => {
+      if (error) reject(explainGrpcError(address, error));
+      else resolve(response);
+    });
+  });
+}
+
 // A gRPC error as the CLI user should read it; the gateway's own message otherwise (spec and
 // dataset problems name their file, record and field).
 export function explainGrpcError(address: string, error: ServiceError): GatewayCallError {

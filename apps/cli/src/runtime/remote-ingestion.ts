@@ -8,7 +8,7 @@ import {
 } from '@precis/contracts';
 import { type ImportStatus, orderCounts } from '@precis/ingest';
 import type { DatasetView, ImportOutcome, ImportRequest, IngestionPort } from './ingestion-port.js';
-import { callMetadata, explainGrpcError, type RemoteAccess } from './remote-access.js';
+import { callMetadata, grpcCall, type RemoteAccess } from './remote-access.js';
 
 const DEADLINE_MS = { read: 30_000, import: 30 * 60_000 };
 
@@ -78,16 +78,9 @@ export class RemoteIngestion implements IngestionPort {
       callback: (error: ServiceError | null, response: T) => void,
     ) => unknown,
   ): Promise<T> {
-    return new Promise((resolvePromise, reject) => {
-      invoke(
-        callMetadata(this.access),
-        { deadline: new Date(Date.now() + DEADLINE_MS[kind]) },
-        (error, response) => {
-          if (error) reject(explainGrpcError(this.address, error));
-          else resolvePromise(response);
-        },
-      );
-    });
+    return grpcCall<T>(this.address, DEADLINE_MS[kind], (options, callback) =>
+      invoke(callMetadata(this.access), options, callback),
+    );
   }
 }
 

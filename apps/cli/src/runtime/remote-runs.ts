@@ -8,7 +8,7 @@ import {
 } from '@precis/contracts';
 import type { RunEntity } from '@precis/db';
 import { type BenchmarkSpec, costText, exitCodeOf } from '@precis/engine';
-import { callMetadata, explainGrpcError, GatewayCallError, type RemoteAccess } from './remote-access.js';
+import { callMetadata, GatewayCallError, grpcCall, type RemoteAccess } from './remote-access.js';
 import { endedEarly } from './run-progress.js';
 import { sleepUnlessAborted } from './sleep-unless-aborted.js';
 
@@ -146,12 +146,7 @@ export class RemoteRuns {
       callback: (error: ServiceError | null, response: T) => void,
     ) => unknown,
   ): Promise<T> {
-    return new Promise((resolve, reject) => {
-      invoke({ deadline: new Date(Date.now() + DEADLINE_MS) }, (error, response) => {
-        if (error) reject(explainGrpcError(this.address, error));
-        else resolve(response);
-      });
-    });
+    return grpcCall(this.address, DEADLINE_MS, invoke);
   }
 }
 

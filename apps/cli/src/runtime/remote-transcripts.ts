@@ -1,7 +1,7 @@
 import type { ServiceError } from '@grpc/grpc-js';
 import { type LedgerCall, RunServiceClient } from '@precis/contracts';
 import type { DocumentTrace, LedgerCallView } from '@precis/engine';
-import { callMetadata, explainGrpcError, type RemoteAccess } from './remote-access.js';
+import { callMetadata, grpcCall, type RemoteAccess } from './remote-access.js';
 
 const DEADLINE_MS = 60_000;
 const iso = (d: Date | undefined) => (d ?? new Date(0)).toISOString();
@@ -92,11 +92,6 @@ export class RemoteTranscripts {
       callback: (error: ServiceError | null, response: T) => void,
     ) => unknown,
   ): Promise<T> {
-    return new Promise((resolve, reject) => {
-      invoke({ deadline: new Date(Date.now() + DEADLINE_MS) }, (error, response) => {
-        if (error) reject(explainGrpcError(this.address, error));
-        else resolve(response);
-      });
-    });
+    return grpcCall(this.address, DEADLINE_MS, invoke);
   }
 }
