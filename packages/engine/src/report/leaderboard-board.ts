@@ -154,7 +154,8 @@ export interface SectionRowJson {
   [field: string]: unknown;
 }
 
-const ENGINE_FIELDS = new Set([
+// The fields of a section row the engine sets; the rest are the family's own (fieldsJson in gRPC).
+export const SECTION_ENGINE_FIELDS: ReadonlySet<string> = new Set([
   'system',
   'rank',
   'rankLabel',
@@ -184,7 +185,7 @@ export function sectionJson<R extends BoardRow>(ranked: RankedBoard<R>): Section
     details: board.details ?? {},
     rows: ranked.rows.map((r) => {
       const ci = board.ci95?.(r) ?? null;
-      const own = Object.entries(board.fields(r)).filter(([k]) => !ENGINE_FIELDS.has(k));
+      const own = Object.entries(board.fields(r)).filter(([k]) => !SECTION_ENGINE_FIELDS.has(k));
       return {
         system: r.system,
         rank: r.rank,

@@ -1,20 +1,8 @@
 import type { LeaderboardRow, LeaderboardSection } from '@precis/contracts';
-import type { SectionJson, SectionRowJson } from '@precis/engine';
-
-const ENGINE_FIELDS = new Set([
-  'system',
-  'rank',
-  'rankLabel',
-  'score',
-  'ciLow',
-  'ciHigh',
-  'work',
-  'status',
-  'usage',
-]);
+import { SECTION_ENGINE_FIELDS, type SectionJson, type SectionRowJson } from '@precis/engine';
 
 function toProtoRow(r: SectionRowJson): LeaderboardRow {
-  const own = Object.fromEntries(Object.entries(r).filter(([k]) => !ENGINE_FIELDS.has(k)));
+  const own = Object.fromEntries(Object.entries(r).filter(([k]) => !SECTION_ENGINE_FIELDS.has(k)));
   return {
     system: r.system,
     ...(r.rank === null ? {} : { rank: r.rank }),
