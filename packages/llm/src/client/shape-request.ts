@@ -1,4 +1,5 @@
 import { ModelCapabilityError } from '../errors.js';
+import { describeModel } from '../registry/capability-check.js';
 import type { ModelSpec } from '../registry/model-spec.js';
 import { acceptsTemperature, describeTemperature } from '../registry/providers.js';
 import type { ChatRequest } from './types.js';
@@ -9,8 +10,6 @@ export interface ShapedParams {
   // What was left out or changed for this model, said in reports.
   notes: string[];
 }
-
-const who = (spec: ModelSpec) => `model "${spec.name}" (${spec.provider}, ${spec.modelId})`;
 
 // The request's fields in the form the model's provider takes: the budget under its parameter,
 // what it refuses or ignores left out where the method allows, a ModelCapabilityError where not.
@@ -50,7 +49,7 @@ function shapeTemperature(spec: ModelSpec, req: ChatRequest, notes: string[]): n
   throw new ModelCapabilityError(
     spec.name,
     'temperature',
-    `${who(spec)} takes ${describeTemperature(spec.capabilities)}; this call asks for temperature ${t}`,
+    `${describeModel(spec)} takes ${describeTemperature(spec.capabilities)}; this call asks for temperature ${t}`,
   );
 }
 
@@ -67,7 +66,7 @@ function shapeTopP(spec: ModelSpec, req: ChatRequest, notes: string[]): number |
   throw new ModelCapabilityError(
     spec.name,
     'top_p',
-    `${who(spec)} ${spec.capabilities.topP === 'refused' ? 'refuses' : 'ignores'} top_p; this call asks for top_p ${req.topP}`,
+    `${describeModel(spec)} ${spec.capabilities.topP === 'refused' ? 'refuses' : 'ignores'} top_p; this call asks for top_p ${req.topP}`,
   );
 }
 
@@ -78,13 +77,13 @@ function shapeLogprobs(spec: ModelSpec, req: ChatRequest): Record<string, unknow
     throw new ModelCapabilityError(
       spec.name,
       'logprobs',
-      `${who(spec)} ${caps.logprobs === 'refused' ? 'refuses' : 'returns no'} logprobs; this call needs token logprobs`,
+      `${describeModel(spec)} ${caps.logprobs === 'refused' ? 'refuses' : 'returns no'} logprobs; this call needs token logprobs`,
     );
   if ((req.topLogprobs ?? 0) > caps.maxTopLogprobs)
     throw new ModelCapabilityError(
       spec.name,
       'top_logprobs',
-      `${who(spec)} returns at most ${caps.maxTopLogprobs} top_logprobs; this call asks for ${req.topLogprobs}`,
+      `${describeModel(spec)} returns at most ${caps.maxTopLogprobs} top_logprobs; this call asks for ${req.topLogprobs}`,
     );
   return { logprobs: req.logprobs, top_logprobs: req.topLogprobs };
 }
