@@ -1,4 +1,4 @@
-import { builtInFamilies as serviceFamilies } from '@precis/service';
+import { builtInFamilies as shippedFamilies } from '@precis/families';
 
 // The registry every service loads: the benchmarks run what the services run.
-export const builtInFamilies = serviceFamilies();
+export const builtInFamilies = shippedFamilies();

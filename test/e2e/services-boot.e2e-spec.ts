@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createNatsBus, type NatsBus } from '@precis/bus';
 import { createJsonTask, encodeTask, type Stage } from '@precis/contracts';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
-import { builtInFamilies } from '@precis/service';
+import { builtInFamilies } from '@precis/families';
 import type { DataSource } from 'typeorm';
 import {
   freePort,

@@ -16,13 +16,8 @@ import {
   recordTask,
   startStageWorker,
 } from '@precis/engine';
-import {
-  builtInFamilies,
-  createServiceLogger,
-  MetricsRegistry,
-  TaskCompletionWatcher,
-  workerMetrics,
-} from '@precis/service';
+import { builtInFamilies } from '@precis/families';
+import { createServiceLogger, MetricsRegistry, TaskCompletionWatcher, workerMetrics } from '@precis/service';
 import type { DataSource } from 'typeorm';
 
 const logger = createServiceLogger({ service: 'test', version: '0', level: 'silent' });

@@ -51,7 +51,7 @@ export {
   MetricsRegistry,
   registerProcessMetrics,
 } from './metrics/metrics-registry.js';
-export { builtInFamilies, FAMILIES } from './runs/families.js';
+export { FAMILIES } from './runs/families.js';
 export { buildRunContext, clusterLimiters, runLogger } from './runs/run-context.js';
 export { JOB_HANDLERS, STAGE_QUEUES, StageConsumer } from './runs/stage-consumer.js';
 export { type StageConsumerConfig, startStageConsumers } from './runs/start-stage-consumers.js';

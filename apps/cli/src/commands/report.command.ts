@@ -1,8 +1,8 @@
 import { findRun, hasResults, loadFullRunReport, type ReportFormat, renderRunReport } from '@precis/engine';
+import { builtInFamilies } from '@precis/families';
 import { Command, Option } from 'commander';
 import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
 import { writeOutput } from '../output.js';
-import { cliFamilies } from '../runtime/families.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
 import { alphaOption } from './alpha-option.js';
@@ -31,7 +31,7 @@ export function reportCommand(ctx: CliContext): Command {
         if (remote) return remoteReport(ctx, remote, ref, opts);
         await withDataSource(ctx, command, async (db) => {
           const run = await findRun(db, ref);
-          const report = await loadFullRunReport(cliFamilies(), db, run, { alpha: opts.alpha });
+          const report = await loadFullRunReport(builtInFamilies(), db, run, { alpha: opts.alpha });
           if (!hasResults(report)) {
             throw new Error(
               `run ${run.id} has no leaderboard yet (status ${run.status}${run.error ? `: ${run.error}` : ''})`,

@@ -20,6 +20,7 @@ import {
   specModels,
   specModelUses,
 } from '@precis/engine';
+import { builtInFamilies } from '@precis/families';
 import {
   createTypeOrmLlmStore,
   describeCapabilityProblems,
@@ -34,7 +35,6 @@ import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withRuntime } from '../context.js';
 import { printJson } from '../output.js';
 import { cachedFailuresLine } from '../runtime/cached-failures.js';
-import { cliFamilies } from '../runtime/families.js';
 import { resolveModelRegistry } from '../runtime/model-registry.js';
 import { GatewayCallError, remoteAccess } from '../runtime/remote-access.js';
 import { runRemote } from '../runtime/remote-runs.js';
@@ -88,7 +88,7 @@ async function preflight(
 // cannot do: refused before anything is stored or sent, even with --no-preflight.
 function capabilityRefusal(registry: ModelRegistry | undefined, spec: BenchmarkSpec): string | null {
   if (!registry) return null;
-  const problems = modelUseProblems(registry, specModelUses(cliFamilies(), spec));
+  const problems = modelUseProblems(registry, specModelUses(builtInFamilies(), spec));
   return problems.length ? describeCapabilityProblems(problems, '(no run was created or resumed)') : null;
 }
 
@@ -141,7 +141,7 @@ function loadRunSpec(
   opts: RunOptions,
   cwd: string,
 ): { loaded: LoadedSpec; concurrency: number } {
-  const loaded = loadSpecFile(cliFamilies(), specPath);
+  const loaded = loadSpecFile(builtInFamilies(), specPath);
   // Part of the spec the run is identified by: a registry of other endpoints is another run.
   if (opts.models) loaded.spec.models = resolve(cwd, opts.models);
   if (opts.systems) {
@@ -227,7 +227,7 @@ async function openEmbeddedRun(
   const runCtx = createRunContext({
     db,
     bus: runtime.bus,
-    families: cliFamilies(),
+    families: builtInFamilies(),
     chat,
     registry,
     logger: stderrLogger(ctx.stderr),
@@ -309,7 +309,7 @@ async function runEmbedded(
   const noCache = resumeCommand(specPath, { ...opts, cache: false });
   const cached = await cachedFailuresLine(db, { id: run.id, status: outcome.progress.status }, noCache);
   if (cached) ctx.stderr.write(`hint: ${cached}\n`);
-  const report = await loadFullRunReport(cliFamilies(), db, await findRun(db, run.id), {
+  const report = await loadFullRunReport(builtInFamilies(), db, await findRun(db, run.id), {
     alpha: opts.alpha,
   });
   if (opts.json) ctx.stdout.write(renderRunReport(report, 'json'));

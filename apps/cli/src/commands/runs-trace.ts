@@ -7,10 +7,10 @@ import {
   renderCalls,
   renderDocumentTrace,
 } from '@precis/engine';
+import { builtInFamilies } from '@precis/families';
 import type { DataSource } from 'typeorm';
 import type { CliContext } from '../context.js';
 import { printJson } from '../output.js';
-import { cliFamilies } from '../runtime/families.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { RemoteTranscripts } from '../runtime/remote-transcripts.js';
 
@@ -38,7 +38,7 @@ function printTrace(
 
 export async function showLocalTrace(ctx: CliContext, db: DataSource, ref: string, opts: TraceOptions) {
   const run = await findRun(db, ref);
-  const trace = await documentTrace(cliFamilies(), db, run, opts.trace);
+  const trace = await documentTrace(builtInFamilies(), db, run, opts.trace);
   const calls = opts.calls ? await allDocumentCalls(db, run, trace.document.id) : null;
   printTrace(ctx, trace, calls, opts.json === true);
 }

@@ -15,11 +15,11 @@ import {
   stageCounts,
   usageSoFar,
 } from '@precis/engine';
+import { builtInFamilies } from '@precis/families';
 import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
 import { printJson } from '../output.js';
 import { cachedFailuresLine } from '../runtime/cached-failures.js';
-import { cliFamilies } from '../runtime/families.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { isFinished, RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
 import { alphaOption } from './alpha-option.js';
@@ -96,7 +96,7 @@ function showCommand(ctx: CliContext, runs: Command): void {
         const [tasks, usage, report] = await Promise.all([
           stageCounts(db, run.id),
           usageSoFar(db, run.id),
-          loadFullRunReport(cliFamilies(), db, run, { alpha: opts.alpha }),
+          loadFullRunReport(builtInFamilies(), db, run, { alpha: opts.alpha }),
         ]);
         const blockedBy = await runBlockedBy(db, run.status, tasks);
         if (opts.json)

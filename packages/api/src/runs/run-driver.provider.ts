@@ -8,10 +8,10 @@ import {
 import type { Bus } from '@precis/bus';
 import { RunEntity } from '@precis/db';
 import { createRunContext, type FamilyRegistry, type RunContext, RunCoordinator } from '@precis/engine';
+import { builtInFamilies } from '@precis/families';
 import { loadModelRegistry, type ModelRegistry } from '@precis/llm';
 import {
   BUS,
-  builtInFamilies,
   FAMILIES,
   runLogger,
   SERVICE_CONFIG,

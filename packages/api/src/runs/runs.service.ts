@@ -26,8 +26,9 @@ import {
   storedHeadlines,
   usageSoFar,
 } from '@precis/engine';
+import { builtInFamilies } from '@precis/families';
 import { MetaInputError, parseMetaQuery, runMetaQuery } from '@precis/meta';
-import { builtInFamilies, FAMILIES } from '@precis/service';
+import { FAMILIES } from '@precis/service';
 import { DataSource } from 'typeorm';
 import { boundedField, cut, decodePageToken, encodePageToken, pageSize } from '../grpc/page-token.js';
 import { fromProtoRunStatus, taskCountsMap, toProtoRun } from './dto/run.mapper.js';

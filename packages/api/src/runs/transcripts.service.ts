@@ -14,7 +14,8 @@ import {
   RunNotFoundError,
   runFacts,
 } from '@precis/engine';
-import { builtInFamilies, FAMILIES } from '@precis/service';
+import { builtInFamilies } from '@precis/families';
+import { FAMILIES } from '@precis/service';
 import { DataSource } from 'typeorm';
 import { boundedField, decodePageToken, encodePageToken } from '../grpc/page-token.js';
 import { RunDriver } from './run-driver.provider.js';

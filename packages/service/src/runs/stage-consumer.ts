@@ -8,11 +8,12 @@ import {
 import type { Bus, ConsumerHandle } from '@precis/bus';
 import type { Stage } from '@precis/contracts';
 import type { FamilyRegistry, JobHandler } from '@precis/engine';
+import { builtInFamilies } from '@precis/families';
 import { DataSource } from 'typeorm';
 import { BUS, SERVICE_CONFIG, SERVICE_LOGGER } from '../core/tokens.js';
 import type { ServiceLogger } from '../logging/create-logger.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
-import { builtInFamilies, FAMILIES } from './families.js';
+import { FAMILIES } from './families.js';
 import { clusterLimiters } from './run-context.js';
 import { type StageConsumerConfig, startStageConsumers } from './start-stage-consumers.js';
 

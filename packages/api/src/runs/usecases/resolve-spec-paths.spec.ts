@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { validateSpec } from '@precis/engine';
-import { builtInFamilies } from '@precis/service';
+import { builtInFamilies } from '@precis/families';
 import { resolveSpecPaths } from './create-run.usecase.js';
 
 describe('resolveSpecPaths', () => {

@@ -1,0 +1,1 @@
+export { builtInFamilies } from './built-in-families.js';
