@@ -10,7 +10,6 @@ export {
   bool,
   type EnvConfig,
   type EnvSchema,
-  EnvValueError,
   type EnvVar,
   int,
   intList,

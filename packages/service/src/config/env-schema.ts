@@ -1,8 +1,8 @@
-// A small, typed description of the environment a service reads. Each variable knows how to
-// parse itself, its default and a one-line description; `validateEnv` turns a schema and
-// `process.env` into a typed, frozen config object or one readable error line.
+import { z } from 'zod';
 
-export class EnvValueError extends Error {}
+// A small, typed description of the environment a service reads. Each variable is a zod schema
+// over its (trimmed, non-empty) text plus its default and a one-line description; `validateEnv`
+// turns a schema and `process.env` into a typed, frozen config object or one readable error line.
 
 export interface EnvVar<T> {
   readonly type: string;
@@ -14,7 +14,8 @@ export interface EnvVar<T> {
   readonly secret: boolean;
   // Human-readable shape shown in errors, e.g. "an integer in 1..65535".
   readonly expected: string;
-  parse(raw: string): T;
+  // Its issues' messages follow `NAME="value" ` in the error line, e.g. "is not an integer".
+  readonly schema: z.ZodType<T, string>;
   show(value: T): string;
 }
 
@@ -38,7 +39,7 @@ function define<T>(
   type: string,
   expected: string,
   opts: BaseOptions<T> & { optional?: boolean },
-  parse: (raw: string) => T,
+  schema: z.ZodType<T, string>,
   show: (value: T) => string = String,
 ): EnvVar<T> {
   return {
@@ -48,7 +49,7 @@ function define<T>(
     optional: opts.optional === true,
     secret: opts.secret === true,
     expected,
-    parse,
+    schema,
     show,
   };
 }
@@ -64,10 +65,8 @@ export function str(opts: StringOptions): EnvVar<string>;
 export function str(opts: StringOptions & { optional?: boolean }): EnvVar<string | undefined> {
   const expected =
     opts.patternHint ?? (opts.pattern ? `a string matching ${opts.pattern}` : 'a non-empty string');
-  return define<string | undefined>('string', expected, opts, (raw) => {
-    if (opts.pattern && !opts.pattern.test(raw)) throw new EnvValueError(`is not ${expected}`);
-    return raw;
-  });
+  const schema = opts.pattern ? z.string().regex(opts.pattern, `is not ${expected}`) : z.string();
+  return define<string | undefined>('string', expected, opts, schema);
 }
 
 export interface IntOptions extends BaseOptions<number> {
@@ -75,48 +74,50 @@ export interface IntOptions extends BaseOptions<number> {
   max?: number;
 }
 
+// Digits only (no "1e3", "0x10" or "12abc"), then a safe integer within the bounds.
+function integer(notExpected: string, min?: number, max?: number): z.ZodType<number, string> {
+  let n = z.int(notExpected);
+  if (min !== undefined) n = n.min(min, notExpected);
+  if (max !== undefined) n = n.max(max, notExpected);
+  return z
+    .string()
+    .regex(/^-?\d+$/, notExpected)
+    .transform(Number)
+    .pipe(n);
+}
+
 export function int(opts: IntOptions): EnvVar<number> {
-  const min = opts.min ?? Number.MIN_SAFE_INTEGER;
-  const max = opts.max ?? Number.MAX_SAFE_INTEGER;
+  const { min, max } = opts;
   const range =
-    opts.min !== undefined && opts.max !== undefined
+    min !== undefined && max !== undefined
       ? ` in ${min}..${max}`
-      : opts.min !== undefined
+      : min !== undefined
         ? ` >= ${min}`
-        : opts.max !== undefined
+        : max !== undefined
           ? ` <= ${max}`
           : '';
   const expected = `an integer${range}`;
-  return define('integer', expected, opts, (raw) => {
-    if (!/^-?\d+$/.test(raw)) throw new EnvValueError(`is not ${expected}`);
-    const n = Number(raw);
-    if (!Number.isSafeInteger(n) || n < min || n > max) throw new EnvValueError(`is not ${expected}`);
-    return n;
-  });
+  return define('integer', expected, opts, integer(`is not ${expected}`, min, max));
 }
 
 export function port(opts: BaseOptions<number>): EnvVar<number> {
   return { ...int({ ...opts, min: 1, max: 65535 }), type: 'port' };
 }
 
-const TRUE = new Set(['true', '1', 'yes', 'on']);
-const FALSE = new Set(['false', '0', 'no', 'off']);
-
 export function bool(opts: BaseOptions<boolean>): EnvVar<boolean> {
-  return define('boolean', 'one of true/false/1/0/yes/no/on/off', opts, (raw) => {
-    const v = raw.toLowerCase();
-    if (TRUE.has(v)) return true;
-    if (FALSE.has(v)) return false;
-    throw new EnvValueError('is not one of true/false/1/0/yes/no/on/off');
+  const expected = 'one of true/false/1/0/yes/no/on/off';
+  const schema = z.stringbool({
+    truthy: ['true', '1', 'yes', 'on'],
+    falsy: ['false', '0', 'no', 'off'],
+    error: `is not ${expected}`,
   });
+  return define('boolean', expected, opts, schema);
 }
 
 export function oneOf<const V extends string>(opts: BaseOptions<V> & { values: readonly V[] }): EnvVar<V> {
   const expected = `one of ${opts.values.join(', ')}`;
-  return define('enum', expected, opts, (raw) => {
-    if (!(opts.values as readonly string[]).includes(raw)) throw new EnvValueError(`is not ${expected}`);
-    return raw as V;
-  });
+  const schema = z.enum(opts.values as readonly [V, ...V[]], { error: `is not ${expected}` });
+  return define('enum', expected, opts, schema as z.ZodType<V, string>);
 }
 
 export interface UrlOptions extends BaseOptions<string> {
@@ -124,16 +125,10 @@ export interface UrlOptions extends BaseOptions<string> {
   protocols: readonly string[];
 }
 
-function parseUrl(raw: string, protocols: readonly string[], expected: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new EnvValueError(`is not ${expected}`);
-  }
-  if (!protocols.includes(url.protocol.replace(/:$/, ''))) throw new EnvValueError(`is not ${expected}`);
-  if (!url.hostname) throw new EnvValueError(`has no host; expected ${expected}`);
-  return raw;
+function urlText(protocols: readonly string[], expected: string): z.ZodType<string, string> {
+  return z
+    .url({ protocol: new RegExp(`^(${protocols.join('|')})$`), error: `is not ${expected}`, abort: true })
+    .refine((raw) => new URL(raw).hostname !== '', `has no host; expected ${expected}`);
 }
 
 // URLs may carry a password (postgres://user:pass@host/db): it is masked wherever shown.
@@ -150,26 +145,19 @@ export function redactUrl(raw: string): string {
 
 export function url(opts: UrlOptions): EnvVar<string> {
   const expected = `a URL like ${opts.protocols[0]}://host:port`;
-  return define('url', expected, opts, (raw) => parseUrl(raw, opts.protocols, expected), redactUrl);
+  return define('url', expected, opts, urlText(opts.protocols, expected), redactUrl);
 }
 
-// A comma-separated list of URLs (e.g. several NATS seed servers).
+// The entries of a comma-separated value, trimmed.
+const entries = z.string().transform((raw) => raw.split(',').map((s) => s.trim()));
+
+// A comma-separated list of URLs (e.g. several NATS seed servers); empty entries are skipped.
 export function urlList(opts: BaseOptions<string[]> & { protocols: readonly string[] }): EnvVar<string[]> {
   const expected = `a comma-separated list of URLs like ${opts.protocols[0]}://host:port`;
-  return define(
-    'url-list',
-    expected,
-    opts,
-    (raw) => {
-      const items = raw
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s.length > 0);
-      if (items.length === 0) throw new EnvValueError(`is not ${expected}`);
-      return items.map((item) => parseUrl(item, opts.protocols, expected));
-    },
-    (value) => value.map(redactUrl).join(','),
-  );
+  const schema = entries
+    .transform((items) => items.filter((s) => s.length > 0))
+    .pipe(z.array(urlText(opts.protocols, expected)).min(1, `is not ${expected}`));
+  return define('url-list', expected, opts, schema, (value) => value.map(redactUrl).join(','));
 }
 
 // A comma-separated list of integers, e.g. retry delays "1000,5000,15000".
@@ -177,20 +165,8 @@ export function intList(opts: BaseOptions<number[]> & { min?: number; max?: numb
   const min = opts.min ?? 0;
   const max = opts.max ?? Number.MAX_SAFE_INTEGER;
   const expected = `a comma-separated list of integers in ${min}..${max}`;
-  return define(
-    'integer-list',
-    expected,
-    opts,
-    (raw) => {
-      const items = raw.split(',').map((s) => s.trim());
-      if (items.length === 0 || items.some((s) => !/^-?\d+$/.test(s)))
-        throw new EnvValueError(`is not ${expected}`);
-      const values = items.map(Number);
-      if (values.some((n) => n < min || n > max)) throw new EnvValueError(`is not ${expected}`);
-      return values;
-    },
-    (value) => value.join(','),
-  );
+  const schema = entries.pipe(z.array(integer(`is not ${expected}`, min, max)));
+  return define('integer-list', expected, opts, schema, (value) => value.join(','));
 }
 
 // A comma-separated list of secrets (e.g. API keys), each checked against a pattern. An invalid
@@ -198,17 +174,19 @@ export function intList(opts: BaseOptions<number[]> & { min?: number; max?: numb
 export function secretList(
   opts: { description: string; pattern: RegExp; patternHint: string } & OptionalFlag,
 ): EnvVar<string[] | undefined> {
-  const expected = `a comma-separated list of ${opts.patternHint}`;
+  const schema = entries.superRefine((items, ctx) => {
+    const bad = items.findIndex((s) => !opts.pattern.test(s));
+    if (bad >= 0)
+      ctx.addIssue({
+        code: 'custom',
+        message: `entry ${bad + 1} of ${items.length} is not ${opts.patternHint}`,
+      });
+  });
   return define(
     'secret-list',
-    expected,
+    `a comma-separated list of ${opts.patternHint}`,
     { ...opts, secret: true, optional: true },
-    (raw) => {
-      const items = raw.split(',').map((s) => s.trim());
-      const bad = items.findIndex((s) => !opts.pattern.test(s));
-      if (bad >= 0) throw new EnvValueError(`entry ${bad + 1} of ${items.length} is not ${opts.patternHint}`);
-      return items;
-    },
+    schema,
     (value) => `${value?.length ?? 0} entries`,
   );
 }

@@ -1,5 +1,17 @@
 import { PLUGIN_ADDRESS_PATTERNS_HINT, PluginAddressPatternError, PluginAddressPolicy } from '@precis/engine';
-import { EnvValueError, type EnvVar } from './env-schema.js';
+import { z } from 'zod';
+import type { EnvVar } from './env-schema.js';
+
+// The policy of a comma-separated list of patterns; a bad entry is named by the engine's message.
+const policy = z.string().transform((raw, ctx) => {
+  try {
+    return PluginAddressPolicy.parse(raw);
+  } catch (err) {
+    if (!(err instanceof PluginAddressPatternError)) throw err;
+    ctx.addIssue({ code: 'custom', message: err.message });
+    return z.NEVER;
+  }
+});
 
 // Variables of the processes that take submitted specs or call summarizer plugins (the gateway,
 // `precis serve`, the summarization service): the plugin addresses they may call.
@@ -12,14 +24,7 @@ export function pluginAddressEnv() {
     optional: false,
     secret: false,
     expected: `a comma-separated list of ${PLUGIN_ADDRESS_PATTERNS_HINT}`,
-    parse(raw) {
-      try {
-        return PluginAddressPolicy.parse(raw);
-      } catch (err) {
-        if (err instanceof PluginAddressPatternError) throw new EnvValueError(err.message);
-        throw err;
-      }
-    },
+    schema: policy,
     show: (policy) => policy.patterns.join(','),
   };
   return { PRECIS_PLUGIN_ADDRESSES: addresses };

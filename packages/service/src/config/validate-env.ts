@@ -1,5 +1,6 @@
 import { redactSecretLooking } from '@precis/llm';
-import { type EnvConfig, type EnvSchema, EnvValueError, redactUrl } from './env-schema.js';
+import { z } from 'zod';
+import { type EnvConfig, type EnvSchema, redactUrl } from './env-schema.js';
 
 export interface EnvProblem {
   variable: string;
@@ -34,37 +35,53 @@ function shown(raw: string, secret: boolean): string {
   return JSON.stringify(safe.length > 80 ? `${safe.slice(0, 77)}...` : safe);
 }
 
+// An empty value counts as unset, as in most .env tooling.
+const setValue = (raw: unknown) => (typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined);
+
+// One zod object over the variables: unset ones take their default, stay undefined or are missing.
+function envObject(schema: EnvSchema) {
+  const shape = Object.entries(schema).map(([name, spec]) => {
+    const value =
+      spec.default !== undefined
+        ? spec.schema.default(spec.default)
+        : spec.optional
+          ? spec.schema.optional()
+          : spec.schema;
+    return [name, z.preprocess(setValue, value)];
+  });
+  return z.object(Object.fromEntries(shape));
+}
+
+// The first issue of each variable, as one readable part of the error line.
+function problemsOf(
+  schema: EnvSchema,
+  env: Record<string, string | undefined>,
+  issues: readonly z.core.$ZodIssue[],
+): EnvProblem[] {
+  const problems = new Map<string, EnvProblem>();
+  for (const issue of issues) {
+    const name = String(issue.path[0]);
+    const spec = schema[name];
+    if (!spec || problems.has(name)) continue;
+    const raw = env[name];
+    const message =
+      setValue(raw) === undefined
+        ? `${name} is required but not set; expected ${spec.expected} (${spec.description})`
+        : `${name}=${shown(raw as string, spec.secret)} ${issue.message} (${spec.description})`;
+    problems.set(name, { variable: name, message });
+  }
+  return [...problems.values()];
+}
+
 export function validateEnv<S extends EnvSchema>(
   service: string,
   schema: S,
   env: Record<string, string | undefined>,
 ): EnvConfig<S> {
-  const problems: EnvProblem[] = [];
-  const out: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(schema)) {
-    const raw = env[name];
-    // An empty value counts as unset, as in most .env tooling.
-    if (raw === undefined || raw.trim() === '') {
-      if (spec.default !== undefined) out[name] = spec.default;
-      else if (spec.optional) out[name] = undefined;
-      else
-        problems.push({
-          variable: name,
-          message: `${name} is required but not set; expected ${spec.expected} (${spec.description})`,
-        });
-      continue;
-    }
-    try {
-      out[name] = spec.parse(raw.trim());
-    } catch (err) {
-      if (!(err instanceof EnvValueError)) throw err;
-      problems.push({
-        variable: name,
-        message: `${name}=${shown(raw, spec.secret)} ${err.message} (${spec.description})`,
-      });
-    }
-  }
-  if (problems.length > 0) throw new ConfigError(service, problems);
+  const parsed = envObject(schema).safeParse(env);
+  if (!parsed.success) throw new ConfigError(service, problemsOf(schema, env, parsed.error.issues));
+  // Every variable of the schema is a key, set or not.
+  const out = Object.fromEntries(Object.keys(schema).map((name) => [name, parsed.data[name]]));
   return Object.freeze(out) as EnvConfig<S>;
 }
 
