@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { type Check, checker, type Fail, fieldMap, got, nonEmptyText, show } from './field-checks.js';
 import {
   isReasoningModel,
   type ModelCapabilities,
@@ -50,29 +52,36 @@ export function genericProviderSettings(): ProviderSettings {
   };
 }
 
-type Fail = (field: string, message: string) => void;
-
 // Body fields every call sets itself (the output budget goes through maxTokens, samples through n).
 const RESERVED_BODY = ['model', 'messages', 'n', 'stream', 'max_tokens', 'max_completion_tokens'];
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  !!v && typeof v === 'object' && !Array.isArray(v);
-const show = (v: unknown) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
 const oneOf = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
+// Each field's schema (built once) and its message.
+const providerName = z.enum(PROVIDERS).optional();
+const PROVIDER = got(`must be one of ${oneOf(PROVIDERS)}`);
+const reasoningShape = z.union([z.boolean(), z.strictObject({ effort: z.unknown() })]).optional();
+const REASONING = got(`must be true, false or { effort: ${REASONING_EFFORTS.join(' | ')} }`);
+const effortName = z.enum(REASONING_EFFORTS).optional();
+const EFFORT = got(`must be one of ${oneOf(REASONING_EFFORTS)}`);
+const onOff = z.boolean().nullish();
+const requestFields = fieldMap.nullish();
+const retryFactor = z.number().gt(1).max(16).nullish();
+const FACTOR = got('must be a number > 1 and <= 16');
+const reservedIn = (body: Record<string, unknown>) =>
+  Object.keys(body).filter((k) => RESERVED_BODY.includes(k));
 
 export function readProviderSettings(
   e: Record<string, unknown>,
   modelId: string,
   fail: Fail,
 ): ProviderSettings {
-  const provider = readProvider(e.provider, fail);
-  const reasoning = readReasoning(e.reasoning, fail);
+  const check = checker(fail);
+  const provider = check('provider', e.provider, providerName, PROVIDER) ?? 'generic';
+  const reasoning = readReasoning(e.reasoning, check);
   const flag = e.reasoning === undefined ? undefined : reasoning.enabled;
   const preset = presetCapabilities(provider, modelId, flag);
   const capabilities = readCapabilities(e.capabilities, preset, fail);
-  const thinking = e.thinking === undefined ? null : e.thinking;
-  if (thinking !== null && typeof thinking !== 'boolean')
-    fail('thinking', `must be true or false (got ${show(thinking)})`);
+  const thinking = check('thinking', e.thinking, onOff, got('must be true or false')) ?? null;
   if (thinking === false && !capabilities.thinkingOff)
     fail(
       'thinking',
@@ -83,9 +92,8 @@ export function readProviderSettings(
       'reasoning.effort',
       `provider "${provider}" does not take reasoning_effort for this model; set capabilities.reasoningEffort: true if it does`,
     );
-  const extraBody = e.extraBody === undefined ? null : e.extraBody;
-  if (extraBody !== null && !isObject(extraBody)) fail('extraBody', 'must be a map of request fields');
-  const owned = isObject(extraBody) ? Object.keys(extraBody).filter((k) => RESERVED_BODY.includes(k)) : [];
+  const extraBody = check('extraBody', e.extraBody, requestFields, 'must be a map of request fields') ?? null;
+  const owned = extraBody ? reservedIn(extraBody) : [];
   if (owned.length)
     fail(
       'extraBody',
@@ -95,32 +103,18 @@ export function readProviderSettings(
     provider,
     capabilities,
     reasoning: { ...reasoning, enabled: isReasoningModel(provider, modelId, flag) },
-    thinking: typeof thinking === 'boolean' ? thinking : null,
-    extraBody: isObject(extraBody) ? extraBody : null,
+    thinking,
+    extraBody,
     azure: readAzure(e, provider, fail),
-    lengthRetryFactor: readFactor(e.lengthRetryFactor, fail),
+    lengthRetryFactor: check('lengthRetryFactor', e.lengthRetryFactor, retryFactor, FACTOR) ?? null,
   };
 }
 
-function readProvider(v: unknown, fail: Fail): Provider {
-  if (v === undefined) return 'generic';
-  if (typeof v === 'string' && (PROVIDERS as readonly string[]).includes(v)) return v as Provider;
-  fail('provider', `must be one of ${oneOf(PROVIDERS)} (got ${show(v)})`);
-  return 'generic';
-}
-
-function readReasoning(v: unknown, fail: Fail): ProviderSettings['reasoning'] {
-  if (v === undefined || v === false) return { enabled: false, effort: null };
-  if (v === true) return { enabled: true, effort: null };
-  if (isObject(v) && Object.keys(v).every((k) => k === 'effort')) {
-    if (v.effort === undefined) return { enabled: true, effort: null };
-    if ((REASONING_EFFORTS as readonly unknown[]).includes(v.effort))
-      return { enabled: true, effort: v.effort as ReasoningEffort };
-    fail('reasoning.effort', `must be one of ${oneOf(REASONING_EFFORTS)} (got ${show(v.effort)})`);
-    return { enabled: true, effort: null };
-  }
-  fail('reasoning', `must be true, false or { effort: ${REASONING_EFFORTS.join(' | ')} } (got ${show(v)})`);
-  return { enabled: false, effort: null };
+function readReasoning(v: unknown, check: Check): ProviderSettings['reasoning'] {
+  const shape = check('reasoning', v, reasoningShape, REASONING);
+  if (shape === undefined || shape === false) return { enabled: false, effort: null };
+  if (shape === true) return { enabled: true, effort: null };
+  return { enabled: true, effort: check('reasoning.effort', shape.effort, effortName, EFFORT) ?? null };
 }
 
 function readAzure(e: Record<string, unknown>, provider: Provider, fail: Fail): ProviderSettings['azure'] {
@@ -130,85 +124,66 @@ function readAzure(e: Record<string, unknown>, provider: Provider, fail: Fail): 
       fail(e.deployment !== undefined ? 'deployment' : 'apiVersion', 'is only for provider "azure-openai"');
     return null;
   }
-  const text = (field: 'deployment' | 'apiVersion', example: string) => {
-    const v = e[field];
-    if (typeof v === 'string' && v.trim() !== '') return v;
-    fail(field, `is required with provider "azure-openai" (e.g. ${example}; got ${show(v)})`);
-    return '';
-  };
+  const check = checker(fail);
+  const text = (field: 'deployment' | 'apiVersion', example: string) =>
+    check(
+      field,
+      e[field],
+      nonEmptyText,
+      (v) => `is required with provider "azure-openai" (e.g. ${example}; got ${show(v)})`,
+    ) ?? '';
   return { deployment: text('deployment', '"gpt-4o-mini"'), apiVersion: text('apiVersion', '"2024-10-21"') };
 }
 
-function readFactor(v: unknown, fail: Fail): number | null {
-  if (v === undefined || v === null) return null;
-  if (typeof v === 'number' && Number.isFinite(v) && v > 1 && v <= 16) return v;
-  fail('lengthRetryFactor', `must be a number > 1 and <= 16 (got ${show(v)})`);
-  return null;
-}
+type Rule<T> = { schema: z.ZodType<T>; message: string };
+const support: Rule<Support> = {
+  schema: z.enum(SUPPORT_VALUES),
+  message: `must be one of ${oneOf(SUPPORT_VALUES)}`,
+};
+const unit = z.number().min(0).max(2);
 
-const SUPPORT_KEYS = ['topP', 'n', 'logprobs', 'seed'] as const;
-const CAPABILITY_KEYS = [
-  'tokenParam',
-  'temperature',
-  ...SUPPORT_KEYS,
-  'maxTopLogprobs',
-  'reasoningText',
-  'reasoningEffort',
-  'thinkingOff',
-];
+// What each `capabilities:` field may be set to (the keys, in this order, are the known ones).
+const CAPABILITY_RULES: { [K in keyof ModelCapabilities]: Rule<ModelCapabilities[K]> } = {
+  tokenParam: {
+    schema: z.enum(['max_tokens', 'max_completion_tokens']),
+    message: 'must be "max_tokens" or "max_completion_tokens"',
+  },
+  temperature: {
+    schema: z.union([
+      z.strictObject({ fixed: unit }),
+      z.strictObject({ min: unit, max: unit }).refine((t) => t.min <= t.max),
+    ]),
+    message: 'must be { min, max } (0..2) or { fixed }',
+  },
+  topP: support,
+  n: support,
+  logprobs: support,
+  seed: support,
+  maxTopLogprobs: { schema: z.int().min(0).max(20), message: 'must be an integer in 0..20' },
+  reasoningText: {
+    schema: z.enum(['field', 'think-tags', 'hidden']),
+    message: 'must be "field", "think-tags" or "hidden"',
+  },
+  reasoningEffort: { schema: z.boolean(), message: 'must be true or false' },
+  thinkingOff: { schema: fieldMap.nullable(), message: 'must be a map of request fields, or null' },
+};
+const CAPABILITY_KEYS = Object.keys(CAPABILITY_RULES).join(', ');
 
 // `capabilities:` over the preset; each field checked, a wrong one reported and the preset's kept.
 function readCapabilities(v: unknown, preset: ModelCapabilities, fail: Fail): ModelCapabilities {
   if (v === undefined) return preset;
-  if (!isObject(v)) {
-    fail('capabilities', `must be a map of capability fields (${CAPABILITY_KEYS.join(', ')})`);
-    return preset;
+  const check = checker(fail);
+  const given = check('capabilities', v, fieldMap, `must be a map of capability fields (${CAPABILITY_KEYS})`);
+  const out: Record<string, unknown> = { ...preset };
+  for (const [k, value] of Object.entries(given ?? {})) {
+    const rule = Object.hasOwn(CAPABILITY_RULES, k)
+      ? (CAPABILITY_RULES[k as keyof ModelCapabilities] as Rule<unknown>)
+      : undefined;
+    if (!rule) fail(`capabilities.${k}`, `unknown capability (known: ${CAPABILITY_KEYS})`);
+    else {
+      const read = check(`capabilities.${k}`, value, rule.schema, got(rule.message));
+      if (read !== undefined) out[k] = read;
+    }
   }
-  const out: ModelCapabilities = { ...preset };
-  const at = (k: string) => `capabilities.${k}`;
-  for (const [k, value] of Object.entries(v)) {
-    if (!CAPABILITY_KEYS.includes(k))
-      fail(at(k), `unknown capability (known: ${CAPABILITY_KEYS.join(', ')})`);
-    else if ((SUPPORT_KEYS as readonly string[]).includes(k)) {
-      if ((SUPPORT_VALUES as readonly unknown[]).includes(value))
-        out[k as (typeof SUPPORT_KEYS)[number]] = value as Support;
-      else fail(at(k), `must be one of ${oneOf(SUPPORT_VALUES)} (got ${show(value)})`);
-    } else readOtherCapability(out, k, value, (m) => fail(at(k), m));
-  }
-  return out;
-}
-
-function readOtherCapability(out: ModelCapabilities, k: string, v: unknown, fail: (m: string) => void) {
-  if (k === 'tokenParam') {
-    if (v === 'max_tokens' || v === 'max_completion_tokens') out.tokenParam = v;
-    else fail(`must be "max_tokens" or "max_completion_tokens" (got ${show(v)})`);
-  } else if (k === 'temperature') {
-    const t = readTemperature(v);
-    if (t) out.temperature = t;
-    else fail(`must be { min, max } (0..2) or { fixed } (got ${show(v)})`);
-  } else if (k === 'maxTopLogprobs') {
-    if (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 20) out.maxTopLogprobs = v as number;
-    else fail(`must be an integer in 0..20 (got ${show(v)})`);
-  } else if (k === 'reasoningText') {
-    if (v === 'field' || v === 'think-tags' || v === 'hidden') out.reasoningText = v;
-    else fail(`must be "field", "think-tags" or "hidden" (got ${show(v)})`);
-  } else if (k === 'reasoningEffort') {
-    if (typeof v === 'boolean') out.reasoningEffort = v;
-    else fail(`must be true or false (got ${show(v)})`);
-  } else if (v === null || isObject(v)) out.thinkingOff = v as Record<string, unknown> | null;
-  else fail(`must be a map of request fields, or null (got ${show(v)})`);
-}
-
-function readTemperature(v: unknown): ModelCapabilities['temperature'] | null {
-  if (!isObject(v)) return null;
-  const inRange = (x: unknown) => typeof x === 'number' && x >= 0 && x <= 2;
-  if (Object.keys(v).length === 1 && inRange(v.fixed)) return { fixed: v.fixed as number };
-  if (
-    Object.keys(v).length === 2 &&
-    inRange(v.min) &&
-    inRange(v.max) &&
-    (v.min as number) <= (v.max as number)
-  )
-    return { min: v.min as number, max: v.max as number };
-  return null;
+  return out as unknown as ModelCapabilities;
 }

@@ -14,11 +14,11 @@ export const PROVIDERS = [
 export type Provider = (typeof PROVIDERS)[number];
 
 // honoured: the field does what it says; ignored: accepted without effect; refused: HTTP 400.
-export type Support = 'honoured' | 'ignored' | 'refused';
-export const SUPPORT_VALUES: readonly Support[] = ['honoured', 'ignored', 'refused'];
+export const SUPPORT_VALUES = ['honoured', 'ignored', 'refused'] as const;
+export type Support = (typeof SUPPORT_VALUES)[number];
 
-export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
-export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high'];
+export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
 export interface ModelCapabilities {
   // The request field that carries the output budget.

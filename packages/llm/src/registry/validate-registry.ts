@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { parsePrice } from '../cost.js';
-import type { ModelKind, ModelSpec } from './model-spec.js';
+import { checker, type Fail, got, nonEmptyText } from './field-checks.js';
+import type { ModelSpec } from './model-spec.js';
 import { PROVIDER_FIELDS, readProviderSettings } from './provider-fields.js';
 
 export interface RawIssue {
@@ -37,8 +39,6 @@ export function looksLikeKey(value: string): boolean {
   if (value.length >= 20 && /^(sk|pk|rk|hf|gsk|xai)[-_]/.test(value)) return true;
   return value.length >= 24 && /[a-z]/.test(value) && /[0-9]/.test(value);
 }
-
-const show = (v: unknown) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
 
 // Checks the parsed document and applies defaults; collects every issue instead of stopping at one.
 export function validateRegistry(data: unknown): { models: ModelSpec[]; issues: RawIssue[] } {
@@ -78,43 +78,37 @@ function checkUnknown(obj: Record<string, unknown>, at: string[], issues: RawIss
   }
 }
 
+const apiKeyEnvName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+  .refine((v) => !looksLikeKey(v));
+const httpUrl = z.string().regex(/^https?:\/\/[^\s/]+/);
+const priceText = z
+  .union([z.string(), z.number()])
+  .refine((v) => parsePrice(v) !== null)
+  .nullish();
+const PRICE = 'must be a non-negative decimal USD amount per 1M tokens with at most 4 decimals';
+const modelKind = z.enum(['chat', 'embedding']).nullish();
+// Integers >= 0 and >= 1 (built once: a zod schema costs far more to build than to run).
+const intAtLeast = [0, 1].map((min) => z.number().refine(Number.isInteger).min(min).nullish());
+
 // Typed readers of an entry's fields; a wrong value is reported through `fail` and read as the default.
-function fieldReaders(e: Record<string, unknown>, fail: (field: string, message: string) => void) {
-  const int = (field: string, def: number | null, min: number): number | null => {
-    const v = e[field];
-    if (v === undefined || v === null) return def;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
-      fail(field, `must be an integer >= ${min} (got ${show(v)})`);
-      return def;
-    }
-    return v;
-  };
+function fieldReaders(e: Record<string, unknown>, fail: Fail) {
+  const check = checker(fail);
+  const int = <D extends number | null>(field: string, def: D, min: 0 | 1): number | D =>
+    check(field, e[field], intAtLeast[min]!, got(`must be an integer >= ${min}`)) ?? def;
   const str = (field: string, required: boolean): string | null => {
-    const v = e[field];
-    if (v === undefined || v === null) {
+    if (e[field] === undefined || e[field] === null) {
       if (required) fail(field, 'is required');
       return null;
     }
-    if (typeof v !== 'string' || v.trim() === '') {
-      fail(field, `must be a non-empty string (got ${show(v)})`);
-      return null;
-    }
-    return v;
+    return check(field, e[field], nonEmptyText, got('must be a non-empty string')) ?? null;
   };
   const price = (field: string, def = { text: '0', units: 0n }): { text: string; units: bigint } => {
-    const v = e[field];
-    if (v === undefined || v === null) return def;
-    const units = typeof v === 'string' || typeof v === 'number' ? parsePrice(v) : null;
-    if (units === null) {
-      fail(
-        field,
-        `must be a non-negative decimal USD amount per 1M tokens with at most 4 decimals (got ${show(v)})`,
-      );
-      return { text: '0', units: 0n };
-    }
-    return { text: String(v), units };
+    const v = check(field, e[field], priceText, got(PRICE));
+    return v == null ? def : { text: String(v), units: parsePrice(v) as bigint };
   };
-  return { int, str, price };
+  return { check, int, str, price };
 }
 
 function toSpec(
@@ -125,22 +119,20 @@ function toSpec(
 ): ModelSpec | null {
   const before = issues.length;
   const fail = (field: string, message: string) => issues.push({ path: [...at, field], message });
-  const { int, str, price } = fieldReaders(e, fail);
+  const { check, int, str, price } = fieldReaders(e, fail);
 
-  const kind = (e.kind ?? 'chat') as ModelKind;
-  if (kind !== 'chat' && kind !== 'embedding')
-    fail('kind', `must be "chat" or "embedding" (got ${show(e.kind)})`);
+  const kind = check('kind', e.kind, modelKind, got('must be "chat" or "embedding"'));
   const baseURL = str('baseURL', true);
-  if (baseURL && !/^https?:\/\/[^\s/]+/.test(baseURL))
-    fail('baseURL', `must be an http(s) URL (got ${show(baseURL)})`);
+  if (baseURL) check('baseURL', baseURL, httpUrl, got('must be an http(s) URL'));
   const apiKeyEnv = str('apiKeyEnv', false);
-  if (apiKeyEnv && (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv) || looksLikeKey(apiKeyEnv))) {
-    // The value is never echoed: it may be the key itself, and this message reaches logs.
-    fail(
+  // The value is never echoed: it may be the key itself, and this message reaches logs.
+  if (apiKeyEnv)
+    check(
       'apiKeyEnv',
+      apiKeyEnv,
+      apiKeyEnvName,
       `must be the NAME of an environment variable, e.g. OPENAI_API_KEY (got a value that is not one, not shown in case it is a key: ${apiKeyEnv.length} characters); never put the key itself here`,
     );
-  }
   const modelId = str('model', true);
   const pIn = price('pricePer1MInput');
   const pOut = price('pricePer1MOutput');
@@ -148,12 +140,12 @@ function toSpec(
   const spec: ModelSpec = {
     ...readProviderSettings(e, modelId ?? '', fail),
     name,
-    kind,
+    kind: kind ?? 'chat',
     baseURL: (baseURL ?? '').replace(/\/+$/, ''),
     apiKeyEnv,
     modelId: modelId ?? '',
-    contextWindow: int('contextWindow', 8192, 1) ?? 8192,
-    maxConcurrency: int('maxConcurrency', 8, 1) ?? 8,
+    contextWindow: int('contextWindow', 8192, 1),
+    maxConcurrency: int('maxConcurrency', 8, 1),
     requestsPerMinute: int('requestsPerMinute', null, 1),
     tokensPerMinute: int('tokensPerMinute', null, 1),
     pricePer1MInput: pIn.text,
@@ -162,12 +154,12 @@ function toSpec(
     priceOutUnits: pOut.units,
     pricePer1MCachedInput: pCached.text,
     priceCachedInUnits: pCached.units,
-    timeoutMs: int('timeoutMs', 120_000, 1) ?? 120_000,
-    maxRetries: int('maxRetries', 4, 0) ?? 4,
-    retryBaseMs: int('retryBaseMs', 500, 0) ?? 500,
-    retryMaxMs: int('retryMaxMs', 30_000, 0) ?? 30_000,
-    maxRetryAfterSeconds: int('maxRetryAfterSeconds', 60, 0) ?? 60,
-    defaultMaxTokens: int('defaultMaxTokens', 4096, 1) ?? 4096,
+    timeoutMs: int('timeoutMs', 120_000, 1),
+    maxRetries: int('maxRetries', 4, 0),
+    retryBaseMs: int('retryBaseMs', 500, 0),
+    retryMaxMs: int('retryMaxMs', 30_000, 0),
+    maxRetryAfterSeconds: int('maxRetryAfterSeconds', 60, 0),
+    defaultMaxTokens: int('defaultMaxTokens', 4096, 1),
   };
   if (spec.retryMaxMs < spec.retryBaseMs) fail('retryMaxMs', `must be >= retryBaseMs (${spec.retryBaseMs})`);
   return issues.length === before ? spec : null;
