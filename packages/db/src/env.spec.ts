@@ -26,10 +26,10 @@ describe('resolveDatabaseUrl', () => {
 });
 
 describe('resolvePgliteDir', () => {
-  it('uses <PRECIS_HOME>/db, else <cwd>/.precis/db', () => {
+  it('uses <PRECIS_HOME>/db, else <cwd>/.precis/db when no parent has a .precis', () => {
     expect(resolvePgliteDir({ PRECIS_HOME: '/srv/precis' }, '/work')).toBe('/srv/precis/db');
     expect(resolvePgliteDir({ PRECIS_HOME: 'rel' }, '/work')).toBe('/work/rel/db');
-    expect(resolvePgliteDir({}, '/work')).toBe(join('/work', '.precis', 'db'));
+    expect(resolvePgliteDir({}, '/no-such-root/work')).toBe(join('/no-such-root/work', '.precis', 'db'));
   });
 });
 

@@ -1,4 +1,5 @@
-import { join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -35,8 +36,28 @@ export function resolveDatabaseUrl(env: Env = process.env): string | undefined {
   return raw;
 }
 
-// Where the embedded database lives by default: <PRECIS_HOME or <cwd>/.precis>/db.
-export function resolvePgliteDir(env: Env = process.env, cwd: string = process.cwd()): string {
+// Where the embedded database and local state live: PRECIS_HOME when set, else the nearest
+// `.precis` directory in cwd or a parent (as git finds `.git`), else a new <cwd>/.precis.
+export function resolvePrecisHome(env: Env = process.env, cwd: string = process.cwd()): string {
   const home = env.PRECIS_HOME?.trim();
-  return home ? resolve(cwd, home, 'db') : join(resolve(cwd), '.precis', 'db');
+  if (home) return resolve(cwd, home);
+  const start = resolve(cwd);
+  for (let dir = start; ; dir = dirname(dir)) {
+    const candidate = join(dir, '.precis');
+    if (isDirectory(candidate)) return candidate;
+    if (dirname(dir) === dir) return join(start, '.precis');
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+// Where the embedded database lives by default: <precis home>/db.
+export function resolvePgliteDir(env: Env = process.env, cwd: string = process.cwd()): string {
+  return join(resolvePrecisHome(env, cwd), 'db');
 }

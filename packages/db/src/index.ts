@@ -25,7 +25,7 @@ export {
 } from './data-source-options.js';
 export { isDatabaseUnavailableError } from './database-unavailable.js';
 export * from './entities/index.js';
-export { type Env, redactUrl, resolveDatabaseUrl, resolvePgliteDir } from './env.js';
+export { type Env, redactUrl, resolveDatabaseUrl, resolvePgliteDir, resolvePrecisHome } from './env.js';
 export { MIGRATIONS } from './migrations/index.js';
 export { toNumber } from './numbers.js';
 export { PGLITE_LOCK_FILE } from './pglite/pglite-open.js';

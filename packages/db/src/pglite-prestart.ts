@@ -1,3 +1,5 @@
 // Imported as '@precis/db/pglite-prestart': starting the embedded database early without loading
 // TypeORM (see pglite-open.ts).
+
+export { resolvePrecisHome } from './env.js';
 export { closePrestartedPglite, prestartPglite } from './pglite/pglite-open.js';

@@ -3,9 +3,9 @@ import { precisHome } from './home.js';
 import { openRuntime } from './runtime.js';
 
 describe('runtime selection', () => {
-  it('puts the embedded home under PRECIS_HOME or ./.precis', () => {
+  it('puts the embedded home under PRECIS_HOME, else a new ./.precis where no parent has one', () => {
     expect(precisHome({ PRECIS_HOME: 'data' }, '/work')).toBe('/work/data');
-    expect(precisHome({}, '/work')).toBe('/work/.precis');
+    expect(precisHome({}, '/no-such-root/work')).toBe('/no-such-root/work/.precis');
   });
 
   it('rejects conflicting or malformed targets before connecting', async () => {
