@@ -34,7 +34,14 @@ export { bootstrapService, type RunningService, type ServiceOptions } from './co
 export { HTTP_TIMEOUTS, REQUEST_ID_HEADER, requestIdOf } from './core/http-server.js';
 export { retryUntil, StartupError } from './core/retry-until.js';
 export { ServiceCoreModule } from './core/service-core.module.js';
-export { BUS, SERVICE_CONFIG, SERVICE_INFO, SERVICE_LOGGER, type ServiceInfo } from './core/tokens.js';
+export {
+  BUS,
+  SERVICE_CONFIG,
+  SERVICE_INFO,
+  SERVICE_LOGGER,
+  type ServiceInfo,
+  WORKER_LOG_LEVEL,
+} from './core/tokens.js';
 export { type ReadinessCheck, ReadinessService } from './health/readiness.service.js';
 export {
   createServiceLogger,

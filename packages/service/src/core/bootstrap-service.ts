@@ -3,10 +3,11 @@ import { readFileSync } from 'node:fs';
 import { type DynamicModule, type INestApplication, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Stage } from '@precis/contracts';
-import type { DestinationStream } from 'pino';
+import { type DestinationStream, pino } from 'pino';
 import type { CommonEnvSchema } from '../config/common-env.js';
 import type { EnvConfig, EnvSchema } from '../config/env-schema.js';
 import { ConfigError, describeConfig, validateEnv } from '../config/validate-env.js';
+import { bootGate } from '../logging/boot-gate.js';
 import { createServiceLogger, type ServiceLogger } from '../logging/create-logger.js';
 import { PinoNestLogger } from '../logging/pino-nest-logger.js';
 import { MetricsRegistry, registerProcessMetrics } from '../metrics/metrics-registry.js';
@@ -31,6 +32,8 @@ export interface ServiceOptions<S extends EnvSchema> {
   handleSignals?: boolean;
   // For tests: where the JSON log lines go (default stdout).
   logDestination?: DestinationStream;
+  // Log nothing below warn until started (the caller prints its own first lines).
+  quietStart?: boolean;
 }
 
 export interface RunningService<S extends EnvSchema> {
@@ -51,6 +54,18 @@ function readVersion(packageJson: URL): string {
   } catch {
     return '0.0.0';
   }
+}
+
+// The configuration worth logging: an embedded service uses no PostgreSQL or NATS settings.
+function shownConfig<S extends EnvSchema>(
+  schema: S,
+  config: EnvConfig<S>,
+  embedded: ServiceOptions<S>['embedded'],
+): Record<string, string> {
+  const all = describeConfig(schema, config);
+  if (!embedded) return all;
+  const shown = Object.entries(all).filter(([name]) => !/^(DATABASE|NATS)_/.test(name));
+  return { ...Object.fromEntries(shown), pgliteDir: embedded.pgliteDir };
 }
 
 // The service core (config, logger, metrics, database, bus, health) around the app's module.
@@ -143,11 +158,14 @@ export async function bootstrapService<S extends EnvSchema>(
   }
   const common = config as unknown as EnvConfig<CommonEnvSchema>;
   const version = readVersion(options.packageJson);
+  const gate = options.quietStart
+    ? bootGate(options.logDestination ?? pino.destination({ dest: 1, sync: true }))
+    : null;
   const logger = createServiceLogger({
     service: options.name,
     version,
     level: common.LOG_LEVEL,
-    destination: options.logDestination,
+    destination: gate?.destination ?? options.logDestination,
   });
   const fail = (err: unknown, what: string): never => {
     logger.fatal({ err }, `${what}: ${err instanceof Error ? err.message : String(err)}`);
@@ -157,7 +175,10 @@ export async function bootstrapService<S extends EnvSchema>(
     process.on('uncaughtException', (err) => fail(err, 'uncaught exception'));
     process.on('unhandledRejection', (err) => fail(err, 'unhandled promise rejection'));
   }
-  logger.info({ config: describeConfig(options.env, config) }, `starting ${options.name} ${version}`);
+  logger.info(
+    { config: shownConfig(options.env, config, options.embedded) },
+    `starting ${options.name} ${version}`,
+  );
 
   const metrics = new MetricsRegistry();
   registerProcessMetrics(metrics, { service: options.name, version });
@@ -191,6 +212,7 @@ export async function bootstrapService<S extends EnvSchema>(
     throw err;
   }
   logger.info({ httpPort: common.HTTP_PORT, stages }, `${options.name} started`);
+  gate?.open();
 
   const state = app.get(ShutdownState);
   let stopping: Promise<void> | undefined;

@@ -10,3 +10,7 @@ export interface ServiceInfo {
   version: string;
   startedAt: Date;
 }
+
+// A level for the workers' own lines (a few per task), e.g. 'warn' in `precis serve`, whose log
+// shows one line per request.
+export const WORKER_LOG_LEVEL = Symbol.for('precis.service.worker-log-level');

@@ -1,4 +1,4 @@
-import { type DestinationStream, type Logger, pino } from 'pino';
+import { type DestinationStream, type Level, type Logger, pino } from 'pino';
 import type { LogLevelName } from '../config/common-env.js';
 
 export type ServiceLogger = Logger;
@@ -54,4 +54,9 @@ export function taskLogger(logger: ServiceLogger, fields: TaskLogFields): Servic
   if (fields.stage) bindings.stage = fields.stage;
   if (fields.kind) bindings.kind = fields.kind;
   return logger.child(bindings);
+}
+
+// A worker's logger: its lines at the level WORKER_LOG_LEVEL sets, when one is provided.
+export function workerLogger(logger: ServiceLogger, level: Level | undefined): ServiceLogger {
+  return logger.child({ component: 'worker' }, level ? { level } : {});
 }

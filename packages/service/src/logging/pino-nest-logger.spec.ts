@@ -45,13 +45,20 @@ describe('PinoNestLogger', () => {
     const { lines, logger } = capture();
     const nest = new PinoNestLogger(logger);
     nest.log('Mapped route', 'RoutesResolver');
+    nest.log('ready to serve', 'AppController');
     nest.error('boom', 'Error: boom\n    at x (file.js:1:1)', 'ExceptionHandler');
     nest.verbose('hidden at debug level');
     nest.warn({ detail: 1 });
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatchObject({ level: 'info', msg: 'Mapped route', context: 'RoutesResolver' });
-    expect(lines[1]).toMatchObject({ level: 'error', msg: 'boom', context: 'ExceptionHandler' });
-    expect(String(lines[1]?.stack)).toContain('at x (file.js:1:1)');
-    expect(lines[2]).toMatchObject({ level: 'warn', detail: 1 });
+    // Nest's own start-up lines go to debug, below the default info level.
+    expect(lines.map((l) => [l.level, l.msg ?? null])).toEqual([
+      ['debug', 'Mapped route'],
+      ['info', 'ready to serve'],
+      ['error', 'boom'],
+      ['warn', null],
+    ]);
+    expect(lines[1]).toMatchObject({ context: 'AppController' });
+    expect(lines[2]).toMatchObject({ context: 'ExceptionHandler' });
+    expect(String(lines[2]?.stack)).toContain('at x (file.js:1:1)');
+    expect(lines[3]).toMatchObject({ detail: 1 });
   });
 });

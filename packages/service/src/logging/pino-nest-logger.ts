@@ -2,13 +2,24 @@ import type { LoggerService } from '@nestjs/common';
 import type { Level } from 'pino';
 import type { ServiceLogger } from './create-logger.js';
 
+const NEST_START_UP = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+  'NestMicroservice',
+]);
+
 // Nest calls `log(message, context)`, `error(message, stack, context)` and variants with extra
 // params; this adapter turns them into structured pino lines (context as a field, stack kept).
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: ServiceLogger) {}
 
+  // Nest's start-up lines (one per module and route) are detail: our own lines say when a service is up.
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params.at(-1);
+    this.write(typeof context === 'string' && NEST_START_UP.has(context) ? 'debug' : 'info', message, params);
   }
 
   error(message: unknown, ...params: unknown[]): void {

@@ -9,9 +9,10 @@ import type { Bus, ConsumerHandle } from '@precis/bus';
 import type { Stage } from '@precis/contracts';
 import type { FamilyRegistry, JobHandler } from '@precis/engine';
 import { builtInFamilies } from '@precis/families';
+import type { Level } from 'pino';
 import { DataSource } from 'typeorm';
-import { BUS, SERVICE_CONFIG, SERVICE_LOGGER } from '../core/tokens.js';
-import type { ServiceLogger } from '../logging/create-logger.js';
+import { BUS, SERVICE_CONFIG, SERVICE_LOGGER, WORKER_LOG_LEVEL } from '../core/tokens.js';
+import { type ServiceLogger, workerLogger } from '../logging/create-logger.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { FAMILIES } from './families.js';
 import { clusterLimiters } from './run-context.js';
@@ -39,8 +40,9 @@ export class StageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly metrics: MetricsRegistry,
     @Optional() @Inject(FAMILIES) private readonly families?: FamilyRegistry,
     @Optional() @Inject(JOB_HANDLERS) private readonly jobs?: readonly JobHandler[],
+    @Optional() @Inject(WORKER_LOG_LEVEL) level?: Level,
   ) {
-    this.log = logger.child({ component: 'worker' });
+    this.log = workerLogger(logger, level);
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { type JobContext, type JobHandler, PermanentTaskError, type TaskErrorCode } from '@precis/engine';
 import { FileAccessError, type FileAccessProblem } from '@precis/files';
 import {
@@ -9,11 +9,12 @@ import {
   isDatasetKind,
   validateDatasetName,
 } from '@precis/ingest';
+import type { Level } from 'pino';
 import { DataSource } from 'typeorm';
 import type { EnvConfig } from '../config/env-schema.js';
 import { type FileAccessEnvSchema, serverFilePolicy } from '../config/file-access-env.js';
-import { SERVICE_CONFIG, SERVICE_LOGGER } from '../core/tokens.js';
-import { type ServiceLogger, taskLogger } from '../logging/create-logger.js';
+import { SERVICE_CONFIG, SERVICE_LOGGER, WORKER_LOG_LEVEL } from '../core/tokens.js';
+import { type ServiceLogger, taskLogger, workerLogger } from '../logging/create-logger.js';
 import { INGEST_TASK_KIND, type IngestTaskResult, parseIngestTaskPayload } from './ingest-task.js';
 
 // How each refusal of the file-access policy is answered (the gateway maps these to gRPC codes).
@@ -35,8 +36,13 @@ export class ImportDatasetJob implements JobHandler {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(SERVICE_CONFIG) private readonly config: EnvConfig<FileAccessEnvSchema>,
-    @Inject(SERVICE_LOGGER) private readonly logger: ServiceLogger,
-  ) {}
+    @Inject(SERVICE_LOGGER) logger: ServiceLogger,
+    @Optional() @Inject(WORKER_LOG_LEVEL) level?: Level,
+  ) {
+    this.logger = workerLogger(logger, level);
+  }
+
+  private readonly logger: ServiceLogger;
 
   async handle(job: JobContext): Promise<IngestTaskResult> {
     const taskId = job.taskId;
