@@ -1,9 +1,10 @@
 // `precis serve` as a user starts it: embedded with its first key, again without a new key,
-// as the cluster gateway with DATABASE_URL and NATS_URL, and refused with only one of them.
+// as the cluster gateway with DATABASE_URL and NATS_URL (keys managed with its admin key), and
+// refused with only one of them.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
 import { runCli } from '../../apps/cli/test/run-cli.js';
-import { startServe } from '../browser/serve-support.js';
+import { newKey, startServe } from '../browser/serve-support.js';
 import { deleteBusStreams, natsUrl, tempDir, waitFor } from './runs-support.js';
 
 const PREFIX = `serve_${process.pid}`;
@@ -52,15 +53,37 @@ describe('precis serve', () => {
   }, 120_000);
 
   it('is the cluster gateway with DATABASE_URL and NATS_URL', async () => {
+    const admin = newKey();
     const gw = await startServe({
       DATABASE_URL: tdb.url,
       NATS_URL: natsUrl,
       PRECIS_BUS_PREFIX: 'serve_cluster',
+      PRECIS_ADMIN_KEY: admin,
     });
     expect(gw.output()).not.toContain('created write key');
     const ready = (await (await fetch(`${gw.base}/health/ready`)).json()) as { status: string };
     expect(ready.status).toBe('ok');
     expect((await runs(gw.base, gw.key)).body).toEqual({ runs: [], nextPageToken: '' });
+    // Keys are managed through the gateway with its admin key only.
+    const remoteKeys = (args: string[], key: string) =>
+      runCli(['--remote', gw.grpcAddress, 'keys', ...args], { PRECIS_API_KEY: key });
+    const bob = await remoteKeys(['create', 'bob', '--scope', 'read'], admin);
+    expect(bob.code).toBe(0);
+    expect((await runs(gw.base, bob.stdout.trim())).status).toBe(200);
+    expect((await remoteKeys(['ls'], admin)).stdout).toMatch(
+      /^NAME +PREFIX +SCOPE +CREATED\nbob +precis_\S+ +read /,
+    );
+    expect(await remoteKeys(['ls'], gw.key)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        'API key env-key-1 has scope write; managing keys needs the admin key (PRECIS_ADMIN_KEY on the gateway)',
+      ),
+    });
+    expect(await remoteKeys(['rm', 'carol'], admin)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('no key named "carol"; see `precis keys ls`'),
+    });
+    expect((await remoteKeys(['rm', 'bob'], admin)).stdout).toBe('removed key bob\n');
     expect(await gw.stop()).toBe(0);
   }, 120_000);
 

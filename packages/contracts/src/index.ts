@@ -5,6 +5,7 @@ export * from './codecs.js';
 export * from './gen/precis/v1/common.js';
 export * from './gen/precis/v1/dataset.js';
 export * from './gen/precis/v1/ingestion_service.js';
+export * from './gen/precis/v1/key_service.js';
 export * from './gen/precis/v1/leaderboard.js';
 export * from './gen/precis/v1/result.js';
 export * from './gen/precis/v1/run.js';

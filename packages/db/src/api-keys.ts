@@ -9,8 +9,14 @@ export const API_KEY_SCOPES: readonly ApiKeyScope[] = ['read', 'write'];
 const KEY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const PREFIX_LENGTH = 12;
 
+// invalid: a bad name or scope; exists: the name is taken; missing: no key has the name.
+export type ApiKeyProblem = 'invalid' | 'exists' | 'missing';
+
 export class ApiKeyError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly problem: ApiKeyProblem = 'invalid',
+  ) {
     super(message);
     this.name = 'ApiKeyError';
   }
@@ -61,7 +67,10 @@ export async function createApiKey(
     .returning('*')
     .execute();
   if (inserted.raw.length === 0)
-    throw new ApiKeyError(`a key named ${name} already exists; remove it first or pick another name`);
+    throw new ApiKeyError(
+      `a key named ${name} already exists; remove it first or pick another name`,
+      'exists',
+    );
   const row = await ds.getRepository(ApiKeyEntity).findOneByOrFail({ name });
   return { key, info: info(row) };
 }
@@ -74,7 +83,10 @@ export async function listApiKeys(ds: DataSource): Promise<ApiKeyInfo[]> {
 export async function removeApiKey(ds: DataSource, name: string): Promise<void> {
   const result = await ds.getRepository(ApiKeyEntity).delete({ name });
   if (!result.affected)
-    throw new ApiKeyError(`no key named ${JSON.stringify(name.slice(0, 100))}; see \`precis keys ls\``);
+    throw new ApiKeyError(
+      `no key named ${JSON.stringify(name.slice(0, 100))}; see \`precis keys ls\``,
+      'missing',
+    );
 }
 
 // The key's name and scope, or null when no stored key has this digest.

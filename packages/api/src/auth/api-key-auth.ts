@@ -6,11 +6,17 @@ import { SERVICE_CONFIG } from '@precis/service';
 import { DataSource } from 'typeorm';
 import type { GatewayConfig } from '../config/gateway.env.js';
 
+// What a call needs: stored keys are read or write; admin (key management) belongs only to
+// PRECIS_ADMIN_KEY, which `precis serve` sets for the CLI on the same home.
+export type CallScope = ApiKeyScope | 'admin';
+
 export interface Principal {
   // The key's name (keys from PRECIS_API_KEYS are `env-key-<n>`); logged, never the key.
   name: string;
-  scope: ApiKeyScope;
+  scope: CallScope;
 }
+
+export const ADMIN_KEY_NAME = 'admin-key';
 
 // How long a database answer about a key is reused: a removed key stops working within this.
 export const KEY_CACHE_MS = 5000;
@@ -34,9 +40,11 @@ export class ApiKeyAuth {
     (config.PRECIS_API_KEYS ?? []).forEach((key, i) => {
       this.envKeys.set(hashApiKey(key), { name: `env-key-${i + 1}`, scope: 'write' });
     });
+    if (config.PRECIS_ADMIN_KEY)
+      this.envKeys.set(hashApiKey(config.PRECIS_ADMIN_KEY), { name: ADMIN_KEY_NAME, scope: 'admin' });
   }
 
-  async authenticate(metadata: Metadata | undefined, needs: ApiKeyScope): Promise<Principal> {
+  async authenticate(metadata: Metadata | undefined, needs: CallScope): Promise<Principal> {
     const header = metadata?.get('authorization')[0];
     const principal = await this.principal(typeof header === 'string' ? header : undefined);
     if (!principal) throw new GrpcUnauthenticatedException(UNAUTHENTICATED_MESSAGE);
@@ -66,11 +74,14 @@ export class ApiKeyAuth {
   }
 }
 
+const RANK: Record<CallScope, number> = { read: 0, write: 1, admin: 2 };
+
 // Why a key may not make a call that needs `needs`, or null when it may.
-export function scopeRefusal(principal: Principal, needs: ApiKeyScope): string | null {
-  return needs === 'write' && principal.scope !== 'write'
-    ? `API key ${principal.name} has scope ${principal.scope}; this call needs a write key (\`precis keys create <name> --scope write\`)`
-    : null;
+export function scopeRefusal(principal: Principal, needs: CallScope): string | null {
+  if (RANK[principal.scope] >= RANK[needs]) return null;
+  if (needs === 'admin')
+    return `API key ${principal.name} has scope ${principal.scope}; managing keys needs the admin key (PRECIS_ADMIN_KEY on the gateway)`;
+  return `API key ${principal.name} has scope ${principal.scope}; this call needs a write key (\`precis keys create <name> --scope write\`)`;
 }
 
 function bearerKey(value: string | undefined): string | null {

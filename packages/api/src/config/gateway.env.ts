@@ -41,6 +41,14 @@ export const GATEWAY_ENV = {
     patternHint: 'Precis API keys (precis_ and 43 characters, from `precis keys create`)',
     description: 'API keys accepted with write scope besides those created with `precis keys create`',
   }),
+  PRECIS_ADMIN_KEY: str({
+    optional: true,
+    secret: true,
+    pattern: API_KEY_PATTERN,
+    patternHint: 'a Precis API key (precis_ and 43 characters)',
+    description:
+      'a key that may also manage keys over gRPC (KeyService); `precis serve` sets a new one at each start for the CLI',
+  }),
   IMPORT_MAX_IN_FLIGHT: int({
     default: 8,
     min: 1,

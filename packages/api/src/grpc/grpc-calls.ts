@@ -1,8 +1,7 @@
 import type { Metadata } from '@grpc/grpc-js';
 import { Inject, Injectable } from '@nestjs/common';
-import type { ApiKeyScope } from '@precis/db';
 import { MetricsRegistry, SERVICE_LOGGER, type ServiceLogger } from '@precis/service';
-import { ApiKeyAuth, type Principal } from '../auth/api-key-auth.js';
+import { ApiKeyAuth, type CallScope, type Principal } from '../auth/api-key-auth.js';
 import { observeCall } from './observe-call.js';
 
 // One gRPC call of the gateway: authenticated (UNAUTHENTICATED / PERMISSION_DENIED first), then
@@ -18,8 +17,9 @@ export class GrpcCalls {
   run<T>(
     method: string,
     metadata: Metadata | undefined,
-    needs: ApiKeyScope,
-    handle: (caller: Principal) => Promise<T>,
+    needs: CallScope,
+    // `fields` join the call's one log line (e.g. the run it created).
+    handle: (caller: Principal, fields: Record<string, unknown>) => Promise<T>,
     quiet = false,
   ): Promise<T> {
     return observeCall(
@@ -28,7 +28,7 @@ export class GrpcCalls {
       async (fields) => {
         const caller = await this.auth.authenticate(metadata, needs);
         fields.key = caller.name;
-        return handle(caller);
+        return handle(caller, fields);
       },
       quiet,
     );

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ServerCredentials } from '@grpc/grpc-js';
 import type { INestApplication } from '@nestjs/common';
 import { type GrpcOptions, Transport } from '@nestjs/microservices';
-import { IngestionServiceService, RunServiceService } from '@precis/contracts';
+import { IngestionServiceService, KeyServiceService, RunServiceService } from '@precis/contracts';
 import type { ServiceLogger } from '@precis/service';
 import type { GatewayConfig } from '../config/gateway.env.js';
 
@@ -11,6 +11,7 @@ import type { GatewayConfig } from '../config/gateway.env.js';
 export const GRPC_PACKAGE_DEFINITION = {
   'precis.v1.IngestionService': IngestionServiceService,
   'precis.v1.RunService': RunServiceService,
+  'precis.v1.KeyService': KeyServiceService,
 };
 
 export class GrpcTlsConfigError extends Error {}
