@@ -26,22 +26,25 @@ export const newKey = () => `precis_${randomBytes(32).toString('base64url')}`;
 
 // Embedded unless env names DATABASE_URL and NATS_URL; with a key in PRECIS_API_KEYS unless
 // `key: false` (then `precis serve` creates the first one itself).
+// `cwd`: started there without PRECIS_HOME, so the home is found as the CLI finds it.
 export async function startServe(
   env: Record<string, string> = {},
-  opts: { key?: boolean; home?: string } = {},
+  opts: { key?: boolean; home?: string; cwd?: string } = {},
 ): Promise<Served> {
-  const home = opts.home ? { dir: opts.home, remove() {} } : tempDir('precis-serve-');
+  const noHome = { dir: '', remove() {} };
+  const home = opts.cwd ? noHome : opts.home ? { ...noHome, dir: opts.home } : tempDir('precis-serve-');
   const [port, grpc] = [await freePort(), await freePort()];
   const key = opts.key === false ? '' : newKey();
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PRECIS_HOME: home.dir, LOG_LEVEL: 'warn' };
-  // Neither variable may leak in from the test environment.
+  // None of these may leak in from the test environment.
   delete childEnv.DATABASE_URL;
   delete childEnv.NATS_URL;
+  if (opts.cwd) delete childEnv.PRECIS_HOME;
   Object.assign(childEnv, key ? { PRECIS_API_KEYS: key } : {}, env);
   const child: ChildProcess = spawn(
     process.execPath,
     [CLI, 'serve', '--port', String(port), '--grpc-port', String(grpc)],
-    { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], cwd: opts.cwd },
   );
   let out = '';
   child.stdout!.on('data', (d) => (out += d));

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { precisHome } from './runtime/home.js';
 
 // Commands that open the embedded database (through withRuntime) unless told otherwise.
-const DATABASE_COMMANDS = new Set([
+export const DATABASE_COMMANDS = new Set([
   'run',
   'runs',
   'report',

@@ -16,6 +16,7 @@ import { runCommand } from './commands/run.command.js';
 import { runsCommand } from './commands/runs.command.js';
 import { serveCommand } from './commands/serve.command.js';
 import type { CliContext } from './context.js';
+import { routeThroughServe } from './runtime/serve-route.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -53,6 +54,7 @@ export function buildProgram(ctx: CliContext): Command {
     stdout: ctx.stdout,
     query: (command, q) => metaQuery(ctx, command, q),
   });
+  program.hook('preAction', (_program, action) => routeThroughServe(ctx, program, action));
   // Every (sub)command reports usage errors through runCli instead of calling process.exit.
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();

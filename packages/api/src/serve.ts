@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { STAGES } from '@precis/contracts';
 import { resolvePgliteDir } from '@precis/db';
 import {
@@ -7,6 +7,7 @@ import {
   type RunningService,
   STAGE_QUEUES,
   StageConsumer,
+  WORKER_LOG_LEVEL,
   workerEnv,
 } from '@precis/service';
 import { GATEWAY_ENV } from './config/gateway.env.js';
@@ -22,9 +23,18 @@ const WORKER_STAGES = STAGES.filter((s) => s !== 'ingest');
 @Module({ providers: [{ provide: STAGE_QUEUES, useValue: WORKER_STAGES }, StageConsumer] })
 class StageWorkersModule {}
 
+// The workers' lines (a few per task) only at warn, so the log shows one line per request;
+// LOG_LEVEL=debug shows them all.
+@Global()
+@Module({ providers: [{ provide: WORKER_LOG_LEVEL, useValue: 'warn' }], exports: [WORKER_LOG_LEVEL] })
+class QuietWorkersModule {}
+
 // The gateway and every stage worker in one process, as on a laptop.
 @Module({ imports: [GatewayModule, IngestJobModule, StageWorkersModule] })
 class EmbeddedServerModule {}
+
+@Module({ imports: [QuietWorkersModule, EmbeddedServerModule] })
+class QuietEmbeddedServerModule {}
 
 export class ServeConfigError extends Error {}
 
@@ -58,12 +68,14 @@ export function serve(opts: ServeOptions): Promise<RunningService<typeof SERVE_E
       stages: ['ingest'],
       processEnv: env,
     });
-  return bootstrapService(EmbeddedServerModule, {
+  const verbose = env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace';
+  return bootstrapService(verbose ? EmbeddedServerModule : QuietEmbeddedServerModule, {
     ...common,
     name: 'precis',
     stages: [...STAGES],
     // Only this machine, unless HTTP_HOST says otherwise.
     processEnv: { HTTP_HOST: '127.0.0.1', ...env },
     embedded: { pgliteDir: resolvePgliteDir(env, opts.cwd) },
+    quietStart: true,
   });
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { type CliContext, withRuntime } from '../context.js';
+import { type CliContext, databaseNeeded, withRuntime } from '../context.js';
 import { importRun } from '../portable/import-run.js';
 import { describeCounts } from '../portable/portable-format.js';
 
@@ -13,10 +13,7 @@ export function importCommand(ctx: CliContext): Command {
     .argument('<file>', 'the file `precis export` wrote')
     .action(async (path: string, _opts: unknown, command: Command) => {
       await withRuntime(ctx, command, async (runtime) => {
-        if (!runtime.dataSource)
-          throw new Error(
-            '`precis import` needs a database: drop --remote (use --database-url or the embedded one)',
-          );
+        if (!runtime.dataSource) throw databaseNeeded(command);
         const done = await importRun(runtime.dataSource, path, runtime.target, resolve(ctx.cwd, path));
         for (const name of done.sharedDatasets)
           ctx.stderr.write(

@@ -36,8 +36,8 @@ import { type CliContext, type GlobalOptions, withRuntime } from '../context.js'
 import { printJson } from '../output.js';
 import { cachedFailuresLine } from '../runtime/cached-failures.js';
 import { resolveModelRegistry } from '../runtime/model-registry.js';
-import { GatewayCallError, remoteAccess } from '../runtime/remote-access.js';
-import { runRemote } from '../runtime/remote-runs.js';
+import { GatewayCallError, type RemoteAccess, remoteAccess } from '../runtime/remote-access.js';
+import { RemoteRuns, runRemote } from '../runtime/remote-runs.js';
 import { describeOutcome, runProgressView } from '../runtime/run-progress.js';
 import { localFilePolicy, type PrecisRuntime } from '../runtime/runtime.js';
 import { alphaOption } from './alpha-option.js';
@@ -122,6 +122,10 @@ export function runCommand(ctx: CliContext): Command {
     )
     .action(async (specPath: string, opts: RunOptions, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
+      if (opts.models && globals.served)
+        throw new Error(
+          `--models: \`precis serve\` (process ${globals.served.pid}) runs this home's runs with its own registry: restart it as \`PRECIS_MODELS=${opts.models} precis serve\`, then run without --models`,
+        );
       if (opts.models && globals.remote)
         throw new Error(
           '--models applies to embedded runs: a gateway uses its own registry (PRECIS_MODELS where it runs)',
@@ -191,6 +195,7 @@ async function submitRemote(
       signal: abort.signal,
     });
     if (opts.json) printJson(ctx, run);
+    else if (exitCode !== 130) await printRemoteReport(ctx, remote, access, run.id, opts);
     process.exitCode = exitCode;
   } catch (err) {
     // The gateway's preflight refused a model: one line and the exit code of a run that failed
@@ -200,6 +205,23 @@ async function submitRemote(
     process.exitCode = exitCodeOf('failed');
   } finally {
     process.removeListener('SIGINT', onSignal);
+  }
+}
+
+// The leaderboard the gateway renders, printed as an embedded run prints its own.
+async function printRemoteReport(
+  ctx: CliContext,
+  remote: string,
+  access: RemoteAccess,
+  runId: string,
+  opts: RunOptions,
+): Promise<void> {
+  const runs = new RemoteRuns(remote, access);
+  try {
+    const report = await runs.report(runId, 'text', opts.wide === true, opts.alpha);
+    if (report.hasResults) ctx.stdout.write(report.text);
+  } finally {
+    runs.close();
   }
 }
 

@@ -17,7 +17,7 @@ import {
 } from '@precis/engine';
 import { builtInFamilies } from '@precis/families';
 import { Command } from 'commander';
-import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
+import { type CliContext, databaseNeeded, type GlobalOptions, withDataSource } from '../context.js';
 import { printJson } from '../output.js';
 import { cachedFailuresLine } from '../runtime/cached-failures.js';
 import { remoteAccess } from '../runtime/remote-access.js';
@@ -167,7 +167,9 @@ function rmCommand(ctx: CliContext, runs: Command): void {
     )
     .argument('<run>', 'run id (or a unique prefix)')
     .action(async (ref: string, _opts: unknown, command: Command) => {
-      if (command.optsWithGlobals<GlobalOptions>().remote)
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      if (globals.served) throw databaseNeeded(command);
+      if (globals.remote)
         throw new Error(
           'runs rm: not available with --remote; cancel the run there, or delete it on the gateway host',
         );

@@ -33,9 +33,10 @@ export class IngestionController {
   ): Promise<ImportDatasetResponse> {
     const abort = new AbortController();
     call.on('cancelled', () => abort.abort());
-    return this.calls.run('ImportDataset', metadata, 'write', () =>
-      this.importDatasetUseCase.execute(request, abort.signal),
-    );
+    return this.calls.run('ImportDataset', metadata, 'write', (_caller, fields) => {
+      Object.assign(fields, { dataset: request.datasetName, kind: request.kind });
+      return this.importDatasetUseCase.execute(request, abort.signal);
+    });
   }
 
   @GrpcMethod(SERVICE, 'listDatasets')

@@ -37,9 +37,11 @@ export class RunsController {
   @GrpcMethod(SERVICE, 'createRun')
   createRun(request: CreateRunRequest, metadata: Metadata): Promise<CreateRunResponse> {
     const dir = metadata?.get(SPEC_DIR_METADATA)[0];
-    return this.calls.run('CreateRun', metadata, 'write', () =>
-      this.createRunUseCase.execute(request, typeof dir === 'string' ? dir : undefined),
-    );
+    return this.calls.run('CreateRun', metadata, 'write', async (_caller, fields) => {
+      const created = await this.createRunUseCase.execute(request, typeof dir === 'string' ? dir : undefined);
+      Object.assign(fields, { runId: created.run?.id, name: created.run?.name, resumed: created.resumed });
+      return created;
+    });
   }
 
   @GrpcMethod(SERVICE, 'getRun')

@@ -101,7 +101,7 @@ export class ImportDatasetUseCase {
         `could not enqueue ingest task ${taskId}: the message bus or database is unavailable; retry later`,
       );
     }
-    log.info({ kind: payload.kind, path: payload.path, replace: payload.replace }, 'ingest task enqueued');
+    log.debug({ kind: payload.kind, path: payload.path, replace: payload.replace }, 'ingest task enqueued');
 
     await wait.done;
     const row = await loadTask(this.dataSource, taskId);

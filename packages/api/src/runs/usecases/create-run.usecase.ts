@@ -116,7 +116,8 @@ export class CreateRunUseCase {
         { fresh: request.fresh === true, fileAccess: access },
       );
       this.driver.watch(run.id);
-      this.logger.info(
+      // Debug: the gRPC call's one line names the run (at most one info line per request).
+      this.logger.debug(
         { runId: run.id, name: run.name, resumed, baseDir: baseDir ?? access.root },
         resumed ? 'run resumed' : 'run created',
       );
