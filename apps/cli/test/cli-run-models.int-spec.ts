@@ -1,10 +1,12 @@
 // `precis run --models <file>`: the registry instead of the spec's `models:` and $PRECIS_MODELS;
-// and a run whose failures came from cached model replies says that --no-cache asks again.
+// and a run whose failures came from cached model replies says that --no-cache asks again, also
+// through `precis serve`.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeLlmServer, loadRulesFile, startFakeLlmServer } from '@precis/testing';
+import { startServe } from '../../../test/browser/serve-support.js';
 import { assertBuilt, REPO_ROOT, runCli } from './run-cli.js';
 
 const SPEC = 'examples/opinion.yaml';
@@ -88,6 +90,23 @@ describe('precis run --models (built binary, embedded, fake server)', () => {
     expect(show.stdout).toContain(
       '\nhint:     42 failed tasks used cached model replies; `precis run <spec> --no-cache` asks the models again\n',
     );
+
+    // Through `precis serve` on the same home (the gateway counts them): the same hints.
+    const served = await startServe({ PRECIS_MODELS: registry, INGEST_ROOT: REPO_ROOT }, { home: own });
+    try {
+      const viaServe = await runCli(['run', SPEC, '--systems', 'candidates', '--fresh'], env2);
+      expect(viaServe.code).toBe(3);
+      expect(viaServe.stderr).toContain(
+        `\nhint: 42 failed tasks used cached model replies; \`precis run ${SPEC} --systems candidates --no-cache\` asks`,
+      );
+      const remoteShow = await runCli(['runs', 'show', id], env2);
+      expect(remoteShow.stderr).toMatch(/^precis: through `precis serve` \(process \d+\)/);
+      expect(remoteShow.stdout).toContain(
+        '\nhint:     42 failed tasks used cached model replies; `precis run <spec> --no-cache` asks the models again\n',
+      );
+    } finally {
+      await served.stop();
+    }
 
     fake.setRules(loadRulesFile(RULES));
     const fresh = await runCli(

@@ -34,7 +34,7 @@ import {
 import { Command } from 'commander';
 import { type CliContext, type GlobalOptions, withRuntime } from '../context.js';
 import { printJson } from '../output.js';
-import { cachedFailuresLine } from '../runtime/cached-failures.js';
+import { cachedFailuresHint, cachedFailuresLine } from '../runtime/cached-failures.js';
 import { resolveModelRegistry } from '../runtime/model-registry.js';
 import { GatewayCallError, type RemoteAccess, remoteAccess } from '../runtime/remote-access.js';
 import { RemoteRuns, runRemote } from '../runtime/remote-runs.js';
@@ -131,7 +131,7 @@ export function runCommand(ctx: CliContext): Command {
           '--models applies to embedded runs: a gateway uses its own registry (PRECIS_MODELS where it runs)',
         );
       const { loaded, concurrency } = loadRunSpec(specPath, opts, ctx.cwd);
-      if (globals.remote) await submitRemote(ctx, globals.remote, loaded, opts);
+      if (globals.remote) await submitRemote(ctx, globals.remote, loaded, opts, specPath);
       else
         await withRuntime(ctx, command, (runtime) =>
           runEmbedded(ctx, runtime, loaded, opts, specPath, concurrency),
@@ -182,6 +182,7 @@ async function submitRemote(
   remote: string,
   loaded: LoadedSpec,
   opts: RunOptions,
+  specPath: string,
 ): Promise<void> {
   const access = remoteAccess(ctx.env);
   const abort = new AbortController();
@@ -194,6 +195,11 @@ async function submitRemote(
       preflight: opts.preflight,
       signal: abort.signal,
     });
+    const cached = cachedFailuresHint(
+      run.cachedFailedTasks,
+      resumeCommand(specPath, { ...opts, cache: false }),
+    );
+    if (cached) ctx.stderr.write(`hint: ${cached}\n`);
     if (opts.json) printJson(ctx, run);
     else if (exitCode !== 130) await printRemoteReport(ctx, remote, access, run.id, opts);
     process.exitCode = exitCode;

@@ -19,7 +19,7 @@ import { builtInFamilies } from '@precis/families';
 import { Command } from 'commander';
 import { type CliContext, databaseNeeded, type GlobalOptions, withDataSource } from '../context.js';
 import { printJson } from '../output.js';
-import { cachedFailuresLine } from '../runtime/cached-failures.js';
+import { cachedFailuresHint, cachedFailuresLine } from '../runtime/cached-failures.js';
 import { remoteAccess } from '../runtime/remote-access.js';
 import { isFinished, RemoteRuns, remoteRunStatus } from '../runtime/remote-runs.js';
 import { alphaOption } from './alpha-option.js';
@@ -115,7 +115,7 @@ function showCommand(ctx: CliContext, runs: Command): void {
           `name:     ${run.name}`,
           `status:   ${run.status}${run.error ? ` (${run.error})` : ''}`,
           ...(blockedBy ? [`blocked:  ${blockedBy}`] : []),
-          ...(cached ? [`hint:     ${cached}`] : []),
+          ...hintLine(cached),
           `created:  ${run.createdAt.toISOString()}`,
           `finished: ${run.finishedAt?.toISOString() ?? '-'}`,
           `usage:    ${describeUsage(usage, isOpenRunStatus(run.status))}`,
@@ -234,6 +234,7 @@ async function showRemoteRun(
       `name:     ${run.name}`,
       `status:   ${remoteRunStatus(run)}${run.error ? ` (${run.error})` : ''}`,
       ...(run.blockedBy ? [`blocked:  ${run.blockedBy}`] : []),
+      ...hintLine(cachedFailuresHint(run.cachedFailedTasks, 'precis run <spec> --no-cache')),
       `created:  ${run.createTime?.toISOString() ?? '-'}`,
       `finished: ${run.finishTime?.toISOString() ?? '-'}`,
       // A gateway from before usage was in the run says only its cost.
@@ -253,3 +254,5 @@ async function showRemoteRun(
     remote.close();
   }
 }
+
+const hintLine = (hint: string | null): string[] => (hint ? [`hint:     ${hint}`] : []);

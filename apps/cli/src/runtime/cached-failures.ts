@@ -1,20 +1,5 @@
+import { countCachedFailures, endedWithFailures } from '@precis/engine';
 import type { DataSource } from 'typeorm';
-
-// Failed work of a run (failed or dead tasks, tasks with a failed judgment) whose model replies came
-// from the response cache: the cache answers the same bad reply until --no-cache asks the models.
-export async function countCachedFailures(db: DataSource, runId: string): Promise<number> {
-  const rows = (await db.query(
-    `WITH failed AS (
-       SELECT id AS task_id FROM tasks WHERE run_id = $1 AND status IN ('failed', 'dead')
-       UNION
-       SELECT task_id FROM judgments WHERE run_id = $1 AND status = 'failed'
-     )
-     SELECT count(*)::int AS n FROM failed f
-      WHERE EXISTS (SELECT 1 FROM llm_calls c WHERE c.run_id = $1 AND c.task_id = f.task_id AND c.cache_hit)`,
-    [runId],
-  )) as { n: number | string }[];
-  return Number(rows[0]?.n ?? 0);
-}
 
 // e.g. '2 failed tasks used cached model replies; `precis run spec.yaml --no-cache` asks the models again'.
 export function cachedFailuresHint(count: number, command: string): string | null {
@@ -29,6 +14,6 @@ export async function cachedFailuresLine(
   run: { id: string; status: string },
   command: string,
 ): Promise<string | null> {
-  if (run.status !== 'completed-with-failures' && run.status !== 'failed') return null;
+  if (!endedWithFailures(run.status)) return null;
   return cachedFailuresHint(await countCachedFailures(db, run.id), command);
 }

@@ -4,8 +4,10 @@ import type { GetLeaderboardRequest, LeaderboardSection, Run, RunStatus } from '
 import { RunEntity } from '@precis/db';
 import {
   cancelRun,
+  countCachedFailures,
   crossRunBlocks,
   crossRunLeaderboard,
+  endedWithFailures,
   type FamilyRegistry,
   findRun,
   hasResults,
@@ -74,7 +76,16 @@ export class RunsService {
     ]);
     const blockedBy = await runBlockedBy(this.dataSource, run.status, counts);
     const headline = headlines.get(run.id);
-    return toProtoRun(run, { taskCounts: taskCountsMap(counts), usage, blockedBy, headline });
+    const cachedFailedTasks = endedWithFailures(run.status)
+      ? await countCachedFailures(this.dataSource, run.id)
+      : 0;
+    return toProtoRun(run, {
+      taskCounts: taskCountsMap(counts),
+      usage,
+      blockedBy,
+      headline,
+      cachedFailedTasks,
+    });
   }
 
   // One page of runs, newest first (keyset on created_at, id). A listed run leaves out its spec and

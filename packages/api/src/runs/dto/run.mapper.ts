@@ -59,6 +59,7 @@ export interface RunExtras {
   cost?: Pick<UsageSoFar, 'costUsd' | 'reservedUsd'>;
   blockedBy?: string;
   headline?: EngineHeadline | null;
+  cachedFailedTasks?: number;
 }
 
 const datasetsOf = (run: RunEntity): string[] =>
@@ -88,5 +89,6 @@ export function toProtoRun(run: RunEntity, extra: RunExtras = {}): Run {
     reservedUsd: cost?.reservedUsd ?? 0,
     datasets: datasetsOf(run),
     headline: toProtoHeadline(extra.headline),
+    cachedFailedTasks: extra.cachedFailedTasks ?? 0,
   };
 }

@@ -214,7 +214,15 @@ export interface Run {
    * The run's primary metric: its first leaderboard's best system; absent before the run is scored
    * or when no row of it is ranked.
    */
-  headline: RunHeadline | undefined;
+  headline:
+    | RunHeadline
+    | undefined;
+  /**
+   * Failed tasks whose model replies came from the response cache, which answers the same until
+   * a run with the cache off (the spec's `cache: false`, `precis run --no-cache`) asks the models
+   * again. Set by GetRun for a run that ended with failures; 0 otherwise.
+   */
+  cachedFailedTasks: number;
 }
 
 export interface Run_TaskCountsEntry {
@@ -293,6 +301,7 @@ function createBaseRun(): Run {
     reservedUsd: 0,
     datasets: [],
     headline: undefined,
+    cachedFailedTasks: 0,
   };
 }
 
@@ -351,6 +360,9 @@ export const Run: MessageFns<Run> = {
     }
     if (message.headline !== undefined) {
       RunHeadline.encode(message.headline, writer.uint32(146).fork()).join();
+    }
+    if (message.cachedFailedTasks !== 0) {
+      writer.uint32(152).int32(message.cachedFailedTasks);
     }
     return writer;
   },
@@ -515,6 +527,14 @@ export const Run: MessageFns<Run> = {
             message.headline = RunHeadline.decode(reader, reader.uint32());
             continue;
           }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.cachedFailedTasks = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -615,6 +635,11 @@ export const Run: MessageFns<Run> = {
         ? object.datasets.map((e: any) => globalThis.String(e))
         : [],
       headline: isSet(object.headline) ? RunHeadline.fromJSON(object.headline) : undefined,
+      cachedFailedTasks: isSet(object.cachedFailedTasks)
+        ? globalThis.Number(object.cachedFailedTasks)
+        : isSet(object.cached_failed_tasks)
+        ? globalThis.Number(object.cached_failed_tasks)
+        : 0,
     };
   },
 
@@ -680,6 +705,9 @@ export const Run: MessageFns<Run> = {
     if (message.headline !== undefined) {
       obj.headline = RunHeadline.toJSON(message.headline);
     }
+    if (message.cachedFailedTasks !== 0) {
+      obj.cachedFailedTasks = Math.round(message.cachedFailedTasks);
+    }
     return obj;
   },
 
@@ -718,6 +746,7 @@ export const Run: MessageFns<Run> = {
     message.headline = (object.headline !== undefined && object.headline !== null)
       ? RunHeadline.fromPartial(object.headline)
       : undefined;
+    message.cachedFailedTasks = object.cachedFailedTasks ?? 0;
     return message;
   },
 };
