@@ -1,3 +1,4 @@
+export * from './errors/domain-errors.js';
 export * from './family/benchmark-family.js';
 export * from './family/family-registry.js';
 export * from './handlers/ask-parsed.js';

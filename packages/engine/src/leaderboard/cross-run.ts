@@ -1,14 +1,11 @@
 import type { RunEntity } from '@precis/db';
 import type { DataSource } from 'typeorm';
+import { InvalidInputError } from '../errors/domain-errors.js';
 import { findRun } from '../queries/run-queries.js';
 import { DEFAULT_ALPHA, rankByEvidence } from './evidence-rank.js';
 
-export class LeaderboardError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'LeaderboardError';
-  }
-}
+// The runs or the metric asked for cannot make one board.
+export class LeaderboardError extends InvalidInputError {}
 
 // One system of one run, scored per document by the chosen metric.
 export interface BoardEntry {

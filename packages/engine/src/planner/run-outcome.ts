@@ -1,6 +1,7 @@
 import { OPEN_RUN_STATUSES, RunEntity, type RunStatus } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
+import { PreconditionError } from '../errors/domain-errors.js';
 import { setRunStatus } from './run-progress.js';
 
 // `precis run`'s exit code for each way a run can end (documented in the README).
@@ -20,7 +21,8 @@ export function exitCodeOf(status: RunStatus): number {
   return RUN_EXIT_CODES[status];
 }
 
-export class RunStateError extends Error {}
+// The run's status does not allow the change (cancel a finished run, delete an open one).
+export class RunStateError extends PreconditionError {}
 
 // Cancels an open run: its tasks are no longer claimed by any worker, and it cannot be resumed.
 export async function cancelRun(db: DataSource, runId: string, reason: string): Promise<RunEntity> {
