@@ -1,9 +1,8 @@
+import { InvalidInputError } from '@precis/engine';
+
 // A bad input file or request: says what was wrong, where (file, line, field) and how to fix it.
-export class MetaInputError extends Error {
-  constructor(
-    message: string,
-    readonly where: { file?: string; line?: number; field?: string } = {},
-  ) {
+export class MetaInputError extends InvalidInputError {
+  constructor(message: string, where: { file?: string; line?: number; field?: string } = {}) {
     const place = [
       where.file,
       where.line !== undefined ? `line ${where.line}` : undefined,
@@ -11,8 +10,7 @@ export class MetaInputError extends Error {
     ]
       .filter(Boolean)
       .join(', ');
-    super(place ? `${place}: ${message}` : message);
-    this.name = 'MetaInputError';
+    super(place ? `${place}: ${message}` : message, where);
   }
 }
 
