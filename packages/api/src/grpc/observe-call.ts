@@ -3,7 +3,9 @@ import { performance } from 'node:perf_hooks';
 import { GrpcException, GrpcInternalException, GrpcUnavailableException } from '@nestjs/microservices';
 import { isBusUnavailableError } from '@precis/bus';
 import { isDatabaseUnavailableError } from '@precis/db';
+import { isDomainError } from '@precis/engine';
 import type { MetricsRegistry, ServiceLogger } from '@precis/service';
+import { toGrpcException } from './domain-status.js';
 
 const GRPC_CODE_NAMES = [
   'OK',
@@ -25,10 +27,10 @@ const GRPC_CODE_NAMES = [
   'UNAUTHENTICATED',
 ];
 
-// Runs one gRPC call: counts it by method and status code, logs one line, and turns an
-// unexpected error into a safe status: UNAVAILABLE when the database or the bus is down (worth a
-// retry), else INTERNAL with a reference to the log line; its text (hosts, ports, SQL) is only
-// logged, never sent to the caller.
+// Runs one gRPC call: counts it by method and status code, logs one line, answers a use case's
+// domain error with its gRPC status and message, and turns an unexpected error into a safe
+// status: UNAVAILABLE when the database or the bus is down (worth a retry), else INTERNAL with a
+// reference to the log line; its text (hosts, ports, SQL) is only logged, never sent.
 export async function observeCall<T>(
   deps: { metrics: MetricsRegistry; logger: ServiceLogger },
   method: string,
@@ -42,9 +44,10 @@ export async function observeCall<T>(
   try {
     return await run(fields);
   } catch (err) {
-    if (err instanceof GrpcException) {
-      code = err.getCode();
-      throw err;
+    const deliberate = isDomainError(err) ? toGrpcException(err) : err;
+    if (deliberate instanceof GrpcException) {
+      code = deliberate.getCode();
+      throw deliberate;
     }
     const safe = safeException(method, err);
     deps.logger.error({ err, method, ...fields, reference: safe.reference }, 'gRPC call failed unexpectedly');

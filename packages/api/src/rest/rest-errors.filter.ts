@@ -3,11 +3,25 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject 
 import { GrpcException } from '@nestjs/microservices';
 import { isBusUnavailableError } from '@precis/bus';
 import { isDatabaseUnavailableError } from '@precis/db';
-import { RunNotFoundError } from '@precis/engine';
+import { type DomainErrorKind, isDomainError, RunNotFoundError } from '@precis/engine';
 import { requestIdOf, SERVICE_LOGGER, type ServiceLogger } from '@precis/service';
 import { ZodError } from 'zod';
 
-// gRPC status -> HTTP status for the errors the shared services raise.
+// The HTTP status of each kind of domain error the shared use cases and services raise.
+export const HTTP_STATUS: Readonly<Record<DomainErrorKind, number>> = {
+  'not-found': 404,
+  'invalid-input': 400,
+  conflict: 409,
+  precondition: 409,
+  permission: 403,
+  limit: 429,
+  unavailable: 503,
+  deadline: 504,
+  // Its text is replaced by the request id (see `safe`).
+  internal: 500,
+};
+
+// gRPC status -> HTTP status for the services that still raise gRPC exceptions.
 const HTTP: Record<number, number> = {
   3: 400,
   4: 504,
@@ -65,6 +79,7 @@ function answer(err: unknown, requestId: string): Answer {
     const text = Array.isArray(message) ? message.join('; ') : String(message);
     return safe(err.getStatus(), text, requestId);
   }
+  if (isDomainError(err)) return safe(HTTP_STATUS[err.kind], err.message, requestId);
   if (err instanceof GrpcException) return safe(HTTP[err.getCode()] ?? 500, err.message, requestId);
   if (err instanceof ZodError) {
     const where = (i: ZodError['issues'][number]) => (i.path.length ? `${i.path.join('.')}: ` : '');

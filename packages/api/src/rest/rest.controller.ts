@@ -1,7 +1,6 @@
 import {
   BadRequestException,
   Body,
-  ConflictException,
   Controller,
   Delete,
   Get,
@@ -16,14 +15,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { RUN_STATUSES } from '@precis/db';
-import {
-  crossRunLeaderboard,
-  deleteRun,
-  findRun,
-  LeaderboardError,
-  RunStateError,
-  specDepthProblem,
-} from '@precis/engine';
+import { crossRunLeaderboard, deleteRun, findRun, specDepthProblem } from '@precis/engine';
 import { SERVICE_INFO, type ServiceInfo } from '@precis/service';
 import type { Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
@@ -94,14 +86,12 @@ export class RestController {
   }
 
   // Deletes a finished (or cancelled, interrupted) run and its results; its ledger rows stay.
+  // An open run is a RunStateError (409).
   @Delete('runs/:id')
   @NeedsWrite()
   async deleteRun(@Param('id') id: string) {
     const run = await findRun(this.dataSource, id);
-    await deleteRun(this.dataSource, run.id).catch((err: unknown) => {
-      if (err instanceof RunStateError) throw new ConflictException(err.message);
-      throw err;
-    });
+    await deleteRun(this.dataSource, run.id);
     return { deleted: run.id };
   }
 
@@ -139,18 +129,14 @@ export class RestController {
     return toRunShowDto(run);
   }
 
-  // The systems of several runs ranked on one per-document metric (as `precis leaderboard`).
+  // The systems of several runs ranked on one per-document metric (as `precis leaderboard`); runs
+  // or a metric that make no board are a LeaderboardError (400).
   @Get('leaderboard')
-  async leaderboard(@Query() query: Record<string, unknown>) {
+  leaderboard(@Query() query: Record<string, unknown>) {
     const runs = queryRunIds(query.runs);
     const metric = queryText('metric', query.metric);
     const alpha = queryFraction('alpha', query.alpha, { above: 0, below: 1 }) ?? 0.05;
-    try {
-      return await crossRunLeaderboard(this.dataSource, runs, { ...(metric ? { metric } : {}), alpha });
-    } catch (err) {
-      if (err instanceof LeaderboardError) throw new BadRequestException(err.message);
-      throw err;
-    }
+    return crossRunLeaderboard(this.dataSource, runs, { ...(metric ? { metric } : {}), alpha });
   }
 
   @Get('datasets/:name')
