@@ -1,4 +1,4 @@
-import { GrpcInvalidArgumentException } from '@nestjs/microservices';
+import { InvalidInputError } from '@precis/engine';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -6,7 +6,7 @@ export const MAX_PAGE_SIZE = 100;
 // 0 (unset) = the default; above the maximum = the maximum, so no page can grow past it.
 export function pageSize(requested: number | undefined): number {
   const n = requested ?? 0;
-  if (n < 0) throw new GrpcInvalidArgumentException(`page_size: must be >= 0, got ${n}`);
+  if (n < 0) throw new InvalidInputError(`page_size: must be >= 0, got ${n}`, { field: 'page_size' });
   return n === 0 ? DEFAULT_PAGE_SIZE : Math.min(n, MAX_PAGE_SIZE);
 }
 
@@ -18,8 +18,11 @@ export function encodePageToken(list: string, after: string): string {
 export function decodePageToken(list: string, token: string | undefined): string | null {
   if (!token) return null;
   const invalid = () =>
-    new GrpcInvalidArgumentException(
+    new InvalidInputError(
       'page_token: not a token this gateway issued for this list; start again without one',
+      {
+        field: 'page_token',
+      },
     );
   if (token.length > 1000) throw invalid();
   let parsed: unknown;
@@ -37,7 +40,7 @@ export function decodePageToken(list: string, token: string | undefined): string
 export function boundedField(field: string, value: string | undefined, max: number): string {
   const v = (value ?? '').trim();
   if (v.length > max)
-    throw new GrpcInvalidArgumentException(`${field}: ${v.length} characters; at most ${max} are accepted`);
+    throw new InvalidInputError(`${field}: ${v.length} characters; at most ${max} are accepted`, { field });
   return v;
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { GrpcNotFoundException } from '@nestjs/microservices';
 import type { Dataset } from '@precis/contracts';
 import { DatasetEntity } from '@precis/db';
+import { NotFoundError } from '@precis/engine';
 import { DatasetNotFoundError, getDatasetSummary, toDatasetSummary } from '@precis/ingest';
 import { DataSource } from 'typeorm';
 import { boundedField, decodePageToken, encodePageToken, pageSize } from '../grpc/page-token.js';
@@ -43,7 +43,7 @@ export class IngestionService {
     try {
       return toProtoDataset(await getDatasetSummary(this.dataSource, name));
     } catch (err) {
-      if (err instanceof DatasetNotFoundError) throw new GrpcNotFoundException(err.message);
+      if (err instanceof DatasetNotFoundError) throw new NotFoundError(err.message, { cause: err });
       throw err;
     }
   }

@@ -1,12 +1,6 @@
 import type { Metadata } from '@grpc/grpc-js';
 import { Controller, UseFilters } from '@nestjs/common';
-import {
-  GrpcAlreadyExistsException,
-  GrpcExceptionFilter,
-  GrpcInvalidArgumentException,
-  GrpcMethod,
-  GrpcNotFoundException,
-} from '@nestjs/microservices';
+import { GrpcExceptionFilter, GrpcMethod } from '@nestjs/microservices';
 import type {
   CreateApiKeyRequest,
   CreateApiKeyResponse,
@@ -24,6 +18,7 @@ import {
   listApiKeys,
   removeApiKey,
 } from '@precis/db';
+import { ConflictError, InvalidInputError, NotFoundError } from '@precis/engine';
 import { DataSource } from 'typeorm';
 import { GrpcCalls } from '../grpc/grpc-calls.js';
 
@@ -33,12 +28,12 @@ function toProto(info: ApiKeyInfo): ProtoApiKeyInfo {
   return { name: info.name, prefix: info.prefix, scope: info.scope, createTime: info.createdAt };
 }
 
-// A key store refusal as its gRPC status: the name taken, no such key, or a bad name or scope.
+// A key store refusal as a domain error: the name taken, no such key, or a bad name or scope.
 function keyCallError(err: unknown): unknown {
   if (!(err instanceof ApiKeyError)) return err;
-  if (err.problem === 'exists') return new GrpcAlreadyExistsException(err.message);
-  if (err.problem === 'missing') return new GrpcNotFoundException(err.message);
-  return new GrpcInvalidArgumentException(err.message);
+  if (err.problem === 'exists') return new ConflictError(err.message, { cause: err });
+  if (err.problem === 'missing') return new NotFoundError(err.message, { cause: err });
+  return new InvalidInputError(err.message, {}, { cause: err });
 }
 
 async function translated<T>(work: Promise<T>): Promise<T> {
@@ -63,8 +58,9 @@ export class KeysController {
     return this.calls.run('CreateApiKey', metadata, 'admin', async () => {
       const scope = request.scope || 'write';
       if (!isApiKeyScope(scope))
-        throw new GrpcInvalidArgumentException(
+        throw new InvalidInputError(
           `invalid scope ${JSON.stringify(scope)}: use one of ${API_KEY_SCOPES.join(', ')}`,
+          { field: 'scope' },
         );
       const { key, info } = await translated(createApiKey(this.db, request.name ?? '', scope));
       return { key, info: toProto(info) };

@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
-import { GrpcException } from '@nestjs/microservices';
 import { isBusUnavailableError } from '@precis/bus';
 import { isDatabaseUnavailableError } from '@precis/db';
 import { type DomainErrorKind, isDomainError, RunNotFoundError } from '@precis/engine';
@@ -19,21 +18,6 @@ export const HTTP_STATUS: Readonly<Record<DomainErrorKind, number>> = {
   deadline: 504,
   // Its text is replaced by the request id (see `safe`).
   internal: 500,
-};
-
-// gRPC status -> HTTP status for the services that still raise gRPC exceptions.
-const HTTP: Record<number, number> = {
-  3: 400,
-  4: 504,
-  5: 404,
-  6: 409,
-  7: 403,
-  8: 429,
-  9: 409,
-  11: 400,
-  12: 501,
-  14: 503,
-  16: 401,
 };
 
 interface Answer {
@@ -80,7 +64,6 @@ function answer(err: unknown, requestId: string): Answer {
     return safe(err.getStatus(), text, requestId);
   }
   if (isDomainError(err)) return safe(HTTP_STATUS[err.kind], err.message, requestId);
-  if (err instanceof GrpcException) return safe(HTTP[err.getCode()] ?? 500, err.message, requestId);
   if (err instanceof ZodError) {
     const where = (i: ZodError['issues'][number]) => (i.path.length ? `${i.path.join('.')}: ` : '');
     return { status: 400, error: err.issues.map((i) => `${where(i)}${i.message}`).join('; ') };

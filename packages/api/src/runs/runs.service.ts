@@ -1,5 +1,4 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { GrpcInvalidArgumentException, GrpcNotFoundException } from '@nestjs/microservices';
 import type { GetLeaderboardRequest, LeaderboardSection, Run, RunStatus } from '@precis/contracts';
 import { RunEntity } from '@precis/db';
 import {
@@ -11,8 +10,9 @@ import {
   type FamilyRegistry,
   findRun,
   hasResults,
-  LeaderboardError,
+  InvalidInputError,
   loadFullRunReport,
+  NotFoundError,
   type ReportFormat,
   type RunListFigures,
   RunNotFoundError,
@@ -29,7 +29,7 @@ import {
   usageSoFar,
 } from '@precis/engine';
 import { builtInFamilies } from '@precis/families';
-import { MetaInputError, parseMetaQuery, runMetaQuery } from '@precis/meta';
+import { parseMetaQuery, runMetaQuery } from '@precis/meta';
 import { FAMILIES } from '@precis/service';
 import { DataSource } from 'typeorm';
 import { boundedField, cut, decodePageToken, encodePageToken, pageSize } from '../grpc/page-token.js';
@@ -99,7 +99,7 @@ export class RunsService {
     const take = pageSize(request.pageSize || request.limit);
     const wanted = request.status ? fromProtoRunStatus(request.status) : null;
     if (request.status && !wanted)
-      throw new GrpcInvalidArgumentException(`status: unknown run status ${request.status}`);
+      throw new InvalidInputError(`status: unknown run status ${request.status}`, { field: 'status' });
     const after = decodePageToken(`runs:${wanted ?? ''}`, request.pageToken);
     const q = this.dataSource
       .getRepository(RunEntity)
@@ -110,8 +110,9 @@ export class RunsService {
     if (wanted) q.andWhere('r.status = :wanted', { wanted });
     if (after) {
       if (!UUID.test(after) || !(await this.dataSource.getRepository(RunEntity).existsBy({ id: after })))
-        throw new GrpcInvalidArgumentException(
+        throw new InvalidInputError(
           'page_token: the run it continues from was deleted; start again without a token',
+          { field: 'page_token' },
         );
       q.andWhere('(r.created_at, r.id) < (SELECT created_at, id FROM runs WHERE id = :after)', { after });
     }
@@ -154,13 +155,13 @@ export class RunsService {
     alpha = 0,
   ): Promise<{ text: string; hasResults: boolean; sections: LeaderboardSection[] }> {
     if (!REPORT_FORMATS.includes(format as ReportFormat))
-      throw new GrpcInvalidArgumentException(
-        `format: "${format}" is not one of ${REPORT_FORMATS.join(', ')}`,
-      );
+      throw new InvalidInputError(`format: "${format}" is not one of ${REPORT_FORMATS.join(', ')}`, {
+        field: 'format',
+      });
     if (alpha !== 0 && !(alpha > 0 && alpha < 1))
-      throw new GrpcInvalidArgumentException(
-        `alpha: expected a number in (0, 1) or 0 for the spec's, got ${alpha}`,
-      );
+      throw new InvalidInputError(`alpha: expected a number in (0, 1) or 0 for the spec's, got ${alpha}`, {
+        field: 'alpha',
+      });
     const run = await this.find(ref);
     const report = await loadFullRunReport(this.families, this.dataSource, run, alpha ? { alpha } : {});
     return {
@@ -172,23 +173,19 @@ export class RunsService {
 
   // The cross-run leaderboard, rendered as `precis leaderboard` renders it.
   // `precis meta correlate|leaderboard --remote`: the result as JSON for the client to render.
+  // A bad query is a MetaInputError, itself invalid input.
   async meta(queryJson: string): Promise<{ resultJson: string }> {
-    try {
-      return { resultJson: JSON.stringify(await runMetaQuery(this.dataSource, parseMetaQuery(queryJson))) };
-    } catch (err) {
-      if (err instanceof MetaInputError) throw new GrpcInvalidArgumentException(err.message);
-      throw err;
-    }
+    return { resultJson: JSON.stringify(await runMetaQuery(this.dataSource, parseMetaQuery(queryJson))) };
   }
 
   async leaderboard(request: GetLeaderboardRequest): Promise<{ text: string }> {
     const format = (request.format || 'text') as ReportFormat;
     if (!REPORT_FORMATS.includes(format))
-      throw new GrpcInvalidArgumentException(
-        `format: "${format}" is not one of ${REPORT_FORMATS.join(', ')}`,
-      );
+      throw new InvalidInputError(`format: "${format}" is not one of ${REPORT_FORMATS.join(', ')}`, {
+        field: 'format',
+      });
     if (request.runIds.length === 0 || request.runIds.length > 50)
-      throw new GrpcInvalidArgumentException('run_ids: give 1 to 50 runs');
+      throw new InvalidInputError('run_ids: give 1 to 50 runs', { field: 'run_ids' });
     for (const ref of request.runIds) boundedField('run_ids', ref, MAX_RUN_REF);
     try {
       const board = await crossRunLeaderboard(this.dataSource, request.runIds, {
@@ -200,8 +197,7 @@ export class RunsService {
       const title = `Leaderboard over ${request.runIds.length} run(s)`;
       return { text: renderBlocks(title, crossRunBlocks(board), format, { wide: request.wide }) };
     } catch (err) {
-      if (err instanceof LeaderboardError) throw new GrpcInvalidArgumentException(err.message);
-      if (err instanceof RunNotFoundError) throw new GrpcNotFoundException(err.message);
+      if (err instanceof RunNotFoundError) throw new NotFoundError(err.message, { cause: err });
       throw err;
     }
   }
@@ -213,12 +209,12 @@ export class RunsService {
   }
 
   private async find(ref: string): Promise<RunEntity> {
-    if (!ref.trim()) throw new GrpcInvalidArgumentException('run_id is empty');
+    if (!ref.trim()) throw new InvalidInputError('run_id is empty', { field: 'run_id' });
     boundedField('run_id', ref, MAX_RUN_REF);
     try {
       return await findRun(this.dataSource, ref);
     } catch (err) {
-      if (err instanceof RunNotFoundError) throw new GrpcNotFoundException(err.message);
+      if (err instanceof RunNotFoundError) throw new NotFoundError(err.message, { cause: err });
       throw err;
     }
   }

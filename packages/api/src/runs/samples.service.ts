@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { GrpcInvalidArgumentException, GrpcNotFoundException } from '@nestjs/microservices';
 import type { RunEntity } from '@precis/db';
 import {
   findRun,
+  InvalidInputError,
+  NotFoundError,
   RunNotFoundError,
   type SampleFilters,
   type SamplePage,
@@ -32,13 +33,14 @@ export class SamplesService {
 
   async sideBySide(ref: string, document: string): Promise<SideBySide> {
     const doc = boundedField('document', document, 200);
-    if (!doc) throw new GrpcInvalidArgumentException('document is empty: give its external id or id');
+    if (!doc)
+      throw new InvalidInputError('document is empty: give its external id or id', { field: 'document' });
     const run = await this.run(ref);
     return this.found(() => sideBySide(this.dataSource, run, doc));
   }
 
   private run(ref: string): Promise<RunEntity> {
-    if (!ref.trim()) throw new GrpcInvalidArgumentException('run_id is empty');
+    if (!ref.trim()) throw new InvalidInputError('run_id is empty', { field: 'run_id' });
     boundedField('run_id', ref, 100);
     return this.found(() => findRun(this.dataSource, ref));
   }
@@ -47,7 +49,7 @@ export class SamplesService {
     try {
       return await work();
     } catch (err) {
-      if (err instanceof RunNotFoundError) throw new GrpcNotFoundException(err.message);
+      if (err instanceof RunNotFoundError) throw new NotFoundError(err.message, { cause: err });
       throw err;
     }
   }
@@ -63,9 +65,9 @@ export function checkedFilters(f: SampleFilters): SampleFilters {
     ['max', f.max],
   ] as const)
     if (v !== undefined && !Number.isFinite(v))
-      throw new GrpcInvalidArgumentException(`${name}: expected a finite number, received ${v}`);
+      throw new InvalidInputError(`${name}: expected a finite number, received ${v}`, { field: name });
   if (f.min !== undefined && f.max !== undefined && f.min > f.max)
-    throw new GrpcInvalidArgumentException(`min: ${f.min} is above max ${f.max}; give min <= max`);
+    throw new InvalidInputError(`min: ${f.min} is above max ${f.max}; give min <= max`, { field: 'min' });
   return {
     ...(system ? { system } : {}),
     ...(metric ? { metric } : {}),

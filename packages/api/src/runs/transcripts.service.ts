@@ -1,5 +1,4 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { GrpcInvalidArgumentException, GrpcNotFoundException } from '@nestjs/microservices';
 import type { RunEntity } from '@precis/db';
 import {
   type CallPage,
@@ -10,6 +9,8 @@ import {
   type FamilyRegistry,
   findRun,
   findRunDocument,
+  InvalidInputError,
+  NotFoundError,
   type RunFacts,
   RunNotFoundError,
   runFacts,
@@ -55,7 +56,7 @@ export class TranscriptsService {
     boundedField('document', document, 200);
     const system = boundedField('system', page.system, 100);
     const size = page.pageSize ?? 0;
-    if (size < 0) throw new GrpcInvalidArgumentException(`page_size: must be >= 0, got ${size}`);
+    if (size < 0) throw new InvalidInputError(`page_size: must be >= 0, got ${size}`, { field: 'page_size' });
     const limit = size === 0 ? DEFAULT_CALLS_PAGE : Math.min(size, MAX_CALLS_PAGE);
     return this.found(async () => {
       const run = await this.run(ref);
@@ -84,7 +85,7 @@ export class TranscriptsService {
   }
 
   private run(ref: string): Promise<RunEntity> {
-    if (!ref.trim()) throw new GrpcInvalidArgumentException('run_id is empty');
+    if (!ref.trim()) throw new InvalidInputError('run_id is empty', { field: 'run_id' });
     boundedField('run_id', ref, 100);
     return findRun(this.dataSource, ref);
   }
@@ -93,8 +94,9 @@ export class TranscriptsService {
     try {
       return await work();
     } catch (err) {
-      if (err instanceof RunNotFoundError) throw new GrpcNotFoundException(err.message);
-      if (err instanceof CallPageError) throw new GrpcInvalidArgumentException(`page_token: ${err.message}`);
+      if (err instanceof RunNotFoundError) throw new NotFoundError(err.message, { cause: err });
+      if (err instanceof CallPageError)
+        throw new InvalidInputError(`page_token: ${err.message}`, { field: 'page_token' }, { cause: err });
       throw err;
     }
   }

@@ -1,12 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import type { GrpcException } from '@nestjs/microservices';
+import { InvalidInputError } from '@precis/engine';
+import { toGrpcException } from '../../grpc/domain-status.js';
 import { checkedPath } from './checked-path.js';
 
+// The refusal as a gRPC caller receives it.
 function refusal(path: string): { code: number; message: string } {
   try {
     checkedPath(path);
   } catch (err) {
-    return (err as GrpcException).getError() as { code: number; message: string };
+    expect(err).toBeInstanceOf(InvalidInputError);
+    return toGrpcException(err as InvalidInputError).getError() as { code: number; message: string };
   }
   throw new Error('expected a refusal');
 }

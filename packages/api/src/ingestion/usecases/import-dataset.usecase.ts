@@ -1,19 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  GrpcDeadlineExceededException,
-  type GrpcException,
-  GrpcFailedPreconditionException,
-  GrpcInternalException,
-  GrpcInvalidArgumentException,
-  GrpcNotFoundException,
-  GrpcPermissionDeniedException,
-  GrpcResourceExhaustedException,
-  GrpcUnavailableException,
-} from '@nestjs/microservices';
 import type { Bus } from '@precis/bus';
 import type { ImportDatasetRequest, ImportDatasetResponse } from '@precis/contracts';
-import { finishTask, loadTask, recordTask, type TaskRow, taskMessage } from '@precis/engine';
+import {
+  DeadlineError,
+  type DomainError,
+  finishTask,
+  InternalError,
+  InvalidInputError,
+  LimitError,
+  loadTask,
+  NotFoundError,
+  PermissionError,
+  PreconditionError,
+  recordTask,
+  type TaskRow,
+  taskMessage,
+  UnavailableError,
+} from '@precis/engine';
 import { DATASET_KINDS, getDatasetSummary, isDatasetKind, validateDatasetName } from '@precis/ingest';
 import {
   BUS,
@@ -51,7 +55,7 @@ export class ImportDatasetUseCase {
   async execute(request: ImportDatasetRequest, signal?: AbortSignal): Promise<ImportDatasetResponse> {
     const max = this.config.IMPORT_MAX_IN_FLIGHT;
     if (this.inFlight >= max)
-      throw new GrpcResourceExhaustedException(
+      throw new LimitError(
         `this gateway already holds ${this.inFlight} of ${max} waiting imports (IMPORT_MAX_IN_FLIGHT); retry when one has finished`,
       );
     this.inFlight++;
@@ -70,7 +74,7 @@ export class ImportDatasetUseCase {
     const taskId = `ingest:${randomUUID()}`;
     const log = this.logger.child({ taskId, stage: 'ingest', dataset: payload.datasetName });
     if (this.shutdown.shuttingDown)
-      throw new GrpcUnavailableException('the gateway is shutting down; retry on another replica');
+      throw new UnavailableError('the gateway is shutting down; retry on another replica');
 
     // Wait first, enqueue second: a fast worker's event cannot slip by.
     const wait = this.completions.watcher.wait(taskId, this.config.INGEST_TIMEOUT_MS, signal);
@@ -97,7 +101,7 @@ export class ImportDatasetUseCase {
         `could not enqueue: ${message}`,
       ).catch(() => false);
       log.error({ err }, 'could not enqueue the ingest task');
-      throw new GrpcUnavailableException(
+      throw new UnavailableError(
         `could not enqueue ingest task ${taskId}: the message bus or database is unavailable; retry later`,
       );
     }
@@ -105,15 +109,16 @@ export class ImportDatasetUseCase {
 
     await wait.done;
     const row = await loadTask(this.dataSource, taskId);
-    if (!row) throw new GrpcInternalException(`ingest task ${taskId} vanished from the tasks table`);
+    if (!row) throw new InternalError(`ingest task ${taskId} vanished from the tasks table`);
     return this.answer(row, payload, signal);
   }
 
   private validate(request: ImportDatasetRequest): IngestTaskPayload {
     const kind = (request.kind ?? '').trim();
     if (!isDatasetKind(kind)) {
-      throw new GrpcInvalidArgumentException(
+      throw new InvalidInputError(
         `kind ${JSON.stringify(kind)} is not a dataset kind; use one of ${DATASET_KINDS.join(', ')}`,
+        { field: 'kind' },
       );
     }
     const path = checkedPath(request.path ?? '');
@@ -121,7 +126,7 @@ export class ImportDatasetUseCase {
     try {
       validateDatasetName(datasetName);
     } catch (err) {
-      throw new GrpcInvalidArgumentException(`dataset_name: ${(err as Error).message}`);
+      throw new InvalidInputError(`dataset_name: ${(err as Error).message}`, { field: 'dataset_name' });
     }
     const documents = request.documentsPath ? { documentsPath: checkedPath(request.documentsPath) } : {};
     return { kind, path, ...documents, datasetName, replace: request.replace === true };
@@ -143,34 +148,34 @@ export class ImportDatasetUseCase {
         throw this.failure(row);
       default: {
         const still = `ingest task ${row.id} is still ${row.status}; it keeps going: check GetDataset ${payload.datasetName} later`;
-        if (this.shutdown.shuttingDown)
-          throw new GrpcUnavailableException(`the gateway is shutting down; ${still}`);
-        if (signal?.aborted) throw new GrpcUnavailableException(`the call was cancelled; ${still}`);
-        throw new GrpcDeadlineExceededException(
+        if (this.shutdown.shuttingDown) throw new UnavailableError(`the gateway is shutting down; ${still}`);
+        if (signal?.aborted) throw new UnavailableError(`the call was cancelled; ${still}`);
+        throw new DeadlineError(
           `the import did not finish within INGEST_TIMEOUT_MS=${this.config.INGEST_TIMEOUT_MS} ms; ${still}`,
         );
       }
     }
   }
 
-  private failure(row: TaskRow): GrpcException {
+  // The worker's error code (see the ingest job) as the domain error of its kind.
+  private failure(row: TaskRow): DomainError {
     const message = row.error ?? `ingest task ${row.id} ${row.status}`;
     switch ((row.result as { errorCode?: string } | null)?.errorCode) {
       case 'invalid-argument':
-        return new GrpcInvalidArgumentException(message);
+        return new InvalidInputError(message, { task: row.id });
       case 'not-found':
-        return new GrpcNotFoundException(message);
+        return new NotFoundError(message);
       case 'failed-precondition':
-        return new GrpcFailedPreconditionException(message);
+        return new PreconditionError(message);
       case 'permission-denied':
-        return new GrpcPermissionDeniedException(message);
+        return new PermissionError(message);
       case 'unavailable':
-        return new GrpcUnavailableException(message);
+        return new UnavailableError(message);
       default: {
         // An unexpected failure's text may name hosts or SQL: it stays in the logs.
         const reference = randomUUID().slice(0, 8);
         this.logger.error({ taskId: row.id, error: message, reference }, 'ingest task failed unexpectedly');
-        return new GrpcInternalException(
+        return new InternalError(
           `ImportDataset failed: internal error in ingest task ${row.id} (reference ${reference}; the details are in the gateway's and the ingestion service's logs)`,
         );
       }

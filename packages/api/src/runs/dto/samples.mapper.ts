@@ -1,11 +1,10 @@
-import { GrpcInvalidArgumentException } from '@nestjs/microservices';
 import {
   type GetSideBySideResponse,
   type ListSamplesRequest,
   type ListSamplesResponse,
   SampleSort,
 } from '@precis/contracts';
-import type { SamplePage, SampleQuery, SideBySide } from '@precis/engine';
+import { InvalidInputError, type SamplePage, type SampleQuery, type SideBySide } from '@precis/engine';
 import { DEFAULT_SAMPLES_PAGE, MAX_SAMPLES_OFFSET, MAX_SAMPLES_PAGE } from '../samples.service.js';
 
 const SORTS: Record<SampleSort, SampleQuery['sort']> = {
@@ -23,12 +22,14 @@ const SORTS: Record<SampleSort, SampleQuery['sort']> = {
 export function fromProtoSampleQuery(r: ListSamplesRequest): SampleQuery {
   const sort = r.sort ?? SampleSort.SAMPLE_SORT_UNSPECIFIED;
   if (!(sort in SORTS) || sort === SampleSort.UNRECOGNIZED)
-    throw new GrpcInvalidArgumentException(`sort: unknown value ${sort}`);
+    throw new InvalidInputError(`sort: unknown value ${sort}`, { field: 'sort' });
   const offset = r.offset ?? 0;
   if (offset < 0 || offset > MAX_SAMPLES_OFFSET)
-    throw new GrpcInvalidArgumentException(`offset: expected 0 to ${MAX_SAMPLES_OFFSET}, got ${offset}`);
+    throw new InvalidInputError(`offset: expected 0 to ${MAX_SAMPLES_OFFSET}, got ${offset}`, {
+      field: 'offset',
+    });
   const limit = r.limit ?? 0;
-  if (limit < 0) throw new GrpcInvalidArgumentException(`limit: must be >= 0, got ${limit}`);
+  if (limit < 0) throw new InvalidInputError(`limit: must be >= 0, got ${limit}`, { field: 'limit' });
   return {
     system: r.system ?? '',
     metric: r.metric ?? '',

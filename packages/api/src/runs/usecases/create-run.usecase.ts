@@ -1,20 +1,19 @@
 import { isAbsolute, resolve } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  type GrpcException,
-  GrpcInvalidArgumentException,
-  GrpcNotFoundException,
-  GrpcPermissionDeniedException,
-  GrpcUnavailableException,
-} from '@nestjs/microservices';
 import type { CreateRunRequest, CreateRunResponse } from '@precis/contracts';
 import {
   type BenchmarkSpec,
   checkPluginAddresses,
   createRun,
+  type DomainError,
+  type InputLocation,
+  InvalidInputError,
+  NotFoundError,
+  PermissionError,
   parseSpecSource,
   SpecError,
   SpecTextError,
+  UnavailableError,
   validateSpec,
 } from '@precis/engine';
 import { FileAccessError } from '@precis/files';
@@ -68,19 +67,28 @@ export function resolveSpecPaths(spec: BenchmarkSpec, baseDir: string | undefine
   };
 }
 
-// A dataset file the policy refused, as the gRPC status of its kind.
-function fileRefusal(err: FileAccessError): GrpcException {
+// A dataset file the policy refused, as the domain error of its kind.
+function fileRefusal(err: FileAccessError): DomainError {
+  const cause = { cause: err };
   switch (err.problem) {
     case 'outside-root':
     case 'unreadable':
-      return new GrpcPermissionDeniedException(err.message);
+      return new PermissionError(err.message, cause);
     case 'not-found':
-      return new GrpcNotFoundException(err.message);
+      return new NotFoundError(err.message, cause);
     case 'timeout':
-      return new GrpcUnavailableException(err.message);
+      return new UnavailableError(err.message, cause);
     default:
-      return new GrpcInvalidArgumentException(err.message);
+      return new InvalidInputError(err.message, { file: err.path }, cause);
   }
+}
+
+// Where a refused spec or dataset went wrong, as far as its error says.
+function inputLocation(err: SpecError | DatasetValidationError | DatasetConflictError): InputLocation {
+  if (err instanceof SpecError) return { file: err.file };
+  if (err instanceof DatasetValidationError)
+    return { file: err.file, ...(err.field ? { field: err.field } : {}) };
+  return {};
 }
 
 @Injectable()
@@ -95,7 +103,7 @@ export class CreateRunUseCase {
 
   async execute(request: CreateRunRequest, specDir: string | undefined): Promise<CreateRunResponse> {
     if (this.shutdown.shuttingDown)
-      throw new GrpcUnavailableException('the gateway is shutting down; retry on another replica');
+      throw new UnavailableError('the gateway is shutting down; retry on another replica');
     const access = serverFilePolicy(this.config);
     const baseDir = specDir && isAbsolute(specDir) ? specDir : undefined;
     try {
@@ -128,7 +136,7 @@ export class CreateRunUseCase {
         err instanceof DatasetValidationError ||
         err instanceof DatasetConflictError
       )
-        throw new GrpcInvalidArgumentException(err.message);
+        throw new InvalidInputError(err.message, inputLocation(err), { cause: err });
       if (err instanceof FileAccessError) throw fileRefusal(err);
       throw err;
     }

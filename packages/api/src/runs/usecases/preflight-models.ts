@@ -1,6 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GrpcFailedPreconditionException, GrpcInvalidArgumentException } from '@nestjs/microservices';
-import { type BenchmarkSpec, specModels, specModelUses } from '@precis/engine';
+import {
+  type BenchmarkSpec,
+  InvalidInputError,
+  PreconditionError,
+  specModels,
+  specModelUses,
+} from '@precis/engine';
 import {
   createTypeOrmLlmStore,
   describeCapabilityProblems,
@@ -24,9 +29,9 @@ export const PREFLIGHT_TIMEOUT_MS = 45_000;
 // each model the spec names that PRECIS_MODELS holds has its key variable set on this gateway (the
 // workers read the same registry and need the same variables), and unless `request` is false it
 // answers one cheap request, recorded in the ledger without a run. Models PRECIS_MODELS lacks are
-// left to the spec's validation. A failure is FAILED_PRECONDITION with the preflight's message,
+// left to the spec's validation. A failure is a PreconditionError with the preflight's message,
 // and nothing is stored or changed. First, whatever the spec asks of a model that PRECIS_MODELS
-// says it cannot do (a judge's temperature, logprobs) is INVALID_ARGUMENT, one line each, before
+// says it cannot do (a judge's temperature, logprobs) is invalid input, one line each, before
 // any request and whatever `request` says.
 @Injectable()
 export class ModelPreflight {
@@ -68,7 +73,7 @@ export class ModelPreflight {
         ? `the preflight of ${models.map((m) => `model "${m}"`).join(', ')} did not finish within ${PREFLIGHT_TIMEOUT_MS / 1000} s; check the endpoints in PRECIS_MODELS, or skip the request with --no-preflight`
         : err.message;
       this.log.warn({ models, error: message }, 'preflight refused the run');
-      throw new GrpcFailedPreconditionException(`${message} (no run was created or resumed)`);
+      throw new PreconditionError(`${message} (no run was created or resumed)`, { cause: err });
     } finally {
       await client.close();
     }
@@ -78,9 +83,7 @@ export class ModelPreflight {
     const problems = modelUseProblems(this.driver.registry!, specModelUses(this.driver.ctx.families, spec));
     if (problems.length === 0) return;
     this.log.warn({ problems }, 'the spec asks its models for what they cannot do');
-    throw new GrpcInvalidArgumentException(
-      describeCapabilityProblems(problems, '(no run was created or resumed)'),
-    );
+    throw new InvalidInputError(describeCapabilityProblems(problems, '(no run was created or resumed)'));
   }
 
   private recentlyPassed(model: string): boolean {
