@@ -7,8 +7,9 @@ export interface JudgeCall {
   task: { id: string; runId: string };
   model: string;
   temperature: number;
-  // A system's own model doing the system's work (GoR's responses and summary): it runs as well
-  // at the model's own temperature. Judges leave it unset: their temperature is the method's.
+  // A system's own model doing the system's work (a strategy's intermediate answers and its
+  // summary): it runs as well at the model's own temperature. Judges leave it unset: their
+  // temperature is the method's.
   anyTemperature?: boolean;
   attempts: number;
   cache: boolean;

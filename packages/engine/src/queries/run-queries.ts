@@ -165,7 +165,7 @@ export async function loadTraces(
     .where('t.run_id = :runId', { runId: run.id })
     .andWhere('t.stage = :stage', { stage: 'summarize' })
     .andWhere('t.id LIKE :pattern', { pattern: `${run.id}:summarize:%:${document.id}:%` })
-    // Planned order first (GoR's steps, say); sortSteps then puts numbered steps in number order.
+    // Planned order first (a chain of steps, say); sortSteps then puts numbered steps in number order.
     .orderBy('t.createdAt', 'ASC')
     .addOrderBy('t.id', 'ASC')
     .getMany();

@@ -24,11 +24,11 @@ export type Ranked<R> = R & { rank: number | null; rankLabel: string };
 export interface Board<R extends BoardRow = BoardRow> {
   // Unique within a run: names the table in CSV and the section the page's block belongs to.
   key: string;
-  // The family and the spec's metric name; label is the internal id (e.g. booookscore.0).
+  // The family and the spec's metric name; label is the internal id (<metric>.<index>).
   family: string;
   metric: string;
   label: string;
-  // For people, from the family and metric names, e.g. 'BooookScore (coherence)'.
+  // For people, from the family and metric names, e.g. 'Score (what it measures)'.
   title: string;
   // The metric_values key of the per-document values the ranks are tested on, and the column
   // that shows its mean (always kept in a narrow terminal).

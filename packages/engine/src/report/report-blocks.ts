@@ -37,7 +37,7 @@ export interface ReportBlock {
   // Names the block's table in CSV (its first column); a leaderboard's key is its JSON section's.
   key: string;
   heading?: string;
-  // An internal id shown small beside the heading (a leaderboard's metric, e.g. booookscore.0).
+  // An internal id shown small beside the heading (a leaderboard's metric, <metric>.<index>).
   label?: string;
   table?: ReportTable;
   // Drawn in HTML only.

@@ -9,7 +9,7 @@ export interface ReportFigure {
   key: string;
   // Names the metric and what produced it (judge model or offline engine, template version).
   title: string;
-  // The score axis, e.g. 'BooookScore (%)'.
+  // The score axis with its unit, e.g. 'Score (%)'.
   metric: string;
   higherIsBetter: boolean;
   points: FigurePoint[];

@@ -24,7 +24,7 @@ export function renderBlocks(
   }
 }
 
-// A heading with its internal id, e.g. 'GoR (rouge), ranked by ROUGE-L % [rouge.0]'.
+// A heading with its internal id, e.g. 'Title (metric), ranked by Column [metric.0]'.
 const headingText = (b: ReportBlock) => (b.label ? `${b.heading} [${b.label}]` : b.heading!);
 
 export function renderMarkdown(title: string, blocks: readonly ReportBlock[]): string {

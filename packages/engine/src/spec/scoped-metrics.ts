@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { type AnyMetricSpec, type BenchmarkSpec, int, name } from './benchmark-spec.schema.js';
 
 // Fields of a metric judged by a registry model or by a family's offline engine, optionally
-// scoped to some systems, with bounded re-asks (KGDS, PerSphere).
+// scoped to some systems, with bounded re-asks.
 export const scopedJudgeFields = (engine: string) => ({
   judge: z.union([
     z.object({ model: z.string().min(1), temperature: z.number().min(0).max(2).default(0) }).strict(),
