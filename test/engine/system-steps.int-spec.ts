@@ -17,6 +17,7 @@ import {
   systemTaskId,
   validateSpec,
 } from '@precis/engine';
+import { GENERIC_DATASET_KINDS } from '@precis/families';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 
@@ -91,7 +92,7 @@ const lengthsFamily: BenchmarkFamily = {
   ],
 };
 
-const families = new FamilyRegistry([lengthsFamily]);
+const families = new FamilyRegistry([lengthsFamily], { datasetKinds: GENERIC_DATASET_KINDS });
 const spec = (params: Params) =>
   validateSpec(families, {
     name: 'lengths',

@@ -33,6 +33,7 @@ import {
   validateSpec,
   verifyTaskId,
 } from '@precis/engine';
+import { GENERIC_DATASET_KINDS } from '@precis/families';
 import { createServiceLogger, MetricsRegistry, startStageConsumers } from '@precis/service';
 import { startThrowawayNats, type ThrowawayNats } from '@precis/testing';
 import type { DataSource } from 'typeorm';
@@ -170,7 +171,8 @@ const wordsFamily: BenchmarkFamily = {
   },
 };
 
-const families = new FamilyRegistry([wordsFamily]);
+// The dataset is a generic kind (text), given beside the family as the shipped registry does.
+const families = new FamilyRegistry([wordsFamily], { datasetKinds: GENERIC_DATASET_KINDS });
 const raw = {
   name: 'words',
   datasets: [{ name: 'story', kind: 'text', path: story }],

@@ -26,4 +26,4 @@ export type {
   ParsedDataset,
   ParsedDocument,
 } from './types.js';
-export { DATASET_KINDS, isDatasetKind } from './types.js';
+export { CORPUS_KINDS, DATASET_KINDS, isDatasetKind } from './types.js';

@@ -68,7 +68,8 @@ export type StrategyPlan =
 // unit's tasks by them).
 export interface Strategy {
   readonly name: string;
-  // The dataset kinds it can summarize (default: any); another kind is a spec error.
+  // The dataset kinds it can summarize (default: any); another kind is a spec error. Each must
+  // be registered (DatasetKind).
   readonly datasetKinds?: readonly string[];
   // Fields it adds to `systems[].params` (optional ones: a spec without them stays as it was).
   readonly params?: z.ZodRawShape;
@@ -149,9 +150,18 @@ export interface ReportSection<T = unknown> {
   trace?(db: DataSource, run: RunEntity, documentId: string): Promise<ReportBlock[]>;
 }
 
+// A dataset kind (`datasets[].kind`): what a spec may name and import with `path`.
+export interface DatasetKind {
+  readonly name: string;
+  // Two files: the queries (`path`) and the documents JSONL they retrieve from (`corpus`).
+  readonly corpus?: boolean;
+}
+
 // A benchmark family: everything a benchmark brings to the engine. See docs/adding-a-benchmark.md.
 export interface BenchmarkFamily {
   readonly name: string;
+  // The dataset kinds it brings (a generic kind is given to the registry instead).
+  readonly datasetKinds?: readonly DatasetKind[];
   readonly strategies?: readonly Strategy[];
   readonly sources?: readonly SystemSource[];
   readonly metrics?: readonly Metric[];

@@ -52,3 +52,72 @@ describe('FamilyRegistry', () => {
     ).toBe(true);
   });
 });
+
+describe('FamilyRegistry dataset kinds', () => {
+  const withKinds = (
+    name: string,
+    kinds: BenchmarkFamily['datasetKinds'],
+    fits?: string[],
+  ): BenchmarkFamily => {
+    const f = family(name, `${name}-s`, `${name}-m`, `${name}-k`);
+    return { ...f, datasetKinds: kinds, strategies: [{ ...f.strategies![0]!, datasetKinds: fits }] };
+  };
+  const spec = (datasets: unknown[]) => ({
+    name: 'x',
+    datasets,
+    systems: [{ name: 's', strategy: 'a-s', engine: 'lead' }],
+    metrics: [{ name: 'a-m' }],
+  });
+  const messages = (r: FamilyRegistry, datasets: unknown[]) =>
+    r
+      .specSchema()
+      .safeParse(spec(datasets))
+      .error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+
+  it('builds datasets[].kind and its messages from the registered kinds, in the given order', () => {
+    const r = new FamilyRegistry(
+      [withKinds('a', [{ name: 'queries', corpus: true }]), withKinds('b', [{ name: 'notes' }])],
+      {
+        datasetKinds: [{ name: 'plain' }, { name: 'pairs', corpus: true }],
+        kindOrder: ['notes', 'queries', 'plain', 'pairs'],
+      },
+    );
+    expect([...r.datasetKinds.keys()]).toEqual(['notes', 'queries', 'plain', 'pairs']);
+    expect(messages(r, [{ name: 'd', path: 'd.jsonl' }])).toEqual([
+      'datasets.0.kind: a dataset with a path needs its kind (notes, queries, plain or pairs)',
+    ]);
+    expect(messages(r, [{ name: 'd', kind: 'queries', path: 'q.jsonl' }])).toEqual([
+      'datasets.0.corpus: queries and pairs datasets need `corpus` (the documents JSONL) beside `path`; other kinds take none',
+    ]);
+    expect(messages(r, [{ name: 'd', kind: 'plain', path: 'p.txt', corpus: 'c.jsonl' }])).toHaveLength(1);
+    expect(messages(r, [{ name: 'd', kind: 'csv', path: 'p.csv' }])?.[0]).toBe(
+      'datasets.0.kind: Invalid option: expected one of "notes"|"queries"|"plain"|"pairs"',
+    );
+    expect(messages(r, [{ name: 'd', kind: 'pairs', path: 'q.jsonl', corpus: 'c.jsonl' }])).toBeUndefined();
+  });
+
+  it('lists the kinds in registration order without an order, one kind without "or"', () => {
+    const r = new FamilyRegistry([withKinds('a', [{ name: 'only', corpus: true }])]);
+    expect(messages(r, [{ name: 'd', path: 'd.jsonl' }])).toEqual([
+      'datasets.0.kind: a dataset with a path needs its kind (only)',
+    ]);
+    expect(messages(r, [{ name: 'd', kind: 'only', path: 'd.jsonl' }])).toEqual([
+      'datasets.0.corpus: only datasets need `corpus` (the documents JSONL) beside `path`; other kinds take none',
+    ]);
+  });
+
+  it('refuses a kind claimed twice, a strategy taking an unregistered kind and an order that differs', () => {
+    expect(
+      () => new FamilyRegistry([withKinds('a', [{ name: 'k' }]), withKinds('b', [{ name: 'k' }])]),
+    ).toThrow('benchmark family b: dataset kind "k" is already defined by another family');
+    expect(
+      () => new FamilyRegistry([withKinds('a', [{ name: 'k' }])], { datasetKinds: [{ name: 'k' }] }),
+    ).toThrow('dataset kind "k" is given as generic and defined by a family');
+    expect(() => new FamilyRegistry([withKinds('a', [], ['csv'])])).toThrow(
+      'benchmark family a: strategy "a-s" takes dataset kind "csv", which no loaded family registers',
+    );
+    expect(
+      () => new FamilyRegistry([withKinds('a', [{ name: 'k' }, { name: 'l' }])], { kindOrder: ['l', 'm'] }),
+    ).toThrow('the dataset kind order lists each registered kind: "k" is missing, "m" is not registered');
+  });
+});

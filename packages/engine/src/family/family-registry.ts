@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { type BenchmarkSpec, buildSpecSchema } from '../spec/benchmark-spec.schema.js';
 import type {
   BenchmarkFamily,
+  DatasetKind,
   Metric,
   ReportSection,
   Strategy,
@@ -35,27 +36,71 @@ function index<T>(
   }
 }
 
-// The benchmark families a process loaded: every strategy, system source, metric and task kind
-// by name. The engine reaches families only through it (RunContext.families).
+// The dataset kinds in `order` (each registered kind once), else in registration order.
+function orderKinds(kinds: Map<string, DatasetKind>, order?: readonly string[]): Map<string, DatasetKind> {
+  if (!order) return kinds;
+  const problems = [
+    ...[...kinds.keys()].filter((k) => !order.includes(k)).map((k) => `"${k}" is missing`),
+    ...order.filter((k) => !kinds.has(k)).map((k) => `"${k}" is not registered`),
+  ];
+  if (problems.length)
+    throw new FamilyConflictError(
+      `the dataset kind order lists each registered kind: ${problems.join(', ')}`,
+    );
+  return new Map(order.map((k) => [k, kinds.get(k)!]));
+}
+
+export interface FamilyRegistryOptions {
+  // Dataset kinds no family owns (plain documents, say), registered beside the families' own.
+  readonly datasetKinds?: readonly DatasetKind[];
+  // The order spec errors list the kinds in (every registered kind once).
+  readonly kindOrder?: readonly string[];
+}
+
+// The benchmark families a process loaded: every strategy, system source, metric, task kind and
+// dataset kind by name. The engine reaches families only through it (RunContext.families).
 export class FamilyRegistry {
   readonly strategies = new Map<string, Strategy>();
   readonly sources = new Map<string, SystemSource>();
   readonly metrics = new Map<string, Metric>();
   readonly taskKinds = new Map<string, TaskKind>();
   readonly templates = new Map<string, PromptTemplate>();
+  readonly datasetKinds: ReadonlyMap<string, DatasetKind>;
   private schema: z.ZodType<BenchmarkSpec> | undefined;
 
-  constructor(readonly families: readonly BenchmarkFamily[]) {
+  constructor(
+    readonly families: readonly BenchmarkFamily[],
+    opts: FamilyRegistryOptions = {},
+  ) {
     if (families.length === 0) throw new FamilyConflictError('no benchmark family is loaded');
+    const kinds = new Map<string, DatasetKind>();
     for (const f of families) {
       index(this.strategies, 'strategy', f.name, f.strategies ?? [], (s) => s.name);
       index(this.sources, 'system source', f.name, f.sources ?? [], (s) => s.source);
       index(this.metrics, 'metric', f.name, f.metrics ?? [], (m) => m.name);
       index(this.taskKinds, 'task kind', f.name, f.taskKinds, (k) => k.kind);
       index(this.templates, 'template', f.name, f.templates ?? [], (t) => t.id);
+      index(kinds, 'dataset kind', f.name, f.datasetKinds ?? [], (k) => k.name);
+    }
+    for (const k of opts.datasetKinds ?? []) {
+      if (kinds.has(k.name))
+        throw new FamilyConflictError(`dataset kind "${k.name}" is given as generic and defined by a family`);
+      kinds.set(k.name, k);
     }
     if (this.strategies.size === 0) throw new FamilyConflictError('the loaded families define no strategy');
     if (this.metrics.size === 0) throw new FamilyConflictError('the loaded families define no metric');
+    this.datasetKinds = orderKinds(kinds, opts.kindOrder);
+    this.checkStrategyKinds();
+  }
+
+  private checkStrategyKinds(): void {
+    for (const f of this.families)
+      for (const s of f.strategies ?? [])
+        for (const kind of s.datasetKinds ?? [])
+          if (!this.datasetKinds.has(kind))
+            throw new FamilyConflictError(
+              `benchmark family ${f.name}: strategy "${s.name}" takes dataset kind "${kind}", which no loaded family registers`,
+            );
   }
 
   // The benchmark spec schema these families accept (built once).

@@ -27,32 +27,36 @@ export const name = z
   .max(MAX_NAME_LENGTH, `at most ${MAX_NAME_LENGTH} characters`)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" or "-" (no spaces)');
 
-const datasetSpec = z
-  .object({
-    // The Precis dataset name; when `path` is given it is imported first (a no-op if unchanged).
-    name,
-    kind: z.enum(['kgds', 'summeval-op', 'text', 'jsonl', 'persphere', 'retrieval', 'qmsum']).optional(),
-    path: z.string().min(1).optional(),
-    // persphere and retrieval: the documents JSONL the queries (`path`) retrieve from.
-    corpus: z.string().min(1).optional(),
-    // Only these document external ids, or only the first `limit` documents.
-    documents: z.array(z.string().min(1)).min(1).optional(),
-    limit: int().positive().optional(),
-  })
-  .strict()
-  .refine((d) => d.path === undefined || d.kind !== undefined, {
-    message:
-      'a dataset with a path needs its kind (kgds, summeval-op, text, jsonl, persphere, retrieval or qmsum)',
-    path: ['kind'],
-  })
-  .refine(
-    (d) => d.path === undefined || (d.corpus !== undefined) === ['persphere', 'retrieval'].includes(d.kind!),
-    {
-      message:
-        'persphere and retrieval datasets need `corpus` (the documents JSONL) beside `path`; other kinds take none',
+// "a, b or c": names as a spec error lists them.
+function listed(names: readonly string[], last: 'or' | 'and'): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} ${last} ${names.at(-1)}`;
+}
+
+// A dataset entry; `kinds` are the registered kinds in order, `corpusKinds` those of two files.
+const datasetSpec = (kinds: readonly string[], corpusKinds: readonly string[]) =>
+  z
+    .object({
+      // The Precis dataset name; when `path` is given it is imported first (a no-op if unchanged).
+      name,
+      kind: z.enum(kinds as [string, ...string[]]).optional(),
+      path: z.string().min(1).optional(),
+      // Kinds of two files: the documents JSONL the queries (`path`) retrieve from.
+      corpus: z.string().min(1).optional(),
+      // Only these document external ids, or only the first `limit` documents.
+      documents: z.array(z.string().min(1)).min(1).optional(),
+      limit: int().positive().optional(),
+    })
+    .strict()
+    .refine((d) => d.path === undefined || d.kind !== undefined, {
+      message: `a dataset with a path needs its kind (${listed(kinds, 'or') || 'no dataset kind is loaded'})`,
+      path: ['kind'],
+    })
+    .refine((d) => d.path === undefined || (d.corpus !== undefined) === corpusKinds.includes(d.kind!), {
+      message: corpusKinds.length
+        ? `${listed(corpusKinds, 'and')} datasets need \`corpus\` (the documents JSONL) beside \`path\`; other kinds take none`
+        : 'no loaded dataset kind takes `corpus`',
       path: ['corpus'],
-    },
-  );
+    });
 
 export const strategyParamsSpec = z
   .object({
@@ -140,7 +144,11 @@ export interface AnyMetricSpec {
 // A significance level: what bootstrap.alpha accepts.
 const ALPHA_RANGE = 'expected a number between 0 and 1 (both excluded), e.g. 0.05';
 
-function specObject(systems: z.ZodType<AnySystemSpec[]>, metrics: z.ZodType<AnyMetricSpec[]>) {
+function specObject(
+  datasets: ReturnType<typeof datasetSpec>,
+  systems: z.ZodType<AnySystemSpec[]>,
+  metrics: z.ZodType<AnyMetricSpec[]>,
+) {
   return z
     .object({
       name,
@@ -148,7 +156,7 @@ function specObject(systems: z.ZodType<AnySystemSpec[]>, metrics: z.ZodType<AnyM
       seed: int().default(1),
       // Model registry file (relative to the spec); else PRECIS_MODELS or ./precis.models.yaml.
       models: z.string().min(1).optional(),
-      datasets: z.array(datasetSpec).min(1),
+      datasets: z.array(datasets).min(1),
       systems,
       metrics,
       limits: z
@@ -198,7 +206,13 @@ export function buildSpecSchema(registry: FamilyRegistry): z.ZodType<BenchmarkSp
   const systems = z
     .array(z.discriminatedUnion('source', [systemSpec(strategies, params), ...sources] as unknown as Options))
     .min(1);
+  const registered = [...registry.datasetKinds.values()];
+  const datasets = datasetSpec(
+    registered.map((k) => k.name),
+    registered.filter((k) => k.corpus).map((k) => k.name),
+  );
   return specObject(
+    datasets,
     systems as unknown as z.ZodType<AnySystemSpec[]>,
     z.array(z.discriminatedUnion('name', metrics as unknown as Options)).min(1) as unknown as z.ZodType<
       AnyMetricSpec[]

@@ -1,15 +1,29 @@
-import { FamilyRegistry } from '@precis/engine';
+import { type DatasetKind, FamilyRegistry } from '@precis/engine';
 import { booksFamily } from '@precis/family-books';
 import { gorFamily } from '@precis/family-gor';
 import { kgdsFamily } from '@precis/family-kgds';
 import { opinionFamily } from '@precis/family-opinion';
 import { persphereFamily } from '@precis/family-persphere';
 
+// Dataset kinds no family owns: plain documents (a text file, {id, text} JSONL), and queries
+// retrieving from a documents JSONL (`precis retrieval eval`).
+export const GENERIC_DATASET_KINDS: readonly DatasetKind[] = [
+  { name: 'text' },
+  { name: 'jsonl' },
+  { name: 'retrieval', corpus: true },
+];
+
+// The order spec errors list the kinds in, as `precis ingest` does.
+const KIND_ORDER = ['kgds', 'summeval-op', 'text', 'jsonl', 'persphere', 'retrieval', 'qmsum'];
+
 let builtIn: FamilyRegistry | undefined;
 
 // The families shipped with Precis: books (BooookScore), opinion (SummEval-OP judges), KGDS,
 // PerSphere and GoR. One list, so the CLI, the services and the benches validate and run the same.
 export function builtInFamilies(): FamilyRegistry {
-  builtIn ??= new FamilyRegistry([booksFamily, opinionFamily, kgdsFamily, persphereFamily, gorFamily]);
+  builtIn ??= new FamilyRegistry([booksFamily, opinionFamily, kgdsFamily, persphereFamily, gorFamily], {
+    datasetKinds: GENERIC_DATASET_KINDS,
+    kindOrder: KIND_ORDER,
+  });
   return builtIn;
 }

@@ -1,1 +1,1 @@
-export { builtInFamilies } from './built-in-families.js';
+export { builtInFamilies, GENERIC_DATASET_KINDS } from './built-in-families.js';

@@ -15,6 +15,8 @@ import { gorStepKinds } from './steps/step-kinds.js';
 // judge score the summaries.
 export const gorFamily: BenchmarkFamily = {
   name: 'gor',
+  // QMSum meetings (JSONL), with their queries and reference summaries.
+  datasetKinds: [{ name: 'qmsum' }],
   strategies: gorStrategies,
   metrics: [rougeMetric, pairwiseMetric],
   taskKinds: [...gorStepKinds, pairwiseKind],

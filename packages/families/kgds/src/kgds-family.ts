@@ -14,6 +14,8 @@ import { kgdsFactsKind, kgdsFeedbackKind, kgdsOpinionsKind } from './verify/veri
 // verified fact by fact and opinion by opinion.
 export const kgdsFamily: BenchmarkFamily = {
   name: 'kgds',
+  // KGDS.json: news articles with their discussions and annotations.
+  datasetKinds: [{ name: 'kgds' }],
   strategies: [ebsAosStrategy, absAosStrategy],
   sources: [goldSource],
   metrics: [kgdsMetric],

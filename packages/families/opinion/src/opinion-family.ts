@@ -17,6 +17,8 @@ import { opinionStrategy, opinionSummaryKind } from './summary/opinion-strategy.
 // candidate summaries stored in a SummEval-OP dataset, judged on seven dimensions.
 export const opinionFamily: BenchmarkFamily = {
   name: 'opinion',
+  // SummEval-OP products: reviews and rated candidate summaries.
+  datasetKinds: [{ name: 'summeval-op' }],
   strategies: [opinionStrategy],
   sources: [datasetSource],
   metrics: [dimensionsMetric],

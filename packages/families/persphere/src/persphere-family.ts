@@ -14,6 +14,8 @@ import { persphereMetric } from './verify/persphere-metric.js';
 // (vanilla or HierSphere), and judge the summary, the retrieval and the sub-tasks.
 export const persphereFamily: BenchmarkFamily = {
   name: 'persphere',
+  // Queries with their gold perspectives, and the documents they retrieve from (`corpus`).
+  datasetKinds: [{ name: 'persphere', corpus: true }],
   strategies: [vanillaStrategy, hierSphereStrategy],
   metrics: [persphereMetric],
   taskKinds: [persphereRetrieveKind, persphereSummaryKind, ...persphereVerifyKinds],
