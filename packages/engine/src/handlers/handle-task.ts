@@ -4,10 +4,11 @@ import type { HandlerResult, TaskOutcome } from '../family/benchmark-family.js';
 import { runIdOfTask } from '../ids.js';
 import type { RunContext } from '../planner/run-context.js';
 import { setRunStatus } from '../planner/run-progress.js';
-import { runHeadline, storeRunHeadline } from '../queries/run-list.js';
+import { runHeadline } from '../queries/run-list.js';
 import { loadFullRunReport } from '../report/render-run-report.js';
 import { taskIdOfMessage } from '../runtime/reconciler.js';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+import { storeRunHeadline, taskStatus } from '../stores/tasks.store.js';
 import { claimTask, finishTask, runSpec } from '../tasks/task-store.js';
 import { SCORE_TASK_KIND, scoreRun } from './score-run.handler.js';
 import { ConfigurationError, TemplateMismatchError } from './templates.js';
@@ -40,8 +41,7 @@ export async function handleTask(ctx: RunContext, messageId: string): Promise<Ta
   if (!task) {
     // A redelivery of a finished task: announce it again, in case the first announcement was lost
     // between persisting and acking.
-    const rows: { status: string }[] = await ctx.db.query('SELECT status FROM tasks WHERE id = $1', [taskId]);
-    const status = rows[0]?.status;
+    const status = await taskStatus(ctx.db, taskId);
     if (status === 'done' || status === 'failed' || status === 'dead') {
       await ctx.events.taskFinished(runIdOfTask(taskId), taskId, { status });
     }

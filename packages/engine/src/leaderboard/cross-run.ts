@@ -2,6 +2,7 @@ import type { RunEntity } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { InvalidInputError } from '../errors/domain-errors.js';
 import { findRun } from '../queries/run-queries.js';
+import { type DocumentValueRow, runsDocumentValueRows } from '../stores/metric-values.store.js';
 import { DEFAULT_ALPHA, rankByEvidence } from './evidence-rank.js';
 
 // The runs or the metric asked for cannot make one board.
@@ -43,14 +44,7 @@ export interface CrossRunBoard {
   notes: string[];
 }
 
-type Row = {
-  run_id: string;
-  system: string;
-  document_id: string;
-  metric: string;
-  value: number;
-  produced_by: string;
-};
+type Row = DocumentValueRow;
 
 const label = (e: { run: { id: string }; system: string }) => `${e.system}@${e.run.id.slice(0, 8)}`;
 
@@ -83,10 +77,9 @@ export async function crossRunLeaderboard(
 ): Promise<CrossRunBoard> {
   if (refs.length < 1) throw new LeaderboardError('give at least one run (--runs a,b,...)');
   const runs = await Promise.all(refs.map((r) => findRun(db, r)));
-  const rows: Row[] = await db.query(
-    `SELECT run_id, system, document_id, metric, value, produced_by FROM metric_values
-      WHERE run_id = ANY($1::uuid[]) AND document_id IS NOT NULL AND value IS NOT NULL`,
-    [runs.map((r) => r.id)],
+  const rows = await runsDocumentValueRows(
+    db,
+    runs.map((r) => r.id),
   );
   const metric = chooseMetric(rows, runs, opts.metric);
   const byEntry = new Map<

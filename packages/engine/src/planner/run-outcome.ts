@@ -2,6 +2,7 @@ import { OPEN_RUN_STATUSES, RunEntity, type RunStatus } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
 import { PreconditionError } from '../errors/domain-errors.js';
+import { detachRunLedger } from '../stores/ledger.store.js';
 import { setRunStatus } from './run-progress.js';
 
 // `precis run`'s exit code for each way a run can end (documented in the README).
@@ -45,8 +46,7 @@ export async function deleteRun(db: DataSource, runId: string): Promise<void> {
       throw new RunStateError(
         `run ${runId} is ${run.status}; cancel it first (\`precis runs cancel ${runId}\`)`,
       );
-    await m.query('UPDATE llm_calls SET run_id = NULL WHERE run_id = $1', [runId]);
-    await m.query('DELETE FROM run_costs WHERE run_id = $1', [runId]);
+    await detachRunLedger(m, runId);
     await m.getRepository(RunEntity).delete({ id: runId });
   });
 }

@@ -4,8 +4,10 @@ import type { MetricPlanning, SettledSummary, Strategy } from '../family/benchma
 import { ConfigurationError } from '../handlers/templates.js';
 import { SYSTEM_SCOPE, scoreTaskId, unitKey, unitOfTaskId } from '../ids.js';
 import { type BenchmarkSpec, isGeneratedSystem, type SystemSpec } from '../spec/benchmark-spec.schema.js';
-import { FINISHED_SQL, insertTasks, type NewTask } from '../tasks/task-store.js';
-import { documentTexts } from './document-texts.js';
+import { documentTexts } from '../stores/documents.store.js';
+import { runStatusRow, setExpectedSummaries } from '../stores/runs.store.js';
+import { firstFailedTask, openRunTasks, taskError } from '../stores/tasks.store.js';
+import { insertTasks, type NewTask } from '../tasks/task-store.js';
 import { planUnit, settled, type UnitPlan, type UnitState } from './plan-unit.js';
 import type { RunContext } from './run-context.js';
 import { type RunDocument, runDocuments } from './run-documents.js';
@@ -100,10 +102,10 @@ export class RunPlanner {
     if (!isOpenRunStatus(this.run.status)) return 0;
     const datasetPlan = await this.planSources();
     if (datasetPlan.error !== null) return this.fail(datasetPlan.error);
-    await this.ctx.db.query(
-      `INSERT INTO run_counters (run_id, key, total) VALUES ($1, 'summaries', $2)
-       ON CONFLICT (run_id, key) DO UPDATE SET total = EXCLUDED.total`,
-      [this.run.id, this.systems.size * this.docs.size + datasetPlan.expected],
+    await setExpectedSummaries(
+      this.ctx.db,
+      this.run.id,
+      this.systems.size * this.docs.size + datasetPlan.expected,
     );
     // Before planning, so the tasks this call creates (dispatched as they are inserted) are not
     // sent twice.
@@ -181,11 +183,8 @@ export class RunPlanner {
           },
         ]);
       } else if (score.failed > 0) {
-        const rows: { error: string | null }[] = await this.ctx.db.query(
-          'SELECT error FROM tasks WHERE id = $1',
-          [scoreTaskId(this.run.id)],
-        );
-        await this.finish('failed', `scoring failed: ${rows[0]?.error ?? 'unknown error'}`);
+        const row = await taskError(this.ctx.db, scoreTaskId(this.run.id));
+        await this.finish('failed', `scoring failed: ${row?.error ?? 'unknown error'}`);
       } else if (score.done > 0) {
         await this.finish(...outcomeOf(counts, await this.firstFailure(counts)));
       }
@@ -211,28 +210,21 @@ export class RunPlanner {
   // The earliest failure's message, so the run's error says why and not only how many.
   private async firstFailure(counts: RunCounts): Promise<string | null> {
     if (failedTasks(counts) === 0) return null;
-    const rows: { id: string; error: string | null }[] = await this.ctx.db.query(
-      `SELECT id, error FROM tasks WHERE run_id = $1 AND status IN ('failed', 'dead')
-       ORDER BY finished_at, id LIMIT 1`,
-      [this.run.id],
-    );
-    if (!rows[0]) return null;
+    const first = await firstFailedTask(this.ctx.db, this.run.id);
+    if (!first) return null;
     // The task id without the run, its document named as in the dataset.
-    const where = rows[0].id
+    const where = first.id
       .slice(this.run.id.length + 1)
       .split(':')
       .map((part) => this.docs.get(part)?.externalId ?? part)
       .join(':');
-    return `${where}: ${rows[0].error ?? 'no error recorded'}`;
+    return `${where}: ${first.error ?? 'no error recorded'}`;
   }
 
   // Another process may have cancelled the run (or a worker stopped it at the cost limit).
   private async refreshStatus(): Promise<void> {
-    const rows: { status: RunEntity['status']; error: string | null }[] = await this.ctx.db.query(
-      'SELECT status, error FROM runs WHERE id = $1',
-      [this.run.id],
-    );
-    if (rows[0]) Object.assign(this.run, rows[0]);
+    const row = await runStatusRow(this.ctx.db, this.run.id);
+    if (row) Object.assign(this.run, row);
   }
 
   async finish(status: RunEntity['status'], error: string | null): Promise<void> {
@@ -356,11 +348,7 @@ export class RunPlanner {
   }
 
   private async redispatchOpen(): Promise<number> {
-    const open: { id: string; stage: string; kind: string }[] = await this.ctx.db.query(
-      `SELECT id, stage, kind FROM tasks WHERE run_id = $1 AND status NOT IN ${FINISHED_SQL} ORDER BY id`,
-      [this.run.id],
-    );
-    return this.dispatch(open);
+    return this.dispatch(await openRunTasks(this.ctx.db, this.run.id));
   }
 }
 

@@ -1,7 +1,8 @@
 import { OPEN_RUN_STATUSES, RunEntity, type RunStatus, toNumber } from '@precis/db';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
-import { FINISHED_SQL } from '../tasks/task-store.js';
+import { runCounterRows } from '../stores/runs.store.js';
+import { cancelOpenTasks } from '../stores/tasks.store.js';
 
 export interface StageTotals {
   total: number;
@@ -29,11 +30,7 @@ export interface RunCounts {
 // A run's counters (kept by triggers as rows are written; migration RunCounters): one indexed read,
 // whatever the size of the run.
 export async function runCounts(db: DataSource, runId: string): Promise<RunCounts> {
-  const rows: { key: string; total: unknown; done: unknown; failed: unknown; cancelled: unknown }[] =
-    await db.query(
-      'SELECT key, total, done, failed, cancelled FROM run_counters WHERE run_id = $1 ORDER BY key',
-      [runId],
-    );
+  const rows = await runCounterRows(db, runId);
   const out: RunCounts = { summaries: { expected: 0, done: 0, failed: 0 }, tasks: {} };
   for (const r of rows) {
     const c = {
@@ -84,18 +81,10 @@ export async function setRunStatus(
         { status, error, ...(finished ? { finishedAt: new Date() } : {}) },
       );
     if (!res.affected) return false;
-    if (finished) await cancelOpenTasks(m, runId, status);
+    if (finished) await cancelOpenTasks(m, runId, `the run ended (${status}) before this task finished`);
     return true;
   });
   if (applied) return { applied: true, status, error };
   const current = await db.getRepository(RunEntity).findOneByOrFail({ id: runId });
   return { applied: false, status: current.status, error: current.error };
-}
-
-async function cancelOpenTasks(m: EntityManager, runId: string, status: RunStatus): Promise<void> {
-  await m.query(
-    `UPDATE tasks SET status = 'cancelled', error = $2, finished_at = now(), updated_at = now()
-     WHERE run_id = $1 AND status NOT IN ${FINISHED_SQL}`,
-    [runId, `the run ended (${status}) before this task finished`],
-  );
 }

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { unitKey } from '../ids.js';
+import { unitStepCounts } from '../stores/tasks.store.js';
 import type { NewTask } from '../tasks/task-store.js';
 
 export interface AwaitingUnit {
@@ -23,13 +24,8 @@ export async function readySystemTasks(
     if (checked.has(a.task.id)) continue;
     checked.add(a.task.id);
     const units = documentIds.map((d) => unitKey(a.system, d));
-    const [row]: { done: string | number; failed: string | number }[] = await db.query(
-      `SELECT (SELECT COUNT(*) FROM tasks WHERE run_id = $1 AND unit = ANY($2::text[])
-                  AND status = 'done' AND substr(id, length(id) - length($3)) = ':' || $3) AS done,
-              (SELECT COUNT(*) FROM run_unit_failures WHERE run_id = $1 AND unit = ANY($2::text[])) AS failed`,
-      [runId, units, a.after],
-    );
-    if (Number(row!.done) + Number(row!.failed) >= documentIds.length) ready.push(a.task);
+    const row = await unitStepCounts(db, runId, units, a.after);
+    if (Number(row.done) + Number(row.failed) >= documentIds.length) ready.push(a.task);
   }
   return ready;
 }

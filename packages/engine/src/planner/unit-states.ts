@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { SYSTEM_SCOPE, unitKey } from '../ids.js';
+import { unitTaskRows } from '../stores/tasks.store.js';
 import type { SummaryTaskResult } from '../tasks/task-payloads.js';
 import type { UnitState } from './plan-unit.js';
 
@@ -14,18 +15,7 @@ export async function loadUnitStates(
   units: string[] | null,
 ): Promise<Map<string, UnitState>> {
   const keys = units ? [...new Set([...units, ...units.map(scopeOf)])] : null;
-  const rows: {
-    id: string;
-    unit: string;
-    status: string;
-    error: string | null;
-    result: SummaryTaskResult | null;
-  }[] = await db.query(
-    `SELECT id, unit, status, error, CASE WHEN status = 'done' THEN result END AS result FROM tasks
-       WHERE run_id = $1 AND ${keys ? 'unit = ANY($2::text[])' : `stage IN ('retrieve', 'summarize')`} AND unit IS NOT NULL
-       ORDER BY id`,
-    keys ? [runId, keys] : [runId],
-  );
+  const rows = await unitTaskRows<SummaryTaskResult>(db, runId, keys);
   const states = new Map<string, UnitState>();
   for (const r of rows) {
     const state = states.get(r.unit) ?? { results: new Map<string, string>(), failed: null };

@@ -1,6 +1,7 @@
 import type { RunStatus } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { openOf, type StageTotals } from '../planner/run-progress.js';
+import { freshBusProblems } from '../stores/bus-problems.store.js';
 
 // A process refreshes its row every 10 s while the problem lasts (see the service kit's
 // BusProblemsReporter); one older than this is from a process that stopped or recovered unseen.
@@ -21,11 +22,5 @@ export async function runBlockedBy(
     .filter(([, c]) => openOf(c) > 0)
     .map(([stage]) => stage);
   if (stages.length === 0) return '';
-  const rows: { problem: string }[] = await db.query(
-    `SELECT problem FROM bus_problems
-     WHERE stage = ANY($1::text[]) AND seen_at > now() - make_interval(secs => $2)
-     GROUP BY problem ORDER BY MIN(since), problem`,
-    [stages, BUS_PROBLEM_FRESH_SECONDS],
-  );
-  return rows.map((r) => r.problem).join('; ');
+  return (await freshBusProblems(db, stages, BUS_PROBLEM_FRESH_SECONDS)).join('; ');
 }

@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import { specModels } from '../planner/create-run.usecase.js';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+import { ledgerModelRows, ledgerTemplateVersionRows } from '../stores/ledger.store.js';
 import { runTemplate } from '../templates/run-templates.js';
 
 // A registry entry as the run page shows it: what the model is and costs, never a key (the
@@ -131,11 +132,7 @@ function runTemplates(families: FamilyRegistry, spec: BenchmarkSpec): RunTemplat
 }
 
 async function ledgerModels(db: DataSource, runId: string) {
-  const rows: { model: string; model_id: string; calls: string | number }[] = await db.query(
-    `SELECT model, model_id, SUM(calls) AS calls FROM llm_calls WHERE run_id = $1
-     GROUP BY model, model_id ORDER BY model, model_id`,
-    [runId],
-  );
+  const rows = await ledgerModelRows(db, runId);
   return rows.map((r) => ({ model: r.model, modelId: r.model_id, calls: toNumber(r.calls) }));
 }
 
@@ -170,11 +167,7 @@ export async function runFacts(
   registry: ModelRegistry | undefined,
 ): Promise<RunFacts> {
   const spec = run.spec as unknown as BenchmarkSpec;
-  const versions: { template_version: string; calls: string | number }[] = await db.query(
-    `SELECT template_version, SUM(calls) AS calls FROM llm_calls
-     WHERE run_id = $1 AND template_version IS NOT NULL GROUP BY 1 ORDER BY 1`,
-    [run.id],
-  );
+  const versions = await ledgerTemplateVersionRows(db, run.id);
   return {
     spec: run.spec,
     seed: spec.seed,

@@ -1,10 +1,12 @@
 import { type RunEntity, toNumber } from '@precis/db';
 import type { DataSource } from 'typeorm';
-import { scoreTaskId } from '../ids.js';
 import { openOf } from '../planner/run-progress.js';
 import type { FullRunReport } from '../report/render-run-report.js';
 import { reportSections } from '../report/render-run-report.js';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+import { runsCostRows } from '../stores/ledger.store.js';
+import { runsStageCounterRows } from '../stores/runs.store.js';
+import { storedHeadlines } from '../stores/tasks.store.js';
 import type { StageCounts } from './run-queries.js';
 
 // A run's primary metric at a glance: its first leaderboard's ranking column and the system with
@@ -50,27 +52,6 @@ export function runHeadline(report: FullRunReport): RunHeadline | null {
   };
 }
 
-// Kept beside the score task's result once the run is scored, so a list reads it without
-// loading each run's report.
-export async function storeRunHeadline(db: DataSource, runId: string, headline: RunHeadline | null) {
-  await db.query(
-    `UPDATE tasks SET result = jsonb_set(COALESCE(result, '{}'::jsonb), '{headline}', $2::jsonb)
-     WHERE id = $1 AND status = 'done'`,
-    [scoreTaskId(runId), JSON.stringify(headline)],
-  );
-}
-
-type CounterRow = {
-  run_id: string;
-  key: string;
-  total: unknown;
-  done: unknown;
-  failed: unknown;
-  cancelled: unknown;
-};
-type CostRow = { run_id: string; cost: unknown; reserved: unknown };
-type HeadlineRow = { run_id: string; headline: RunHeadline | null };
-
 // A page of runs' figures in three queries, whatever the page's size: their counters, their
 // ledger grouped by run, and the headlines stored with their score tasks.
 export async function runListFigures(
@@ -81,17 +62,8 @@ export async function runListFigures(
   const out = new Map<string, RunListFigures>();
   if (ids.length === 0) return out;
   const [counters, costs, headlines] = await Promise.all([
-    db.query(
-      `SELECT run_id, key, total, done, failed, cancelled FROM run_counters
-       WHERE run_id = ANY($1::uuid[]) AND key <> 'summaries' ORDER BY run_id, key`,
-      [ids],
-    ) as Promise<CounterRow[]>,
-    db.query(
-      `SELECT run_id, COALESCE(SUM(cost_usd) FILTER (WHERE status <> 'sent'), 0) AS cost,
-              COALESCE(SUM(cost_usd) FILTER (WHERE status = 'sent'), 0) AS reserved
-       FROM llm_calls WHERE run_id = ANY($1::uuid[]) GROUP BY run_id`,
-      [ids],
-    ) as Promise<CostRow[]>,
+    runsStageCounterRows(db, ids),
+    runsCostRows(db, ids),
     storedHeadlines(db, ids),
   ]);
   for (const run of runs) {
@@ -123,17 +95,4 @@ export async function runListFigures(
     if (figures) figures.headline = headline;
   }
   return out;
-}
-
-// The headlines stored with the runs' score tasks (runs not scored yet have none).
-export async function storedHeadlines(
-  db: DataSource,
-  runIds: readonly string[],
-): Promise<Map<string, RunHeadline>> {
-  const rows: HeadlineRow[] = await db.query(
-    `SELECT run_id, result->'headline' AS headline FROM tasks
-     WHERE id = ANY($1::text[]) AND status = 'done'`,
-    [runIds.map(scoreTaskId)],
-  );
-  return new Map(rows.flatMap((r) => (r.headline ? [[r.run_id, r.headline] as const] : [])));
 }

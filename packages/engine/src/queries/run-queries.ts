@@ -4,6 +4,9 @@ import { openOf, runCounts } from '../planner/run-progress.js';
 import { type TraceStep, traceStepKey } from '../report/render-trace.js';
 import { sortSteps } from '../report/step-order.js';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+import { datasetExternalIds } from '../stores/documents.store.js';
+import { runUsageRow, systemCostRows } from '../stores/ledger.store.js';
+import { runIdsByPrefix } from '../stores/runs.store.js';
 import type { SummaryTaskPayload, SummaryTaskResult } from '../tasks/task-payloads.js';
 
 export class RunNotFoundError extends Error {
@@ -20,9 +23,7 @@ export async function findRun(db: DataSource, ref: string): Promise<RunEntity> {
     throw new RunNotFoundError(
       `"${ref}" is not a run id (expected a UUID or its first characters; see \`precis runs ls\`)`,
     );
-  const rows = await db.query('SELECT id FROM runs WHERE id::text LIKE $1 ORDER BY created_at DESC LIMIT 2', [
-    `${trimmed}%`,
-  ]);
+  const rows = await runIdsByPrefix(db, trimmed);
   if (rows.length === 0) throw new RunNotFoundError(`no run ${ref} (see \`precis runs ls\`)`);
   if (rows.length > 1) throw new RunNotFoundError(`run id prefix ${ref} is ambiguous: give more characters`);
   return db.getRepository(RunEntity).findOneByOrFail({ id: rows[0].id });
@@ -66,17 +67,7 @@ export async function stageCounts(db: DataSource, runId: string): Promise<Record
 }
 
 export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSoFar> {
-  const rows = await db.query(
-    `SELECT COALESCE(SUM(calls), 0) AS calls, COALESCE(SUM(CASE WHEN cache_hit THEN calls ELSE 0 END), 0) AS hits,
-            COUNT(task_id) - COUNT(DISTINCT (task_id, cache_key)) FILTER (WHERE task_id IS NOT NULL) AS repeated,
-            COALESCE(SUM(tokens_in), 0) AS tin, COALESCE(SUM(tokens_out), 0) AS tout,
-            COALESCE(SUM(tokens_cached), 0) AS tcached, COALESCE(SUM(tokens_reasoning), 0) AS treasoning,
-            COALESCE(SUM(cost_usd) FILTER (WHERE status <> 'sent'), 0) AS cost,
-            COALESCE(SUM(cost_usd) FILTER (WHERE status = 'sent'), 0) AS reserved
-     FROM llm_calls WHERE run_id = $1`,
-    [runId],
-  );
-  const r = rows[0];
+  const r = await runUsageRow(db, runId);
   return {
     calls: toNumber(r.calls),
     cacheHits: toNumber(r.hits),
@@ -90,23 +81,10 @@ export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSo
   };
 }
 
-// The calls a run's results used, as a subquery over llm_calls ($1 the run): per task and prompt
-// one answered row, the model's answer before any replay of it from the cache, so a call repeated
-// after a fault (a killed worker, a model error) counts once. Its list_cost_usd is what it costs
-// at the model's prices whether the cache answered it or not: cost per system is then the same
-// however the run's tasks were interleaved. The run's spend (usageSoFar) counts every row.
-export const RESULT_CALLS_SQL = `(SELECT DISTINCT ON (task_id, cache_key) * FROM llm_calls
-   WHERE run_id = $1 AND task_id IS NOT NULL AND status IN ('ok', 'cached')
-   ORDER BY task_id, cache_key, cache_hit, created_at)`;
-
 // What each system's model and plugin calls cost (task ids are `<run>:<stage>:<system>:...`;
 // calls of the run-wide score task count for no system).
 export async function systemCosts(db: DataSource, runId: string): Promise<Record<string, number>> {
-  const rows: { system: string; cost: string | number }[] = await db.query(
-    `SELECT split_part(task_id, ':', 3) AS system, COALESCE(SUM(list_cost_usd), 0) AS cost
-     FROM ${RESULT_CALLS_SQL} c GROUP BY 1`,
-    [runId],
-  );
+  const rows = await systemCostRows(db, runId);
   return Object.fromEntries(rows.filter((r) => r.system).map((r) => [r.system, Number(r.cost)]));
 }
 
@@ -133,14 +111,8 @@ export async function findRunDocument(
     .addOrderBy('d.ordinal', 'ASC')
     .getMany();
   if (docs.length === 0) {
-    const known: { external_id: string }[] = await db.query(
-      'SELECT d.external_id FROM documents d JOIN datasets ds ON ds.id = d.dataset_id WHERE ds.name = ANY($1) ORDER BY ds.name, d.ordinal LIMIT 6',
-      [names],
-    );
-    const list = known
-      .slice(0, 5)
-      .map((k) => k.external_id)
-      .join(', ');
+    const known = await datasetExternalIds(db, names);
+    const list = known.slice(0, 5).join(', ');
     throw new RunNotFoundError(
       `run ${run.id} has no document "${documentRef}"; give a document's external id, e.g. ${list}${known.length > 5 ? ', ...' : ''}`,
     );

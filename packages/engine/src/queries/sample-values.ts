@@ -1,6 +1,7 @@
 import { toNumber } from '@precis/db';
 import type { DataSource } from 'typeorm';
-import { buildSampleQuery, distinctSampleColumn, type SampleQuery } from './sample-query.js';
+import { samplePageRows } from '../stores/metric-values.store.js';
+import type { SampleQuery } from './sample-query.js';
 
 export interface SampleValue {
   document: string;
@@ -24,15 +25,9 @@ export interface SamplePage {
 
 // One page of a run's per-summary metric values, filtered and sorted by the database.
 export async function sampleValues(db: DataSource, runId: string, q: SampleQuery): Promise<SamplePage> {
-  const { count, page } = buildSampleQuery(runId, q);
-  const [[counted], rows, systems, metrics] = await Promise.all([
-    db.query(count.text, count.params) as Promise<{ n: string | number }[]>,
-    db.query(page.text, page.params) as Promise<Record<string, unknown>[]>,
-    db.query(distinctSampleColumn('system'), [runId]) as Promise<{ x: string }[]>,
-    db.query(distinctSampleColumn('metric'), [runId]) as Promise<{ x: string }[]>,
-  ]);
+  const { count, rows, systems, metrics } = await samplePageRows(db, runId, q);
   return {
-    total: toNumber(counted!.n),
+    total: toNumber(count),
     offset: q.offset,
     samples: rows.map((r) => ({
       document: String(r.external_id),
@@ -42,7 +37,7 @@ export async function sampleValues(db: DataSource, runId: string, q: SampleQuery
       value: r.value === null ? null : Number(r.value),
       producedBy: String(r.produced_by),
     })),
-    systems: systems.map((r) => r.x),
-    metrics: metrics.map((r) => r.x),
+    systems,
+    metrics,
   };
 }

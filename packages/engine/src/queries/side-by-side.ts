@@ -1,6 +1,8 @@
 import type { RunEntity } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+import { documentValueRows } from '../stores/metric-values.store.js';
+import { documentSummaryRows } from '../stores/summaries.store.js';
 import { findRunDocument } from './run-queries.js';
 
 export interface SideBySideValue {
@@ -66,17 +68,10 @@ export function sideBySideColumns(
 // side-by-side grid, the same for every family.
 export async function sideBySide(db: DataSource, run: RunEntity, documentRef: string): Promise<SideBySide> {
   const document = await findRunDocument(db, run, documentRef);
-  const [summaries, values] = (await Promise.all([
-    db.query(
-      'SELECT system, text, producer, final_step FROM summaries WHERE run_id = $1 AND document_id = $2',
-      [run.id, document.id],
-    ),
-    db.query(
-      `SELECT system, metric, value, produced_by, details->>'failure' AS failure FROM metric_values
-       WHERE run_id = $1 AND document_id = $2 ORDER BY system, metric`,
-      [run.id, document.id],
-    ),
-  ])) as [SummaryRow[], ValueRow[]];
+  const [summaries, values]: [SummaryRow[], ValueRow[]] = await Promise.all([
+    documentSummaryRows(db, run.id, document.id),
+    documentValueRows(db, run.id, document.id),
+  ]);
   const found = new Set([...summaries.map((s) => s.system), ...values.map((v) => v.system)]);
   const systems = sideBySideColumns(run.spec as unknown as BenchmarkSpec, found).map(({ name, strategy }) => {
     const summary = summaries.find((s) => s.system === name);

@@ -1,6 +1,7 @@
 import { toNumber } from '@precis/db';
 import type { DataSource } from 'typeorm';
-import { RESULT_CALLS_SQL } from '../queries/run-queries.js';
+import { systemUsageRows } from '../stores/ledger.store.js';
+import { systemsDocumentValueRows } from '../stores/metric-values.store.js';
 
 // Per-document values of a run: metric -> system -> document id -> value.
 export type DocumentValues = ReadonlyMap<string, ReadonlyMap<string, ReadonlyMap<string, number>>>;
@@ -36,12 +37,7 @@ export async function loadDocumentValues(
 ): Promise<DocumentValues> {
   const out = new Map<string, Map<string, Map<string, number>>>();
   if (metrics.length === 0 || systems.length === 0) return out;
-  const rows: { system: string; document_id: string; metric: string; value: unknown }[] = await db.query(
-    `SELECT system, document_id, metric, value FROM metric_values
-      WHERE run_id = $1 AND system = ANY($3::text[]) AND document_id IS NOT NULL AND value IS NOT NULL
-        AND metric = ANY($2::text[])`,
-    [runId, [...new Set(metrics)], [...new Set(systems)]],
-  );
+  const rows = await systemsDocumentValueRows(db, runId, metrics, systems);
   for (const r of rows) {
     const bySystem = out.get(r.metric) ?? new Map<string, Map<string, number>>();
     const values = bySystem.get(r.system) ?? new Map<string, number>();
@@ -54,14 +50,7 @@ export async function loadDocumentValues(
 
 // Each system's usage from the ledger (task ids are `<run>:<stage>:<system>:...`).
 export async function loadSystemUsage(db: DataSource, runId: string): Promise<Map<string, SystemUsage>> {
-  const rows: Record<string, unknown>[] = await db.query(
-    `SELECT split_part(task_id, ':', 3) AS system, COALESCE(SUM(calls), 0) AS calls,
-            COALESCE(SUM(tokens_in), 0) AS tin, COALESCE(SUM(tokens_out), 0) AS tout,
-            COALESCE(SUM(tokens_cached), 0) AS tcached, COALESCE(SUM(tokens_reasoning), 0) AS treasoning,
-            COALESCE(SUM(list_cost_usd), 0) AS cost
-     FROM ${RESULT_CALLS_SQL} c GROUP BY 1`,
-    [runId],
-  );
+  const rows = await systemUsageRows(db, runId);
   return new Map(
     rows
       .filter((r) => r.system)

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { RESULT_CALLS_SQL } from '../queries/run-queries.js';
+import { modelNoteRows } from '../stores/ledger.store.js';
 import type { ReportBlock } from './report-blocks.js';
 
 // How a system's calls to one model were shaped to it (a ledger note, e.g. "sampled at the
@@ -15,13 +15,7 @@ export interface ModelNote {
 // Each distinct note of the run's result calls, per system and model (task ids are
 // `<run>:<stage>:<system>:...`), ordered by system, model and note.
 export async function loadModelNotes(db: DataSource, runId: string): Promise<ModelNote[]> {
-  const rows: { system: string; model: string; note: string; calls: unknown }[] = await db.query(
-    `SELECT split_part(c.task_id, ':', 3) AS system, c.model AS model, n.note AS note, SUM(c.calls) AS calls
-     FROM ${RESULT_CALLS_SQL} c CROSS JOIN LATERAL jsonb_array_elements_text(c.notes) AS n(note)
-     WHERE jsonb_typeof(c.notes) = 'array'
-     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-    [runId],
-  );
+  const rows = await modelNoteRows(db, runId);
   return rows.map((r) => ({ system: r.system, model: r.model, note: r.note, calls: Number(r.calls) }));
 }
 

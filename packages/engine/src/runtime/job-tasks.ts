@@ -10,7 +10,7 @@ import {
   releaseClaim,
   requeueTask,
   type TaskRow,
-} from '../tasks/job-records.js';
+} from '../tasks/job-store.js';
 import { PermanentTaskError } from '../tasks/task-errors.js';
 import { finishTask } from '../tasks/task-store.js';
 

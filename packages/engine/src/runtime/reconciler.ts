@@ -1,7 +1,8 @@
 import type { Bus } from '@precis/bus';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunStage } from '../ports.js';
-import { FINISHED_SQL } from '../tasks/task-store.js';
+import { openTasksPerStage } from '../stores/runs.store.js';
+import { openStageTasks } from '../stores/tasks.store.js';
 import { taskMessage } from './bus-adapters.js';
 
 const STAGES: RunStage[] = ['retrieve', 'summarize', 'verify', 'score'];
@@ -32,11 +33,7 @@ export class Reconciler {
   async reconcile(runIds: string[]): Promise<void> {
     this.lastCheck = Date.now();
     if (runIds.length === 0) return;
-    const rows: { key: string; open: unknown }[] = await this.ctx.db.query(
-      `SELECT key, SUM(total - done - failed - cancelled) AS open FROM run_counters
-       WHERE run_id = ANY($1::uuid[]) AND key <> 'summaries' GROUP BY key ORDER BY key`,
-      [runIds],
-    );
+    const rows = await openTasksPerStage(this.ctx.db, runIds);
     const wasSuspect = this.suspect;
     this.suspect = new Set();
     this.round++;
@@ -59,11 +56,7 @@ export class Reconciler {
   }
 
   private async resend(runIds: string[], stage: RunStage): Promise<void> {
-    const lost: { id: string; run_id: string; kind: string }[] = await this.ctx.db.query(
-      `SELECT id, run_id, kind FROM tasks
-       WHERE run_id = ANY($1::uuid[]) AND stage = $2 AND status NOT IN ${FINISHED_SQL} ORDER BY id`,
-      [runIds, stage],
-    );
+    const lost = await openStageTasks(this.ctx.db, runIds, stage);
     await this.bus.enqueueMany(
       stage,
       lost.map((t) =>

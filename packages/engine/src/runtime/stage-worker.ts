@@ -12,7 +12,8 @@ import { handleTask, markTaskDead } from '../handlers/handle-task.js';
 import { SCORE_TASK_KIND } from '../handlers/score-run.handler.js';
 import type { RunContext } from '../planner/run-context.js';
 import type { WorkerMetrics } from '../ports.js';
-import { recordTask } from '../tasks/job-records.js';
+import { taskAttempts } from '../stores/tasks.store.js';
+import { recordTask } from '../tasks/job-store.js';
 import { MalformedTaskError, UnknownTaskKindError } from '../tasks/task-errors.js';
 import { FINISHED } from '../tasks/task-store.js';
 import { finishAndAnnounce, type JobHandler, recordFromEnvelope, runJob } from './job-tasks.js';
@@ -167,11 +168,7 @@ class StageWorker {
   }
 
   private async attempts(taskId: string): Promise<{ attempts: number; open: boolean } | null> {
-    const rows: { attempts: number; status: string }[] = await this.ctx.db.query(
-      'SELECT attempts, status FROM tasks WHERE id = $1',
-      [taskId],
-    );
-    const row = rows[0];
+    const row = await taskAttempts(this.ctx.db, taskId);
     if (!row) return null;
     return { attempts: Number(row.attempts), open: !FINISHED.includes(row.status as TaskStatus) };
   }

@@ -1,5 +1,6 @@
 import { batcherFor, type TurnBatcher } from '@precis/db/group-commit';
 import type { DataSource } from 'typeorm';
+import { summaryTextRows } from '../stores/summaries.store.js';
 
 // A run's summaries never change once written: their texts are memoized (bounded) so the
 // (summary, dimension) tasks of one summary, which run concurrently, read it once; the summaries
@@ -36,10 +37,7 @@ function keep(summaryId: string, text: Promise<string | null>): void {
 }
 
 async function readSummaryTexts(db: DataSource, ids: string[]): Promise<(string | null)[]> {
-  const rows: { id: string; text: string }[] = await db.query(
-    'SELECT id, text FROM summaries WHERE id = ANY($1::text[])',
-    [ids],
-  );
+  const rows = await summaryTextRows(db, ids);
   const byId = new Map(rows.map((r) => [r.id, r.text]));
   return ids.map((id) => byId.get(id) ?? null);
 }

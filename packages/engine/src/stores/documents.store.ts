@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
 
+// Reads of imported documents (documents, datasets).
+
 // The texts of the given documents, in one query.
 export async function documentTexts(db: DataSource, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
@@ -22,4 +24,14 @@ export async function summaryDocumentData(
     [ids],
   );
   return new Map(rows.map((r) => [r.id, r.data]));
+}
+
+// The external ids of the first documents (at most six) of the named datasets, by dataset name
+// and order: examples for a message naming a document that is not there.
+export async function datasetExternalIds(db: DataSource, datasetNames: readonly string[]): Promise<string[]> {
+  const rows: { external_id: string }[] = await db.query(
+    'SELECT d.external_id FROM documents d JOIN datasets ds ON ds.id = d.dataset_id WHERE ds.name = ANY($1) ORDER BY ds.name, d.ordinal LIMIT 6',
+    [datasetNames],
+  );
+  return rows.map((r) => r.external_id);
 }

@@ -1,0 +1,73 @@
+import type { RunStatus } from '@precis/db';
+import type { DataSource } from 'typeorm';
+
+// Reads and writes of the runs table and of the runs' counters (run_counters, kept by triggers as
+// tasks, summaries and unit failures are written; migration RunCounters).
+
+export interface CounterRow {
+  key: string;
+  total: unknown;
+  done: unknown;
+  failed: unknown;
+  cancelled: unknown;
+}
+
+// The ids of the (at most two, newest first) runs whose id starts as `prefix` (lower case).
+export async function runIdsByPrefix(db: DataSource, prefix: string): Promise<{ id: string }[]> {
+  return db.query('SELECT id FROM runs WHERE id::text LIKE $1 ORDER BY created_at DESC LIMIT 2', [
+    `${prefix}%`,
+  ]);
+}
+
+// A run's status and error as stored now; undefined when there is no such run.
+export async function runStatusRow(
+  db: DataSource,
+  runId: string,
+): Promise<{ status: RunStatus; error: string | null } | undefined> {
+  const rows: { status: RunStatus; error: string | null }[] = await db.query(
+    'SELECT status, error FROM runs WHERE id = $1',
+    [runId],
+  );
+  return rows[0];
+}
+
+// Sets how many summaries (units and source summaries) the run expects.
+export async function setExpectedSummaries(db: DataSource, runId: string, total: number): Promise<void> {
+  await db.query(
+    `INSERT INTO run_counters (run_id, key, total) VALUES ($1, 'summaries', $2)
+       ON CONFLICT (run_id, key) DO UPDATE SET total = EXCLUDED.total`,
+    [runId, total],
+  );
+}
+
+// A run's counters, by key (one indexed read, whatever the size of the run).
+export async function runCounterRows(db: DataSource, runId: string): Promise<CounterRow[]> {
+  return db.query(
+    'SELECT key, total, done, failed, cancelled FROM run_counters WHERE run_id = $1 ORDER BY key',
+    [runId],
+  );
+}
+
+// The task counters (per stage) of several runs, by run and key.
+export async function runsStageCounterRows(
+  db: DataSource,
+  runIds: readonly string[],
+): Promise<(CounterRow & { run_id: string })[]> {
+  return db.query(
+    `SELECT run_id, key, total, done, failed, cancelled FROM run_counters
+       WHERE run_id = ANY($1::uuid[]) AND key <> 'summaries' ORDER BY run_id, key`,
+    [runIds],
+  );
+}
+
+// The open tasks of several runs, per stage.
+export async function openTasksPerStage(
+  db: DataSource,
+  runIds: readonly string[],
+): Promise<{ key: string; open: unknown }[]> {
+  return db.query(
+    `SELECT key, SUM(total - done - failed - cancelled) AS open FROM run_counters
+       WHERE run_id = ANY($1::uuid[]) AND key <> 'summaries' GROUP BY key ORDER BY key`,
+    [runIds],
+  );
+}
