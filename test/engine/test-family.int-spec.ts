@@ -69,6 +69,8 @@ const wordsFamily: BenchmarkFamily = {
   strategies: [
     {
       name: 'first-words',
+      // The words it keeps: a field it adds to systems[].params.
+      params: { budgetWords: z.int().positive().optional() },
       async plan(u) {
         const text = u.results.get('first');
         if (text !== undefined) return { kind: 'summary', text, finalStep: 'first' };

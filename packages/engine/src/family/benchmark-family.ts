@@ -71,7 +71,9 @@ export interface Strategy {
   // The dataset kinds it can summarize (default: any); another kind is a spec error. Each must
   // be registered (DatasetKind).
   readonly datasetKinds?: readonly string[];
-  // Fields it adds to `systems[].params` (optional ones: a spec without them stays as it was).
+  // The fields of `systems[].params` it reads beyond the engine's (samplingParams); every
+  // system's params hold every loaded strategy's fields, so a default here is stored for every
+  // system. A field two strategies declare must be the same.
   readonly params?: z.ZodRawShape;
   // Whether a summarizer plugin (`systems[].plugin`) can serve its steps.
   readonly plugins?: boolean;

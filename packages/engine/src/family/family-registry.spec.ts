@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
+import { samplingParams } from '../spec/benchmark-spec.schema.js';
 import type { BenchmarkFamily } from './benchmark-family.js';
 import { FamilyRegistry } from './family-registry.js';
 
@@ -119,5 +120,46 @@ describe('FamilyRegistry dataset kinds', () => {
     expect(
       () => new FamilyRegistry([withKinds('a', [{ name: 'k' }, { name: 'l' }])], { kindOrder: ['l', 'm'] }),
     ).toThrow('the dataset kind order lists each registered kind: "k" is missing, "m" is not registered');
+  });
+});
+
+describe('FamilyRegistry params', () => {
+  const withParams = (name: string, params: z.ZodRawShape): BenchmarkFamily => {
+    const f = family(name, `${name}-s`, `${name}-m`, `${name}-k`);
+    return { ...f, strategies: [{ ...f.strategies![0]!, params }] };
+  };
+  const parsedParams = (r: FamilyRegistry, params: Record<string, unknown> = {}) =>
+    r.specSchema().parse({
+      name: 'x',
+      datasets: [{ name: 'd' }],
+      systems: [{ name: 's', strategy: 'a-s', engine: 'lead', params }],
+      metrics: [{ name: 'a-m' }],
+    }).systems[0]!.params;
+
+  it('joins the strategies fields in registration order, engine fields where first listed', () => {
+    const r = new FamilyRegistry([
+      withParams('a', { size: z.int().default(3), topP: samplingParams.topP }),
+      withParams('b', { words: z.int().optional(), size: z.int().default(3) }),
+    ]);
+    expect(Object.keys(r.params)).toEqual(['size', 'topP', 'words', 'temperature', 'maxTokens']);
+    // Every system gets every strategy's defaults, in that order.
+    expect(JSON.stringify(parsedParams(r, { words: 4 }))).toBe(
+      '{"size":3,"topP":1,"words":4,"temperature":0.5}',
+    );
+  });
+
+  it('refuses a field declared unlike an earlier strategy or the engine', () => {
+    expect(
+      () =>
+        new FamilyRegistry([
+          withParams('a', { size: z.int().default(3) }),
+          withParams('b', { size: z.int().default(4) }),
+        ]),
+    ).toThrow(
+      'benchmark family b: strategy "b-s" declares params.size unlike strategy "a-s"; give it the same type, bounds and default, or another name',
+    );
+    expect(() => new FamilyRegistry([withParams('a', { temperature: z.number().default(1) })])).toThrow(
+      'benchmark family a: strategy "a-s" declares params.temperature unlike the engine',
+    );
   });
 });

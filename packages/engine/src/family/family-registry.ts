@@ -1,6 +1,6 @@
 import type { PromptTemplate } from '@precis/prompts';
-import type { z } from 'zod';
-import { type BenchmarkSpec, buildSpecSchema } from '../spec/benchmark-spec.schema.js';
+import { z } from 'zod';
+import { type BenchmarkSpec, buildSpecSchema, samplingParams } from '../spec/benchmark-spec.schema.js';
 import type {
   BenchmarkFamily,
   DatasetKind,
@@ -36,6 +36,35 @@ function index<T>(
   }
 }
 
+// Whether two declarations of a params field accept, require and default the same values.
+function sameField(a: z.core.$ZodType, b: z.core.$ZodType): boolean {
+  const json = (t: z.core.$ZodType) =>
+    JSON.stringify(z.toJSONSchema(z.object({ field: t }), { unrepresentable: 'any' }));
+  return a === b || json(a) === json(b);
+}
+
+// systems[].params: the strategies' fields in registration order, a field keeping its first place
+// (the parsed order is part of a spec's hash, by which a run resumes), then the engine's fields
+// no strategy lists. A field declared twice must be the same; the engine's own is the one used.
+function systemParams(families: readonly BenchmarkFamily[]): z.ZodRawShape {
+  const engine: Record<string, z.core.$ZodType> = samplingParams;
+  const shape: Record<string, z.core.$ZodType> = {};
+  const owner = new Map<string, string>();
+  for (const f of families)
+    for (const s of f.strategies ?? [])
+      for (const [key, field] of Object.entries(s.params ?? {})) {
+        const first = engine[key] ?? shape[key];
+        if (first && !sameField(first, field))
+          throw new FamilyConflictError(
+            `benchmark family ${f.name}: strategy "${s.name}" declares params.${key} unlike ${owner.get(key) ?? 'the engine'}; give it the same type, bounds and default, or another name`,
+          );
+        shape[key] ??= first ?? field;
+        if (!owner.has(key)) owner.set(key, `strategy "${s.name}"`);
+      }
+  for (const [key, field] of Object.entries(engine)) shape[key] ??= field;
+  return shape;
+}
+
 // The dataset kinds in `order` (each registered kind once), else in registration order.
 function orderKinds(kinds: Map<string, DatasetKind>, order?: readonly string[]): Map<string, DatasetKind> {
   if (!order) return kinds;
@@ -66,6 +95,8 @@ export class FamilyRegistry {
   readonly taskKinds = new Map<string, TaskKind>();
   readonly templates = new Map<string, PromptTemplate>();
   readonly datasetKinds: ReadonlyMap<string, DatasetKind>;
+  // The fields of systems[].params (the engine's and every strategy's).
+  readonly params: z.ZodRawShape;
   private schema: z.ZodType<BenchmarkSpec> | undefined;
 
   constructor(
@@ -91,6 +122,7 @@ export class FamilyRegistry {
     if (this.metrics.size === 0) throw new FamilyConflictError('the loaded families define no metric');
     this.datasetKinds = orderKinds(kinds, opts.kindOrder);
     this.checkStrategyKinds();
+    this.params = systemParams(families);
   }
 
   private checkStrategyKinds(): void {

@@ -58,23 +58,14 @@ const datasetSpec = (kinds: readonly string[], corpusKinds: readonly string[]) =
       path: ['corpus'],
     });
 
-export const strategyParamsSpec = z
-  .object({
-    chunkSize: int().min(16).default(2048),
-    contextWindow: int().min(256).optional(),
-    levelBudgets: z.array(int().positive()).min(1).default([500]),
-    runningBudget: int().positive().default(900),
-    temperature: z.number().min(0).max(2).default(0.5),
-    topP: z.number().gt(0).max(1).default(1),
-    compressionTemperature: z.number().min(0).max(2).default(1),
-    maxRegenerations: int().min(0).max(10).default(3),
-    artifactRemoval: z.boolean().default(false),
-    encoding: z.enum(['cl100k_base', 'o200k_base']).default('cl100k_base'),
-    maxTokens: int().positive().optional(),
-    // Strategy 'opinion': words of the one-paragraph summary (default 80; engines cut to it).
-    budgetWords: int().positive().optional(),
-  })
-  .strict();
+// The fields of systems[].params the engine declares: a summarizer model's sampling, which the
+// preflight checks. Strategies add their own (Strategy.params) and may list these to place them.
+export const samplingParams = {
+  temperature: z.number().min(0).max(2).default(0.5),
+  topP: z.number().gt(0).max(1).default(1),
+  maxTokens: int().positive().optional(),
+};
+const samplingParamsSpec = z.object(samplingParams).strict();
 
 // A process serving precis.v1.SummarizerService: called for each strategy step like a model, with
 // a deadline, bounded retries and at most maxConcurrency calls at once from a process.
@@ -119,7 +110,7 @@ const systemSpec = <P extends z.ZodObject>(strategies: readonly [string, ...stri
 // 128 the slots were busy 35 on average, in waves; job 6.5 s at 128, 5.2 at 256, 4.7-5.0 at 512.
 export const DEFAULT_STAGE_CONCURRENCY = 512;
 
-type EngineSystemSpec = z.output<ReturnType<typeof systemSpec<typeof strategyParamsSpec>>>;
+type EngineSystemSpec = z.output<ReturnType<typeof systemSpec<typeof samplingParamsSpec>>>;
 // The engine's params, and those a family's strategy adds (it reads them with its own schema).
 export type SystemSpec = Omit<EngineSystemSpec, 'params'> & {
   params: EngineSystemSpec['params'] & Record<string, unknown>;
@@ -200,9 +191,7 @@ export function buildSpecSchema(registry: FamilyRegistry): z.ZodType<BenchmarkSp
   const strategies = [...registry.strategies.keys()] as [string, ...string[]];
   const sources = [...registry.sources.values()].map((s) => s.schema);
   const metrics = [...registry.metrics.values()].map((m) => m.schema);
-  const params = strategyParamsSpec.extend(
-    Object.assign({}, ...[...registry.strategies.values()].map((s) => s.params ?? {})),
-  );
+  const params = z.object(registry.params).strict();
   const systems = z
     .array(z.discriminatedUnion('source', [systemSpec(strategies, params), ...sources] as unknown as Options))
     .min(1);

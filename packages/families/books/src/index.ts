@@ -10,6 +10,7 @@ export * from './booookscore/score-booookscore.js';
 export * from './payloads.js';
 export * from './report/booookscore-report.js';
 export * from './report/render-leaderboard.js';
+export * from './summarize/books-params.js';
 export * from './summarize/books-strategies.js';
 export * from './summarize/document-chunks.js';
 export * from './summarize/strategy-params.js';

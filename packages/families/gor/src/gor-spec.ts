@@ -38,6 +38,8 @@ export const gorParams = {
   chunkOverlap: int().min(0).optional(),
   responseWords: int().positive().optional(),
   contextTokens: int().min(256).optional(),
+  // Words of the summary (offline engines; default 150).
+  budgetWords: int().positive().optional(),
 };
 
 export interface GorSettings {
@@ -70,7 +72,7 @@ export interface GorSettings {
 type GorParams = { [K in keyof typeof gorParams]?: z.output<(typeof gorParams)[K]> };
 
 export function gorSettings(system: SystemSpec): GorSettings {
-  const p = system.params as GorParams & { budgetWords?: number };
+  const p = system.params as GorParams;
   const retrieverName = p.retriever ?? 'bm25';
   return {
     strategy: system.strategy as GorStrategy,

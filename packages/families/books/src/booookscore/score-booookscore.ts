@@ -12,6 +12,7 @@ import {
 } from '@precis/engine';
 import { countTokens, novelNgramShare, repeatedNgramShare } from '@precis/text';
 import { In } from 'typeorm';
+import { booksParamsOf } from '../summarize/books-params.js';
 import { HEURISTIC_JUDGE } from './annotate-coherence.handler.js';
 import { scoreBooookScoreSystem } from './booookscore-row.js';
 import { type BooookScoreMetricSpec, isBooookScoreMetric } from './booookscore-spec.js';
@@ -117,7 +118,7 @@ function systemRows(
 ): { rows: LeaderboardRow[]; values: Partial<MetricValueEntity>[] } {
   const own = inputs.summaries.filter((s) => s.system === system.name);
   const stats = own.map((s) => ({
-    tokens: countTokens(s.text, system.params.encoding),
+    tokens: countTokens(s.text, booksParamsOf(system).encoding),
     novel: 100 * novelNgramShare(s.text, inputs.sources.get(s.documentId) ?? '', 3),
     repeated: 100 * repeatedNgramShare(s.text, 3),
   }));

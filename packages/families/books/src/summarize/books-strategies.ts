@@ -7,6 +7,7 @@ import {
   summarizeTaskId,
 } from '@precis/engine';
 import { planStrategy, type StrategyParams } from '@precis/strategies';
+import { booksParams, booksParamsOf } from './books-params.js';
 import { cachedChunks, chunkDocument } from './document-chunks.js';
 import { strategyParams } from './strategy-params.js';
 import { strategyTemplates } from './strategy-templates.js';
@@ -48,14 +49,15 @@ function bookStrategy(name: 'hierarchical' | 'incremental' | 'full-context'): St
     name,
     // Long texts: books and generic documents (KGDS and SummEval-OP have strategies of their own).
     datasetKinds: ['text', 'jsonl'],
+    params: booksParams,
     plugins: true,
     prepare: (system: SystemSpec, modelInfo) => strategyParams(system, modelInfo),
-    needsText: (system, _prepared, documentId) => !cachedChunks(documentId, system.params),
+    needsText: (system, _prepared, documentId) => !cachedChunks(documentId, booksParamsOf(system)),
     async plan(u: StrategyUnit): Promise<StrategyPlan> {
       const plan = planStrategy(name, {
         chunks:
-          cachedChunks(u.documentId, u.system.params) ??
-          chunkDocument(u.documentId, await u.text(), u.system.params),
+          cachedChunks(u.documentId, booksParamsOf(u.system)) ??
+          chunkDocument(u.documentId, await u.text(), booksParamsOf(u.system)),
         results: u.results as Map<string, string>,
         params: u.prepared as StrategyParams,
         templates: strategyTemplates(u.spec.templateOverrides),

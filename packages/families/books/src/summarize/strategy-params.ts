@@ -1,5 +1,6 @@
 import type { SystemSpec } from '@precis/engine';
 import { DEFAULT_STRATEGY_PARAMS, type StrategyParams } from '@precis/strategies';
+import { booksParamsOf } from './books-params.js';
 
 // Offline engines have no context window of their own; this one keeps grouping comparable to a
 // common model size.
@@ -9,7 +10,7 @@ export function strategyParams(
   system: SystemSpec,
   modelInfo?: (model: string) => { contextWindow: number } | undefined,
 ): StrategyParams {
-  const p = system.params;
+  const p = booksParamsOf(system);
   let contextWindow = p.contextWindow;
   if (contextWindow === undefined) {
     if (system.model !== undefined) {

@@ -3,6 +3,7 @@ import { ConfigurationError, resolveTemplate } from '@precis/engine';
 import { renderTemplate } from '@precis/prompts';
 import { executeStep } from '@precis/strategies';
 import type { SummarizeStepPayload, SummarizeStepResult } from '../payloads.js';
+import { booksParamsOf } from './books-params.js';
 import { runPluginStep } from './plugin-step.js';
 import { runEngineStep } from './summary-engines.js';
 
@@ -33,7 +34,7 @@ export async function summarizeStep(
         `system ${system.name} needs model ${system.model}, but no model registry is configured`,
       );
     producer = `model:${system.model}`;
-    const p = system.params;
+    const p = booksParamsOf(system);
     const reply = await ctx.chat.chat({
       model: system.model!,
       messages: renderTemplate(template, step.vars),
@@ -53,7 +54,7 @@ export async function summarizeStep(
     { ...step, template, input: step.input } as Parameters<typeof executeStep>[0],
     (_s, attempt) => generate(attempt),
     // Engines and plugins give one answer per input: asking again changes nothing.
-    system.engine !== undefined || system.plugin ? 0 : system.params.maxRegenerations,
+    system.engine !== undefined || system.plugin ? 0 : booksParamsOf(system).maxRegenerations,
   );
   return { text: outcome.text, generations: outcome.generations, cut: outcome.cut, producer: producer! };
 }

@@ -1,11 +1,18 @@
-import { type Strategy, type TaskKind, taskSystem } from '@precis/engine';
+import { int, type Strategy, type TaskKind, taskSystem } from '@precis/engine';
 import type { OpinionSummaryPayload } from '../payloads.js';
 import { OPINION_STEP_KEY, opinionSummaryTask, summarizeOpinion } from './opinion-summary.js';
+
+// What strategy 'opinion' adds to `systems[].params`: words of the one-paragraph summary
+// (default DEFAULT_OPINION_BUDGET_WORDS; engines cut to it).
+export const opinionParams = {
+  budgetWords: int().positive().optional(),
+};
 
 // Strategy 'opinion': one task per product, its reviews -> one paragraph.
 export const opinionStrategy: Strategy = {
   name: 'opinion',
   datasetKinds: ['summeval-op'],
+  params: opinionParams,
   async plan(u) {
     const text = u.results.get(OPINION_STEP_KEY);
     if (text === undefined)

@@ -44,7 +44,7 @@ export async function summarizeOpinion(
   const template = runTemplate(OPINION_SUMMARY_TEMPLATE, overrides);
   checkTemplate(template, payload.templateId, payload.templateVersion, `task ${task.id}`);
   const reviews = await documentReviews(ctx.db, payload.documentId);
-  const budgetWords = system.params.budgetWords ?? DEFAULT_OPINION_BUDGET_WORDS;
+  const budgetWords = (system.params as { budgetWords?: number }).budgetWords ?? DEFAULT_OPINION_BUDGET_WORDS;
   if (system.engine !== undefined) {
     const engine = system.engine === 'textrank' ? createTextRankEngine() : createLeadEngine();
     const out = await engine.summarizeChunk({ text: reviews.join('\n\n'), budgetWords });
