@@ -4,7 +4,6 @@ import {
   isGeneratedSystem,
   metricValueId,
   producerOf,
-  RESULT_CALLS_SQL,
   type RunContext,
   type ScoringInput,
   type SystemSpec,
@@ -12,6 +11,7 @@ import {
 } from '@precis/engine';
 import { countTokens, novelNgramShare, repeatedNgramShare } from '@precis/text';
 import { In } from 'typeorm';
+import { booksUsageRows } from '../store.js';
 import { booksParamsOf } from '../summarize/books-params.js';
 import { HEURISTIC_JUDGE } from './annotate-coherence.handler.js';
 import { scoreBooookScoreSystem } from './booookscore-row.js';
@@ -23,30 +23,7 @@ const HEURISTIC_LABEL = ' (heuristic)';
 const percent = (share: number | null) => (share === null ? null : 100 * share);
 
 async function usageBySystem(ctx: RunContext, runId: string): Promise<Map<string, UsageTotals>> {
-  const rows: {
-    stage: string;
-    system: string;
-    metric: string;
-    calls: unknown;
-    tin: unknown;
-    tout: unknown;
-    tcached: unknown;
-    treasoning: unknown;
-    cost: unknown;
-  }[] = await ctx.db.query(
-    // Summarizer calls per system; judge calls per system and BooookScore metric (the task's
-    // kind keeps other judges, e.g. dimension judges, out of these rows). Each call the results
-    // used, once, at its list cost: the same figures whatever faults or cache timing the run met.
-    `SELECT t.stage AS stage, split_part(c.task_id, ':', 3) AS system,
-            CASE WHEN t.kind = 'booookscore-batch' THEN split_part(c.task_id, ':', 5) ELSE '' END AS metric,
-            SUM(c.calls) AS calls, COALESCE(SUM(c.tokens_in), 0) AS tin, COALESCE(SUM(c.tokens_out), 0) AS tout,
-            COALESCE(SUM(c.tokens_cached), 0) AS tcached, COALESCE(SUM(c.tokens_reasoning), 0) AS treasoning,
-            COALESCE(SUM(c.list_cost_usd), 0) AS cost
-     FROM ${RESULT_CALLS_SQL} c JOIN tasks t ON t.id = c.task_id
-     WHERE t.stage = 'summarize' OR t.kind = 'booookscore-batch'
-     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-    [runId],
-  );
+  const rows = await booksUsageRows(ctx.db, runId);
   const out = new Map<string, UsageTotals>();
   for (const r of rows) {
     out.set(r.stage === 'verify' ? `verify:${r.system}:${r.metric}` : `summarize:${r.system}`, {

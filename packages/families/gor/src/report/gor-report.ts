@@ -15,6 +15,7 @@ import {
   type ReportSection,
   reportTable,
   scoreTaskId,
+  taskResult,
 } from '@precis/engine';
 import { GOR_CRITERIA } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
@@ -109,10 +110,8 @@ export function gorBlocks(report: GorReport, ranked: readonly RankedBoard[]): Re
 }
 
 export async function loadGorReport(db: DataSource, run: RunEntity): Promise<GorReport> {
-  const rows = (await db.query('SELECT result FROM tasks WHERE id = $1', [scoreTaskId(run.id)])) as {
-    result: { gor?: GorRow[] } | null;
-  }[];
-  return { rows: rows[0]?.result?.gor ?? [] };
+  const result = await taskResult<{ gor?: GorRow[] }>(db, scoreTaskId(run.id));
+  return { rows: result?.gor ?? [] };
 }
 
 // One figure per metric: ROUGE-L F1 with its bootstrap CI.

@@ -10,7 +10,7 @@ import {
 import type { DataSource } from 'typeorm';
 import { gorSettings } from '../gor-spec.js';
 import { meetingChunks } from '../meeting.js';
-import type { GorStepPayload } from '../payloads.js';
+import { gorSummaryTaskRows } from '../store.js';
 
 type NodeRow = { rank: number; node: number; kind: string; text: string };
 
@@ -29,13 +29,7 @@ const firstWords = (text: string, n = 14) => {
 // For `runs show --trace <meeting>`: each GoR system's summary, the questions its graph was grown
 // from, and the nodes (chunks, responses) its summary read, best first.
 export async function gorTrace(db: DataSource, run: RunEntity, documentId: string): Promise<ReportBlock[]> {
-  const rows: { payload: GorStepPayload; text: string | null; producer: string | null }[] = await db.query(
-    `SELECT t.payload, s.text, s.producer FROM tasks t
-       LEFT JOIN summaries s ON s.run_id = t.run_id AND s.system = t.payload->>'system' AND s.document_id::text = t.payload->>'documentId'
-      WHERE t.run_id = $1 AND t.kind = 'gor-summary' AND t.payload->>'documentId' = $2
-      ORDER BY t.payload->>'system'`,
-    [run.id, documentId],
-  );
+  const rows = await gorSummaryTaskRows(db, run.id, documentId);
   const meeting = (await documentTexts(db, [documentId])).get(documentId) ?? '';
   const spec = run.spec as unknown as BenchmarkSpec;
   return rows.flatMap(({ payload: p, text, producer }) => {

@@ -4,6 +4,7 @@ import { fitInWorker } from '@precis/gor/graph';
 import { recordEmbedder } from '../embedder.js';
 import { greedyLabels, labelWords } from '../labels.js';
 import type { GorStepPayload, RecordsGraph, TrainedRankings } from '../payloads.js';
+import { builtGraphRows } from '../store.js';
 import { GorTaskError, loadStep, nodeTexts, type StepContext } from './step-context.js';
 import { loadWeights, saveWeights, trainingKey } from './weights-store.js';
 
@@ -59,12 +60,7 @@ async function builtGraphs(
   system: string,
   spec: BenchmarkSpec,
 ): Promise<StepContext[]> {
-  const rows: { payload: GorStepPayload; result: { text: string } }[] = await ctx.db.query(
-    `SELECT t.payload, t.result FROM tasks t JOIN documents d ON d.id::text = t.payload->>'documentId'
-      WHERE t.run_id = $1 AND t.kind = 'gor-graph' AND t.status = 'done' AND t.payload->>'system' = $2
-      ORDER BY d.dataset_id, d.ordinal`,
-    [ref.runId, system],
-  );
+  const rows = await builtGraphRows(ctx.db, ref.runId, system);
   if (rows.length === 0)
     throw new GorTaskError(`system ${system}: no meeting has a graph of records to train on`);
   const steps: StepContext[] = [];

@@ -17,6 +17,7 @@ import {
 } from '@precis/metrics';
 import { In } from 'typeorm';
 import { gevalStepsTaskId } from '../ids.js';
+import { dimensionValueRows, gevalStepStatusRows } from '../store.js';
 import { datasetSummaries } from '../summary/reviews.js';
 import { dimensionMetricKey, dimensionMetrics } from './dimension-planner.js';
 import { type DimensionsMetricSpec, judgeTemperature } from './dimensions-spec.js';
@@ -77,13 +78,6 @@ export interface DimensionLeaderboard {
   // Dimensions left unjudged because G-Eval could not write their evaluation steps.
   failedSteps: string[];
   bootstrapResamples: number;
-}
-
-interface ScoreRow {
-  system: string;
-  document_id: string;
-  metric: string;
-  value: number | string | null;
 }
 
 // What one dimension's scoring needs: judge values and human ratings by (document, system).
@@ -244,12 +238,7 @@ async function loadInputs(
   spec: BenchmarkSpec,
   summaries: readonly JudgedDocument[],
 ): Promise<DimensionInputs & { stepsStatus: Map<string, string> }> {
-  const rows = (await ctx.db.query(
-    `SELECT system, document_id, metric, value FROM metric_values
-      WHERE run_id = $1 AND document_id IS NOT NULL AND metric LIKE 'dimension:%'
-      ORDER BY system, document_id, metric`,
-    [runId],
-  )) as ScoreRow[];
+  const rows = await dimensionValueRows(ctx.db, runId);
   const values = new Map<string, number | null>();
   for (const r of rows)
     values.set(
@@ -263,10 +252,7 @@ async function loadInputs(
   // Human ratings by document and system (dataset candidates only).
   const human = new Map<string, Record<string, number>>();
   for (const d of docs) for (const c of datasetSummaries(d)) human.set(pairKey(d.id, c.system), c.ratings);
-  const steps = (await ctx.db.query(
-    `SELECT id, status FROM tasks WHERE run_id = $1 AND kind = 'geval-steps' ORDER BY id`,
-    [runId],
-  )) as { id: string; status: string }[];
+  const steps = await gevalStepStatusRows(ctx.db, runId);
   return {
     values,
     human,

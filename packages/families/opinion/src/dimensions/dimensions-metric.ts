@@ -1,6 +1,6 @@
-import type { TaskEntity } from '@precis/db';
 import type { BenchmarkSpec, Metric, ModelUse, TaskKind } from '@precis/engine';
 import type { GevalStepsPayload, JudgeDimensionPayload } from '../payloads.js';
+import { gevalStepTasks } from '../store.js';
 import { DimensionPlanner } from './dimension-planner.js';
 import {
   type DimensionsMetricSpec,
@@ -47,10 +47,7 @@ export const dimensionsMetric: Metric = {
   name: 'dimensions',
   schema: dimensionsMetricSpec,
   async open(ctx, runId, spec) {
-    const rows: TaskEntity[] = await ctx.db.query(
-      `SELECT id, status, result FROM tasks WHERE run_id = $1 AND kind = 'geval-steps' ORDER BY id`,
-      [runId],
-    );
+    const rows = await gevalStepTasks(ctx.db, runId);
     const steps = new Map(rows.map((r) => [r.id, r]));
     return {
       tasksFor(summaries) {

@@ -17,7 +17,9 @@ import {
   reportTable,
   runHeader,
   scoreTaskId,
+  taskResult,
 } from '@precis/engine';
+import type { DataSource } from 'typeorm';
 import type {
   DimensionCell,
   DimensionHumanCorrelation,
@@ -33,14 +35,9 @@ export interface DimensionReport {
 }
 
 // The dimension leaderboards the score task stored (empty for runs without dimension judges).
-export async function loadDimensionReport(
-  db: { query(sql: string, params?: unknown[]): Promise<unknown> },
-  run: RunEntity,
-): Promise<DimensionReport> {
-  const rows = (await db.query(`SELECT result FROM tasks WHERE id = $1`, [scoreTaskId(run.id)])) as {
-    result: { dimensions?: DimensionLeaderboard[] } | null;
-  }[];
-  const boards = rows[0]?.result?.dimensions ?? [];
+export async function loadDimensionReport(db: DataSource, run: RunEntity): Promise<DimensionReport> {
+  const result = await taskResult<{ dimensions?: DimensionLeaderboard[] }>(db, scoreTaskId(run.id));
+  const boards = result?.dimensions ?? [];
   return {
     run: runHeader(run),
     boards: boards.map((b) => ({ ...b, rows: b.rows.map(withWork) })),

@@ -14,6 +14,7 @@ import {
   type ReportFigure,
   type ReportSection,
   scoreTaskId,
+  taskResult,
 } from '@precis/engine';
 import type { DataSource } from 'typeorm';
 import type { PersphereNumbers, PersphereRow } from '../score/persphere-row.js';
@@ -91,10 +92,8 @@ export const persphereBlocks = (_: PersphereReport, ranked: readonly RankedBoard
   ranked.map((b) => boardBlock(b));
 
 export async function loadPersphereReport(db: DataSource, run: RunEntity): Promise<PersphereReport> {
-  const rows = (await db.query('SELECT result FROM tasks WHERE id = $1', [scoreTaskId(run.id)])) as {
-    result: { persphere?: PersphereRow[] } | null;
-  }[];
-  return { rows: rows[0]?.result?.persphere ?? [] };
+  const result = await taskResult<{ persphere?: PersphereRow[] }>(db, scoreTaskId(run.id));
+  return { rows: result?.persphere ?? [] };
 }
 
 // One figure per metric: Overall@k (the judge's 1-10 rating) with its bootstrap CI.

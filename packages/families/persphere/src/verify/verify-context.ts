@@ -6,6 +6,7 @@ import {
   type JudgeCall,
   type RunContext,
   retrieveTaskId,
+  taskResult,
   taskSystem,
 } from '@precis/engine';
 import { LEXICAL_PERSPECTIVES } from '@precis/engines';
@@ -63,12 +64,10 @@ export async function loadVerifyContext(
   const [query, summary, retrieve] = await Promise.all([
     loadQuery(ctx.db, p.documentId),
     ctx.db.getRepository(SummaryEntity).findOne({ select: { text: true }, where: { id: p.summaryId } }),
-    ctx.db.query('SELECT result FROM tasks WHERE id = $1', [
-      retrieveTaskId(ref.runId, p.system, p.documentId, RETRIEVE_STEP),
-    ]),
+    taskResult<RetrieveResult>(ctx.db, retrieveTaskId(ref.runId, p.system, p.documentId, RETRIEVE_STEP)),
   ]);
   if (!summary) throw new Error(`summary ${p.summaryId} is gone from the database`);
-  const hits = (retrieve[0]?.result as RetrieveResult | undefined)?.hits ?? [];
+  const hits = retrieve?.hits ?? [];
   const base = {
     ctx,
     task: ref,
