@@ -2,8 +2,9 @@
 // the leaderboard's figures, re-scoring replacing them, and two runs compared on one of them.
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ChunkEntity, DocumentEntity } from '@precis/db';
 import type { KgdsRow } from '@precis/family-kgds';
-import { loadKgdsSample } from '@precis/family-kgds';
+import { loadKgdsSample, loadKgdsSamples } from '@precis/family-kgds';
 import { bspScore, caoRecall, paragraphRetrievalRatio } from '@precis/metrics';
 import { crossRunLeaderboard, scoreRun } from '../support/precis.js';
 import { KGDS_WRITERS, kgdsRules } from './kgds-fake.js';
@@ -172,6 +173,36 @@ describe('KGDS per-summary values', () => {
     }
     const board = await boardOf(r.run.id);
     expect(mean(column(values, 'abs', 'kgds:kbsaf-f1'))).toBeCloseTo(board.get('abs')!.kgds!.kbsaf!.f1, 10);
+  });
+
+  it("reads many documents' samples together, as the imported rows hold them", async () => {
+    const ids = [...new Set((await valuesOf(offline.run.id)).map((v) => v.document_id))];
+    expect(ids).toHaveLength(6);
+    const samples = await loadKgdsSamples(h.db, [...ids, ids[0]!]);
+    expect([...samples.keys()]).toEqual(ids);
+    for (const id of ids) {
+      const doc = await h.db.getRepository(DocumentEntity).findOneByOrFail({ id });
+      const chunks = await h.db
+        .getRepository(ChunkEntity)
+        .find({ where: { documentId: id, scheme: 'source' }, order: { ordinal: 'ASC' } });
+      const sample = samples.get(id)!;
+      expect(sample.externalId).toBe(doc.externalId);
+      expect(sample.gold).toEqual((doc.data as { supportingParagraphs: number[] }).supportingParagraphs);
+      expect(sample.paragraphs).toEqual(
+        chunks.filter((c) => c.kind === 'paragraph').map((c) => ({ index: c.sourceIndex, text: c.text })),
+      );
+      expect(sample.utterances).toEqual(
+        chunks
+          .filter((c) => c.kind === 'utterance')
+          .map((c) => ({ participant: c.metadata.participant, utterance: c.text })),
+      );
+      expect(sample.utterances.length).toBeGreaterThan(0);
+      expect(await loadKgdsSample(h.db, id)).toEqual(sample);
+    }
+    const missing = '00000000-0000-4000-8000-000000000000';
+    await expect(loadKgdsSamples(h.db, [ids[0]!, missing])).rejects.toThrow(
+      `document ${missing} does not exist`,
+    );
   });
 
   it('compares two runs on a per-summary measure, asking which when several are shared', async () => {

@@ -1,6 +1,6 @@
-import { ChunkEntity, DocumentEntity } from '@precis/db';
 import { boundedMemo } from '@precis/engine';
 import type { DataSource } from 'typeorm';
+import { type KgdsDocumentRow, kgdsDocumentRows } from './store.js';
 
 export interface KgdsFact {
   paragraphIndex: number;
@@ -31,8 +31,28 @@ interface FactGroupJson {
 const KEY_FACT = 1;
 const NON_SUPPORTING_FACT = 0;
 
+// Documents read per query by loadKgdsSamples: bounds a statement's parameter and its rows.
+const SAMPLES_PER_QUERY = 1000;
+
 // Samples never change once imported: memoized per document (bounded).
-export const loadKgdsSample = boundedMemo<KgdsSample>(512, load);
+export const loadKgdsSample = boundedMemo<KgdsSample>(
+  512,
+  async (db, documentId) => (await loadKgdsSamples(db, [documentId])).get(documentId)!,
+);
+
+// The samples of many documents, by document id, one query per 1,000 documents (scoring and
+// gold summaries need every document of a run). The first id that is no KGDS sample throws.
+export async function loadKgdsSamples(
+  db: DataSource,
+  ids: readonly string[],
+): Promise<Map<string, KgdsSample>> {
+  const unique = [...new Set(ids)];
+  const rows = new Map<string, KgdsDocumentRow>();
+  for (let i = 0; i < unique.length; i += SAMPLES_PER_QUERY)
+    for (const row of await kgdsDocumentRows(db, unique.slice(i, i + SAMPLES_PER_QUERY)))
+      rows.set(row.id, row);
+  return new Map(unique.map((id) => [id, sampleOf(id, rows.get(id.toLowerCase()))]));
+}
 
 function factsOf(groups: FactGroupJson[] | undefined, type: number, key: boolean): KgdsFact[] {
   return (groups ?? []).flatMap((g) =>
@@ -42,8 +62,7 @@ function factsOf(groups: FactGroupJson[] | undefined, type: number, key: boolean
   );
 }
 
-async function load(db: DataSource, documentId: string): Promise<KgdsSample> {
-  const doc = await db.getRepository(DocumentEntity).findOneBy({ id: documentId });
+function sampleOf(documentId: string, doc: KgdsDocumentRow | undefined): KgdsSample {
   if (!doc) throw new Error(`document ${documentId} does not exist`);
   const data = doc.data as {
     supportingParagraphs?: number[];
@@ -55,16 +74,13 @@ async function load(db: DataSource, documentId: string): Promise<KgdsSample> {
     throw new Error(
       `document ${documentId} is not a KGDS sample (no supportingParagraphs/opinions in its data)`,
     );
-  const chunks = await db.getRepository(ChunkEntity).find({
-    where: { documentId, scheme: 'source' },
-    order: { ordinal: 'ASC' },
-  });
+  const chunks = doc.chunks;
   const facts = [
     ...factsOf(data.supportingFacts, KEY_FACT, true),
     ...factsOf(data.nonSupportingFacts, NON_SUPPORTING_FACT, false),
   ].sort((a, b) => a.paragraphIndex - b.paragraphIndex);
   return {
-    externalId: doc.externalId,
+    externalId: doc.external_id,
     paragraphs: chunks
       .filter((c) => c.kind === 'paragraph')
       .map((c) => ({ index: c.sourceIndex ?? 0, text: c.text })),

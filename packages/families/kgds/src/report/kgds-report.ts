@@ -15,6 +15,7 @@ import {
   type ReportFigure,
   type ReportSection,
   scoreTaskId,
+  taskResult,
 } from '@precis/engine';
 import { OPINION_ERROR_TYPES } from '@precis/metrics';
 import type { DataSource } from 'typeorm';
@@ -125,10 +126,8 @@ export const kgdsBlocks = (_: KgdsReport, ranked: readonly RankedBoard[]): Repor
   ranked.map((b) => boardBlock(b));
 
 export async function loadKgdsReport(db: DataSource, run: RunEntity): Promise<KgdsReport> {
-  const rows = (await db.query('SELECT result FROM tasks WHERE id = $1', [scoreTaskId(run.id)])) as {
-    result: { kgds?: KgdsRow[] } | null;
-  }[];
-  return { rows: rows[0]?.result?.kgds ?? [] };
+  const result = await taskResult<{ kgds?: KgdsRow[] }>(db, scoreTaskId(run.id));
+  return { rows: result?.kgds ?? [] };
 }
 
 // One figure per (metric, pattern): the background F1 (BSP for EBS-AOS, KBSAF for ABS-AOS) with

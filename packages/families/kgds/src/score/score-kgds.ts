@@ -14,7 +14,7 @@ import {
 import { LEXICAL_VERIFIER } from '@precis/engines';
 import { In } from 'typeorm';
 import { judgeModel, type KgdsMetricSpec, kgdsMetrics, systemPattern } from '../kgds-spec.js';
-import { loadKgdsSample } from '../sample.js';
+import { type KgdsSample, loadKgdsSamples } from '../sample.js';
 import { summaryParts } from '../summary/summary-parts.js';
 import { type KgdsPart, kgdsTaskId } from '../verify/kgds-metric.js';
 import { type KgdsRow, kgdsRow, type ScoredSample } from './kgds-row.js';
@@ -37,6 +37,7 @@ async function systemRow(
   input: ScoringInput,
   tasks: Map<string, TaskResultRow>,
   docs: Map<string, string>,
+  samples: Map<string, KgdsSample>,
   m: { index: number; metric: KgdsMetricSpec },
   system: string,
 ): Promise<{ row: KgdsRow; values: Partial<MetricValueEntity>[] }> {
@@ -65,10 +66,8 @@ async function systemRow(
       }
       (verdicts as Record<string, unknown>)[part] = part === 'feedback' ? t.result : t.result?.verdicts;
     }
-    const [sample, parts] = await Promise.all([
-      loadKgdsSample(ctx.db, s.documentId),
-      summaryParts(ctx, runId, spec, s),
-    ]);
+    const sample = samples.get(s.documentId)!;
+    const parts = await summaryParts(ctx, runId, spec, s, sample);
     const scores = scoreSample(sample, parts, verdicts);
     if (!scores) continue;
     scored.push({ order: s.order, document: docs.get(s.documentId) ?? s.documentId, scores });
@@ -106,14 +105,23 @@ export async function scoreKgds(ctx: RunContext, input: ScoringInput): Promise<R
         .find({ where: { id: In(docIds) }, select: { id: true, externalId: true } })
     : [];
   const docs = new Map(docRows.map((d) => [d.id, d.externalId]));
+  const scored = metrics.map((m) => ({
+    m,
+    systems: input.spec.systems
+      .filter((s) => metricCovers(m.metric, s.name) && systemPattern(input.spec, s.name))
+      .map((s) => s.name),
+  }));
+  // The samples of every summary scored, read together.
+  const judged = new Set(scored.flatMap((x) => x.systems));
+  const samples = await loadKgdsSamples(
+    ctx.db,
+    input.summaries.filter((s) => judged.has(s.system)).map((s) => s.documentId),
+  );
   const board: KgdsRow[] = [];
   const values: Partial<MetricValueEntity>[] = [];
-  for (const m of metrics) {
-    const systems = input.spec.systems.filter(
-      (s) => metricCovers(m.metric, s.name) && systemPattern(input.spec, s.name),
-    );
-    for (const s of systems) {
-      const own = await systemRow(ctx, input, tasks, docs, m, s.name);
+  for (const { m, systems } of scored) {
+    for (const system of systems) {
+      const own = await systemRow(ctx, input, tasks, docs, samples, m, system);
       board.push(own.row);
       values.push(...own.values);
     }

@@ -3,8 +3,7 @@ import { insertSourceSummaries, type SettledSummary, type SystemSource, summaryI
 import type { KgdsPattern } from '@precis/prompts';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { type GoldSystemSpec, goldSystemSpec } from '../kgds-spec.js';
-import type { KgdsSample } from '../sample.js';
-import { loadKgdsSample } from '../sample.js';
+import { type KgdsSample, loadKgdsSamples } from '../sample.js';
 import { renderKgdsSummary } from './summarize-kgds.js';
 import type { KgdsParts } from './summary-parts.js';
 
@@ -31,18 +30,22 @@ export const goldSource: SystemSource = {
     const systems = spec.systems.filter((s) => s.source === 'gold') as unknown as GoldSystemSpec[];
     const rows: QueryDeepPartialEntity<SummaryEntity>[] = [];
     const settled: SettledSummary[] = [];
+    let samples: Map<string, KgdsSample>;
+    try {
+      samples = await loadKgdsSamples(
+        ctx.db,
+        docs.map((d) => d.id),
+      );
+    } catch (err) {
+      const i = spec.systems.findIndex((s) => s.source === 'gold');
+      return {
+        expected: 0,
+        tasks: [],
+        error: `systems[${i}] (source: gold): ${(err as Error).message}; gold systems need kgds datasets`,
+      };
+    }
     for (const doc of docs) {
-      let sample: KgdsSample;
-      try {
-        sample = await loadKgdsSample(ctx.db, doc.id);
-      } catch (err) {
-        const i = spec.systems.findIndex((s) => s.source === 'gold');
-        return {
-          expected: 0,
-          tasks: [],
-          error: `systems[${i}] (source: gold): ${(err as Error).message}; gold systems need kgds datasets`,
-        };
-      }
+      const sample = samples.get(doc.id)!;
       for (const s of systems) {
         const id = summaryId(runId, s.name, doc.id);
         const text = renderKgdsSummary(goldParts(sample, s.pattern));

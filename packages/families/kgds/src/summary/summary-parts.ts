@@ -4,11 +4,12 @@ import {
   ConfigurationError,
   type RunContext,
   summarizeTaskId,
+  taskResult,
 } from '@precis/engine';
 import type { KgdsPattern, KgdsSummaryAnswer } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
 import type { GoldSystemSpec } from '../kgds-spec.js';
-import { loadKgdsSample } from '../sample.js';
+import { type KgdsSample, loadKgdsSample } from '../sample.js';
 import { goldParts } from './gold-source.js';
 import { KGDS_STEP_KEY } from './kgds-strategy.js';
 
@@ -25,10 +26,7 @@ export interface KgdsSummaryRef {
 const stepParts = boundedMemo<KgdsParts>(4096, readStepParts);
 
 async function readStepParts(db: DataSource, taskId: string): Promise<KgdsParts> {
-  const rows: { result: KgdsParts | null }[] = await db.query('SELECT result FROM tasks WHERE id = $1', [
-    taskId,
-  ]);
-  const parts = rows[0]?.result;
+  const parts = await taskResult<KgdsParts>(db, taskId);
   if (!parts?.pattern || typeof parts.aos !== 'string')
     throw new ConfigurationError(`task ${taskId} holds no KGDS summary parts (EBS/ABS and AOS)`);
   return parts;
@@ -41,11 +39,13 @@ export async function summaryParts(
   runId: string,
   spec: BenchmarkSpec,
   s: KgdsSummaryRef,
+  // The summary's sample, when the caller has read it already.
+  sample?: KgdsSample,
 ): Promise<KgdsParts> {
   const system = spec.systems.find((x) => x.name === s.system);
   if (system?.source === 'gold')
     return goldParts(
-      await loadKgdsSample(ctx.db, s.documentId),
+      sample ?? (await loadKgdsSample(ctx.db, s.documentId)),
       (system as unknown as GoldSystemSpec).pattern,
     );
   return stepParts(ctx.db, summarizeTaskId(runId, s.system, s.documentId, KGDS_STEP_KEY));
