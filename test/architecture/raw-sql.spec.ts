@@ -1,0 +1,44 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import { engineAndFamilySources, mayHoldSql, rawSqlOutsideStores } from './raw-sql-check.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+describe('raw SQL in the engine and the families', () => {
+  it('lives only in stores and migrations', () => {
+    const files = engineAndFamilySources(root);
+    // The walk found the code it guards (a wrong root would pass on nothing).
+    expect(files.some((f) => f.path === 'packages/engine/src/stores/tasks.store.ts')).toBe(true);
+    expect(files.some((f) => f.path === 'packages/families/kgds/src/sample.ts')).toBe(true);
+    expect(rawSqlOutsideStores(files)).toEqual([]);
+  });
+
+  it('names each query outside a store by file and line', () => {
+    const files = [
+      {
+        path: 'packages/engine/src/planner/x.ts',
+        text: "const a = 1;\n  const r = await db.query('SELECT 1');\n",
+      },
+      { path: 'packages/engine/src/stores/runs.store.ts', text: "await db.query('SELECT 1');\n" },
+      { path: 'packages/families/gor/src/steps/weights-store.ts', text: "await db.query('SELECT 2');\n" },
+      { path: 'packages/db/src/migrations/1-init.ts', text: "await q.query('CREATE TABLE t ()');\n" },
+      { path: 'packages/families/kgds/src/store.ts', text: 'db\n  .query(sql)\n' },
+      {
+        path: 'packages/families/kgds/src/sample.ts',
+        text: '// a query (not a call)\nm.query(`SELECT 3`);\n',
+      },
+    ];
+    expect(rawSqlOutsideStores(files)).toEqual([
+      "packages/engine/src/planner/x.ts:2: const r = await db.query('SELECT 1');",
+      'packages/families/kgds/src/sample.ts:2: m.query(`SELECT 3`);',
+    ]);
+  });
+
+  it('lets stores and migrations hold SQL', () => {
+    expect(mayHoldSql('packages/engine/src/tasks/task-store.ts')).toBe(true);
+    expect(mayHoldSql('packages/families/opinion/src/store.ts')).toBe(true);
+    expect(mayHoldSql('packages/db/src/migrations/1700000000000-Init.ts')).toBe(true);
+    expect(mayHoldSql('packages/engine/src/queries/run-queries.ts')).toBe(false);
+  });
+});
