@@ -12,10 +12,10 @@ import type { StageCounts } from './run-queries.js';
 // A run's primary metric at a glance: its first leaderboard's ranking column and the system with
 // the best mean on it, with its rank label and how many systems share that rank (a tie stays one).
 export interface RunHeadline {
-  // The leaderboard's key and title, e.g. 'booookscore.0', 'BooookScore (coherence)'.
+  // The leaderboard's key and title, e.g. '<metric>.0', 'Score (what it measures)'.
   section: string;
   title: string;
-  // The ranking column, e.g. 'BooookScore', 'ROUGE-L %'.
+  // The ranking column, e.g. 'Score', 'ROUGE-L %'.
   metric: string;
   system: string;
   score: number;

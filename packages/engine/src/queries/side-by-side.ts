@@ -10,7 +10,7 @@ export interface SideBySideValue {
   // null: a failed sample (its judge gave no usable score)
   value: number | null;
   producedBy: string;
-  // Why it failed, where the family recorded it (an opinion judge's unparseable samples).
+  // Why it failed, where the family recorded it (a judge's unparseable samples, say).
   failure: string | null;
 }
 
