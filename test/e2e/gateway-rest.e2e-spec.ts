@@ -3,6 +3,7 @@
 // Needs the build: `npx turbo run build` (the gateway runs from dist).
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { renderRunReportAs } from '@precis/api/report-html';
 import { createInProcessBus } from '@precis/bus';
 import type { GetRunReportResponse } from '@precis/contracts';
 import { createApiKey } from '@precis/db';
@@ -257,7 +258,7 @@ describe('the REST API', () => {
         ['--remote', stack.address, 'report', runId.slice(0, 8), '--format', format],
         env,
       );
-      expect([format, r.code, r.stdout]).toEqual([format, 0, renderRunReport(full, format)]);
+      expect([format, r.code, r.stdout]).toEqual([format, 0, renderRunReportAs(full, format)]);
     }
     const show = await runCli(['--remote', stack.address, 'runs', 'show', runId.slice(0, 8)], env);
     expect(show.code).toBe(0);
@@ -298,6 +299,7 @@ describe('the REST API', () => {
   it('gives `meta correlate` and `meta leaderboard` with --remote the text a local one has', async () => {
     await importDataset(stack.db, {
       kind: 'summeval-op',
+      kinds: builtInFamilies.datasetKinds,
       path: resolve(repoRoot, '../shared/datasets/summeval-op/summeval-op.jsonl'),
       name: 'sop',
     });

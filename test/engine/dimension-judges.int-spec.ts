@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { renderRunReportAs } from '@precis/api/report-html';
 import { createInProcessBus } from '@precis/bus';
 import {
   createDataSource,
@@ -172,7 +173,12 @@ describe('dimension judges (Op-I, G-Eval, logprobs) over SummEval-OP candidates'
 
   it('scores n = 20 samples per (summary, dimension): distribution, unparsed count and mean', async () => {
     // Learn the poisoned summary before the run: product-01's gpt-4 candidate.
-    await importDataset(db, { kind: 'summeval-op', path: SUMMEVAL_OP, name: 'sop' });
+    await importDataset(db, {
+      kind: 'summeval-op',
+      kinds: builtInFamilies.datasetKinds,
+      path: SUMMEVAL_OP,
+      name: 'sop',
+    });
     const [first] = (await db.query(
       `SELECT d.data FROM documents d JOIN datasets s ON s.id = d.dataset_id WHERE s.name = 'sop' ORDER BY d.ordinal LIMIT 1`,
     )) as { data: { summaries: { system: string; summary: string }[] } }[];
@@ -258,7 +264,7 @@ describe('dimension judges (Op-I, G-Eval, logprobs) over SummEval-OP candidates'
       '\n\ntable,dimension,Spearman,Kendall,products\ndimensions.0.human-correlation,fluency,',
     );
     for (const format of ['csv', 'json', 'html', 'text'] as const)
-      expect(renderRunReport(report, format)).toContain('plansum');
+      expect(renderRunReportAs(report, format)).toContain('plansum');
 
     // The drill-down: the judge samples behind each score of one summary, the failure named.
     const doc = summaries.find((s) => s.system === 'gpt-4' && s.text.trim() === poisoned)!;

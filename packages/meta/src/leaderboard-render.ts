@@ -101,8 +101,15 @@ export function leaderboardBlocks(board: HumanLeaderboard): ReportBlock[] {
   return blocks;
 }
 
-// The leaderboard in every format, rendered by the engine like a run's report.
-export function renderLeaderboard(board: HumanLeaderboard, format: LeaderboardFormat): string {
+export const leaderboardTitle = (board: HumanLeaderboard): string =>
+  `${board.dataset}: systems by human rating`;
+
+// The leaderboard in every format but HTML, rendered by the engine like a run's report (the
+// HTML page of leaderboardBlocks is rendered above, where the web page may be imported).
+export function renderLeaderboard(
+  board: HumanLeaderboard,
+  format: Exclude<LeaderboardFormat, 'html'>,
+): string {
   if (format === 'json') return `${JSON.stringify(board, null, 2)}\n`;
-  return renderBlocks(`${board.dataset}: systems by human rating`, leaderboardBlocks(board), format);
+  return renderBlocks(leaderboardTitle(board), leaderboardBlocks(board), format);
 }

@@ -1,4 +1,5 @@
-import { crossRunBlocks, crossRunLeaderboard, type ReportFormat, renderBlocks } from '@precis/engine';
+import { renderBlocksAs } from '@precis/api/report-html';
+import { crossRunBlocks, crossRunLeaderboard, type ReportFormat } from '@precis/engine';
 import { Command, Option } from 'commander';
 import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
 import { writeOutput } from '../output.js';
@@ -75,7 +76,7 @@ export function leaderboardCommand(ctx: CliContext): Command {
           const text =
             opts.format === 'json'
               ? `${JSON.stringify(board, null, 2)}\n`
-              : renderBlocks(`Leaderboard over ${refs.length} run(s)`, crossRunBlocks(board), opts.format, {
+              : renderBlocksAs(`Leaderboard over ${refs.length} run(s)`, crossRunBlocks(board), opts.format, {
                   wide: opts.wide,
                 });
           writeOutput(ctx, text, opts.out);

@@ -1,4 +1,5 @@
-import { findRun, hasResults, loadFullRunReport, type ReportFormat, renderRunReport } from '@precis/engine';
+import { renderRunReportAs } from '@precis/api/report-html';
+import { findRun, hasResults, loadFullRunReport, type ReportFormat } from '@precis/engine';
 import { builtInFamilies } from '@precis/families';
 import { Command, Option } from 'commander';
 import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
@@ -37,7 +38,7 @@ export function reportCommand(ctx: CliContext): Command {
               `run ${run.id} has no leaderboard yet (status ${run.status}${run.error ? `: ${run.error}` : ''})`,
             );
           }
-          writeOutput(ctx, renderRunReport(report, opts.format, { wide: opts.wide }), opts.out);
+          writeOutput(ctx, renderRunReportAs(report, opts.format, { wide: opts.wide }), opts.out);
         });
       },
     );

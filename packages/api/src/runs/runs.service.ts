@@ -17,8 +17,6 @@ import {
   type RunListFigures,
   RunNotFoundError,
   RunStateError,
-  renderBlocks,
-  renderRunReport,
   reportJson,
   reportSections,
   runBlockedBy,
@@ -33,6 +31,7 @@ import { parseMetaQuery, runMetaQuery } from '@precis/meta';
 import { FAMILIES } from '@precis/service';
 import { DataSource } from 'typeorm';
 import { boundedField, cut, decodePageToken, encodePageToken, pageSize } from '../grpc/page-token.js';
+import { renderBlocksAs, renderRunReportAs } from '../report-html.js';
 import { fromProtoRunStatus, taskCountsMap, toProtoRun } from './dto/run.mapper.js';
 import { toProtoSection } from './dto/section.mapper.js';
 
@@ -165,7 +164,7 @@ export class RunsService {
     const run = await this.find(ref);
     const report = await loadFullRunReport(this.families, this.dataSource, run, alpha ? { alpha } : {});
     return {
-      text: renderRunReport(report, format as ReportFormat, { wide }),
+      text: renderRunReportAs(report, format as ReportFormat, { wide }),
       hasResults: hasResults(report),
       sections: reportSections(report).map(toProtoSection),
     };
@@ -195,7 +194,7 @@ export class RunsService {
       });
       if (format === 'json') return { text: `${JSON.stringify(board, null, 2)}\n` };
       const title = `Leaderboard over ${request.runIds.length} run(s)`;
-      return { text: renderBlocks(title, crossRunBlocks(board), format, { wide: request.wide }) };
+      return { text: renderBlocksAs(title, crossRunBlocks(board), format, { wide: request.wide }) };
     } catch (err) {
       if (err instanceof RunNotFoundError) throw new NotFoundError(err.message, { cause: err });
       throw err;

@@ -10,8 +10,8 @@ import { type RankedBoard, rankBoard, type SectionJson, sectionJson } from './le
 import { loadModelNotes, type ModelNote, modelNotesBlocks } from './model-notes.js';
 import type { ReportBlock } from './report-blocks.js';
 import type { PageData } from './report-figures.js';
-import { type ReportFormat, type RunHeader, reportTitle, runHeader } from './report-format.js';
-import { renderBlocks, renderHtml, type TextOptions } from './report-render.js';
+import { type RunHeader, reportTitle, runHeader } from './report-format.js';
+import { renderBlocks, type TextFormat, type TextOptions } from './report-render.js';
 
 export interface FullRunReport {
   run: RunHeader;
@@ -104,13 +104,14 @@ export function hasResults(r: FullRunReport): boolean {
 export const hasReportBlocks = (r: FullRunReport): boolean => hasResults(r) || Boolean(r.modelNotes?.length);
 
 // Every leaderboard a run has: the blocks of each family with results under one title (the JSON
-// report gives them as sections, after the run).
-export function renderRunReport(r: FullRunReport, format: ReportFormat, opts: TextOptions = {}): string {
+// report gives them as sections, after the run). HTML is rendered above the engine from
+// runPageData.
+export function renderRunReport(
+  r: FullRunReport,
+  format: TextFormat | 'json',
+  opts: TextOptions = {},
+): string {
   if (format === 'json') return `${JSON.stringify(reportJson(r), null, 2)}\n`;
-  if (format === 'html') {
-    const page = runPageData(r);
-    return renderHtml(page.title, page.blocks, page);
-  }
   return renderBlocks(reportTitle(r.run), resultBlocks(r), format, opts);
 }
 

@@ -1,15 +1,18 @@
 import { formatTextTable } from '@precis/text';
-import { webPageHtml } from '@precis/web';
 import { fitTable, TERMINAL_WIDTH } from './fit-table.js';
 import type { CsvValue, ReportBlock, ReportTable } from './report-blocks.js';
 import type { PageData } from './report-figures.js';
 import { csvCell, type ReportFormat } from './report-format.js';
 
+// The formats the engine renders itself; HTML is the web page, rendered above the engine from
+// the page data (blocksPageData, runPageData).
+export type TextFormat = Exclude<ReportFormat, 'json' | 'html'>;
+
 // One style for every family: a title, then each block as its heading, table, notes and list.
 export function renderBlocks(
   title: string,
   blocks: readonly ReportBlock[],
-  format: Exclude<ReportFormat, 'json'>,
+  format: TextFormat,
   opts: TextOptions = {},
 ): string {
   switch (format) {
@@ -19,8 +22,6 @@ export function renderBlocks(
       return renderText(title, blocks, opts);
     case 'csv':
       return renderCsv(blocks);
-    case 'html':
-      return renderHtml(title, blocks);
   }
 }
 
@@ -89,14 +90,14 @@ export function renderCsv(blocks: readonly ReportBlock[]): string {
   return `${tables.join('\n\n')}\n`;
 }
 
-// The web page with the blocks (and the figures, when given) inside: one self-contained file
-// in the same style as the served leaderboard.
-export function renderHtml(
+// What the web page shows of blocks (and figures, when given): the data an HTML report file
+// inlines, in the same style as the served leaderboard.
+export function blocksPageData(
   title: string,
   blocks: readonly ReportBlock[],
   extra: Partial<PageData> = {},
-): string {
-  const data: PageData = {
+): PageData {
+  return {
     title,
     blocks: [...blocks],
     figures: extra.figures ?? [],
@@ -104,5 +105,4 @@ export function renderHtml(
     ...(extra.usage ? { usage: extra.usage } : {}),
     ...(extra.sections ? { sections: extra.sections } : {}),
   };
-  return webPageHtml({ title, data });
 }

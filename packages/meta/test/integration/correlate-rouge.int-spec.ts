@@ -1,11 +1,15 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { renderHtml } from '@precis/api/report-html';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import { builtInFamilies } from '@precis/families';
 import { importDataset } from '@precis/ingest';
 import {
   type CorrelationReport,
   correlateWithHumans,
   humanLeaderboard,
+  leaderboardBlocks,
+  leaderboardTitle,
   loadOpinionDataset,
   MetaInputError,
   renderLeaderboard,
@@ -14,6 +18,9 @@ import {
 import { OPINION_DIMENSION_IDS } from '@precis/prompts';
 import { pageDataOf } from '@precis/web';
 import type { DataSource } from 'typeorm';
+
+// The shipped dataset kinds: summeval-op is the opinion family's.
+const kinds = builtInFamilies().datasetKinds;
 
 const repoRoot = resolve(import.meta.dirname, '../../../..');
 const FILE = resolve(repoRoot, '../shared/datasets/summeval-op/summeval-op.jsonl');
@@ -36,7 +43,7 @@ describe('meta-evaluation on SummEval-OP (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createThrowawayDatabase('meta_correlate');
     ds = await createDataSource({ url: db.url });
-    await importDataset(ds, { kind: 'summeval-op', path: FILE, name: 'summeval-op' });
+    await importDataset(ds, { kind: 'summeval-op', kinds, path: FILE, name: 'summeval-op' });
   });
 
   afterAll(async () => {
@@ -149,7 +156,7 @@ describe('meta-evaluation on SummEval-OP (PostgreSQL)', () => {
       Number(board.judges[0]!.correlation[d].spearman!.toPrecision(12)),
     );
     expect(csv[16]).toBe(`spearman-vs-human,rouge-1,${rho.join(',')}`);
-    const page = pageDataOf(renderLeaderboard(board, 'html')) as {
+    const page = pageDataOf(renderHtml(leaderboardTitle(board), leaderboardBlocks(board))) as {
       blocks: { table?: { rows: string[][] } }[];
     };
     expect(page.blocks[0]!.table!.rows.map((r) => r[1])).toContain('gpt-4');

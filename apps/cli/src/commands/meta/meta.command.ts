@@ -1,8 +1,11 @@
+import { renderHtml } from '@precis/api/report-html';
 import {
   agreementFromRatingsFile,
   type CorrelationReport,
   compareSampleScoreFiles,
   type HumanLeaderboard,
+  leaderboardBlocks,
+  leaderboardTitle,
   type MetaQuery,
   type MetaResult,
   renderLeaderboard,
@@ -168,7 +171,12 @@ function leaderboardCommand(meta: Command, deps: MetaCommandDeps): void {
           judges: opts.judge ?? [],
           reference: opts.reference,
         })) as HumanLeaderboard;
-        write(deps, renderLeaderboard(board, format));
+        write(
+          deps,
+          format === 'html'
+            ? renderHtml(leaderboardTitle(board), leaderboardBlocks(board))
+            : renderLeaderboard(board, format),
+        );
       },
     );
 }

@@ -1,15 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  blocksPageData,
   describeWork,
-  type ReportBlock,
   type RowWork,
   rankBoard,
   renderCsv,
-  renderHtml,
   renderMarkdown,
   sectionJson,
 } from '@precis/engine';
-import { pageDataOf } from '@precis/web';
 import { type BooksRow, booookScoreBlocks, booookScoreBoards, type RunReport } from './render-leaderboard.js';
 
 const usage = { calls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 };
@@ -175,8 +173,8 @@ describe('booookScoreBlocks', () => {
     expect(md).toContain(
       '- beta: entity omission 10.0% in the 10 judged sentences (incomplete: 1 of 4 summaries failed, 2 of 10 judgments failed)\n',
     );
-    // The HTML report carries the same blocks for the page to draw: the bar says why there is none.
-    const page = pageDataOf(renderHtml('Run n', blocksOf(report))) as { blocks: ReportBlock[] };
+    // The HTML report's page data carries the same blocks to draw: the bar says why there is none.
+    const page = blocksPageData('Run n', blocksOf(report));
     expect(page.blocks[0]!.chart!.bars[1]).toEqual({
       label: 'beta',
       share: null,
