@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { PersphereRow } from '@precis/family-persphere';
-import { macroF1, meanCoverAtK, meanRecallAtK } from '@precis/metrics';
+import { macroF1, type PersphereRow } from '@precis/family-persphere';
+import { meanCoverAtK, meanRecallAtK } from '@precis/metrics';
 import { Bm25Index } from '@precis/retrievers';
 import { builtInFamilies, renderRunReport, sectionRows, validateSpec } from '../support/precis.js';
 import { PERSPHERE_WRITERS, persphereRules } from './persphere-fake.js';

@@ -88,7 +88,6 @@ export {
   systemBooookScore,
   verdictsFromAnnotations,
 } from './tasks/booookscore.js';
-export { macroF1 } from './tasks/classification.js';
 export { type GreedyMatchScore, greedyMatchScore } from './tasks/greedy-match.js';
 export {
   type BspInput,

@@ -5,6 +5,5 @@ export * from './errors.js';
 export * from './gor/index.js';
 export * from './kgds/index.js';
 export * from './opinion/index.js';
-export * from './persphere/index.js';
 export * from './summarize/book.templates.js';
 export * from './template.js';

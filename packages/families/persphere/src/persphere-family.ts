@@ -1,6 +1,7 @@
 import type { BenchmarkFamily } from '@precis/engine';
-import { OutputParseError, PERSPHERE_TEMPLATES } from '@precis/prompts';
+import { OutputParseError } from '@precis/prompts';
 import { checkPersphereSpec } from './persphere-spec.js';
+import { PERSPHERE_TEMPLATES } from './prompts/persphere.templates.js';
 import { persphereReport } from './report/persphere-report.js';
 import { persphereRetrieveKind } from './retrieve/retrieve-task.js';
 import { scorePersphere } from './score/score-persphere.js';

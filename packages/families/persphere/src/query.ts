@@ -1,7 +1,7 @@
 import { CorpusDocumentEntity, DatasetEntity, DocumentEntity } from '@precis/db';
-import type { PersphereSummary } from '@precis/prompts';
 import { type Corpus, persphereTargets } from '@precis/retrievers';
 import { type DataSource, In } from 'typeorm';
+import type { PersphereSummary } from './prompts/persphere.parsers.js';
 
 export interface GoldClaim {
   statement: string;

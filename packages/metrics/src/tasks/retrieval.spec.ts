@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { macroF1 } from './classification.js';
 import { coverAtK, meanCoverAtK, meanRecallAtK, recallAtK } from './retrieval.js';
 
 describe('retrieval metrics', () => {
@@ -31,13 +30,5 @@ describe('retrieval metrics', () => {
     );
     expect(r).toEqual({ value: 0.25, queriesUsed: 2, queriesSkipped: [1] });
     expect(meanCoverAtK([{ perspectiveEvidence: [['d3'], ['d0']], ranked }], 1).value).toBeCloseTo(0.5, 14);
-  });
-});
-
-describe('macroF1', () => {
-  it('averages per-label F1', () => {
-    // Label 1: tp 2, fp 1, fn 0 -> 0.8; label 2: tp 1, fp 0, fn 1 -> 2/3.
-    expect(macroF1([1, 1, 2, 2], [1, 1, 1, 2])).toBeCloseTo((0.8 + 2 / 3) / 2, 14);
-    expect(() => macroF1([1], [])).toThrow(/paired/);
   });
 });

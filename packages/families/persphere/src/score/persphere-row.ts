@@ -1,5 +1,6 @@
 import { bootstrapInOrder, describeWork, isComplete, type RowWork } from '@precis/engine';
-import { coverAtK, macroF1, recallAtK } from '@precis/metrics';
+import { coverAtK, recallAtK } from '@precis/metrics';
+import { macroF1 } from '../metrics/classification.js';
 
 // The PerSphere numbers of a leaderboard row: Recall@k, Cover@k, Rp@k and the sub-task F1s in
 // percent, Overall@k as the mean 1–10 rating.

@@ -1,11 +1,11 @@
 import type { MetricValueEntity } from '@precis/db';
 import { type BenchmarkSpec, metricValueId, runTemplate } from '@precis/engine';
+import type { PromptTemplate } from '@precis/prompts';
 import {
   PERSPHERE_ENTAIL_TEMPLATE,
   PERSPHERE_EXTRACT_TEMPLATE,
   PERSPHERE_RATING_TEMPLATE,
-  type PromptTemplate,
-} from '@precis/prompts';
+} from '../prompts/persphere.templates.js';
 import { persphereSampleScores, type SampleInput } from './persphere-row.js';
 
 // Recall@k and Cover@k compare document ids: no judge is involved.

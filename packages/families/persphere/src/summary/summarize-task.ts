@@ -8,18 +8,18 @@ import {
   taskSystem,
 } from '@precis/engine';
 import { LEAD_ENGINE, leadPerspectiveSummary, mergePerspectiveSummaries } from '@precis/engines';
+import { OutputParseError, type PromptTemplate, renderTemplate } from '@precis/prompts';
+import {
+  type PersphereSummary,
+  parsePersphereSummary,
+  renderPersphereSummaryXml,
+} from '../prompts/persphere.parsers.js';
 import {
   formatPersphereDocuments,
-  OutputParseError,
   PERSPHERE_EDITOR_TEMPLATE,
   PERSPHERE_LOCAL_TEMPLATE,
   PERSPHERE_SUMMARY_TEMPLATE,
-  type PersphereSummary,
-  type PromptTemplate,
-  parsePersphereSummary,
-  renderPersphereSummaryXml,
-  renderTemplate,
-} from '@precis/prompts';
+} from '../prompts/persphere.templates.js';
 import { corpusTexts, loadQuery, type PersphereQuery } from '../query.js';
 import type { PersphereSummaryPayload, SummaryMode } from './persphere-strategy.js';
 

@@ -7,18 +7,20 @@ import {
   lexicalStance,
 } from '@precis/engines';
 import {
-  PERSPHERE_ENTAIL_TEMPLATE,
-  PERSPHERE_EXTRACT_TEMPLATE,
-  PERSPHERE_RATING_TEMPLATE,
-  PERSPHERE_REFERENCE_TEMPLATE,
-  PERSPHERE_STANCE_TEMPLATE,
   parseExtractedPerspective,
   parsePersphereSummary,
   parseRating,
   parseStance,
   parseYesNo,
   renderPersphereSummaryXml,
-} from '@precis/prompts';
+} from '../prompts/persphere.parsers.js';
+import {
+  PERSPHERE_ENTAIL_TEMPLATE,
+  PERSPHERE_EXTRACT_TEMPLATE,
+  PERSPHERE_RATING_TEMPLATE,
+  PERSPHERE_REFERENCE_TEMPLATE,
+  PERSPHERE_STANCE_TEMPLATE,
+} from '../prompts/persphere.templates.js';
 import { corpusTexts, goldEvidence, goldenSummary } from '../query.js';
 import type { PerspherePart, PersphereVerifyPayload } from './persphere-metric.js';
 import { ask, loadVerifyContext, type VerifyContext } from './verify-context.js';

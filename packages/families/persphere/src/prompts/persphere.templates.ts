@@ -1,4 +1,4 @@
-import type { PromptTemplate } from '../template.js';
+import type { PromptTemplate } from '@precis/prompts';
 
 // PerSphere (METHODS.md §3): two-claim perspective summaries with cited documents, HierSphere's
 // local and editorial agents, and the judges. Our own wording; the structure follows the method.

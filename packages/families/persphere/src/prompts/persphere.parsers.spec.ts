@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { OutputParseError } from '../errors.js';
-import { placeholders, renderTemplate } from '../template.js';
+import { OutputParseError, placeholders, renderTemplate } from '@precis/prompts';
 import {
   type PersphereSummary,
   parseExtractedPerspective,

@@ -1,2 +1,0 @@
-export * from './persphere.parsers.js';
-export * from './persphere.templates.js';
