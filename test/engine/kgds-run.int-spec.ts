@@ -3,8 +3,7 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { JudgmentEntity } from '@precis/db';
-import { type KgdsRow, loadKgdsSample } from '@precis/family-kgds';
-import { bspScore, caoRecall, macroAverage } from '@precis/metrics';
+import { bspScore, caoRecall, type KgdsRow, loadKgdsSample, macroAverage } from '@precis/family-kgds';
 import {
   builtInFamilies,
   loadTraceBlocks,

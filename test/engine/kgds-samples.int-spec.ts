@@ -4,8 +4,13 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ChunkEntity, DocumentEntity } from '@precis/db';
 import type { KgdsRow } from '@precis/family-kgds';
-import { loadKgdsSample, loadKgdsSamples } from '@precis/family-kgds';
-import { bspScore, caoRecall, paragraphRetrievalRatio } from '@precis/metrics';
+import {
+  bspScore,
+  caoRecall,
+  loadKgdsSample,
+  loadKgdsSamples,
+  paragraphRetrievalRatio,
+} from '@precis/family-kgds';
 import { crossRunLeaderboard, scoreRun } from '../support/precis.js';
 import { KGDS_WRITERS, kgdsRules } from './kgds-fake.js';
 import { type ExecutedRun, type RunHarness, startRunHarness } from './run-harness.js';

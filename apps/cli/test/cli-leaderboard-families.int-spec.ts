@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bspScore, recallAtK } from '@precis/metrics';
+import { bspScore } from '@precis/family-kgds';
+import { recallAtK } from '@precis/metrics';
 import { Bm25Index, TfidfIndex } from '@precis/retrievers';
 import { assertBuilt, DATASETS, runCli } from './run-cli.js';
 

@@ -19,10 +19,6 @@ describe('@precis/metrics entry point', () => {
       'systemLevelCorrelation',
       'booookScoreForSummary',
       'systemBooookScore',
-      'bspScore',
-      'kbsafScore',
-      'caoRecall',
-      'opGeometricMean',
       'recallAtK',
       'coverAtK',
     ]) {

@@ -90,21 +90,6 @@ export {
 } from './tasks/booookscore.js';
 export { type GreedyMatchScore, greedyMatchScore } from './tasks/greedy-match.js';
 export {
-  type BspInput,
-  type BspScore,
-  bspScore,
-  caoRecall,
-  kbsafScore,
-  macroAverage,
-  OPINION_ERROR_TYPES,
-  type OpinionErrorType,
-  opGeometricMean,
-  opinionErrorDistribution,
-  type PrfScore,
-  paragraphRetrievalRatio,
-  type RecallScore,
-} from './tasks/kgds.js';
-export {
   coverAtK,
   type MeanOverQueries,
   meanCoverAtK,

@@ -1,5 +1,6 @@
 export * from './kgds-family.js';
 export * from './kgds-spec.js';
+export * from './metrics/kgds.js';
 export * from './report/kgds-report.js';
 export * from './report/kgds-trace.js';
 export * from './sample.js';

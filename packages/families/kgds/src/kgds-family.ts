@@ -1,6 +1,6 @@
 import type { BenchmarkFamily } from '@precis/engine';
-import { KGDS_TEMPLATES } from '@precis/prompts';
 import { checkKgdsSpec } from './kgds-spec.js';
+import { KGDS_TEMPLATES } from './prompts/kgds.templates.js';
 import { kgdsReport } from './report/kgds-report.js';
 import { scoreKgds } from './score/score-kgds.js';
 import { goldSource } from './summary/gold-source.js';

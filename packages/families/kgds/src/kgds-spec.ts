@@ -10,8 +10,8 @@ import {
   type SystemSpec,
   scopedJudgeFields,
 } from '@precis/engine';
-import type { KgdsPattern } from '@precis/prompts';
 import { z } from 'zod';
+import type { KgdsPattern } from './prompts/kgds.parsers.js';
 
 export const KGDS_PATTERNS = ['ebs-aos', 'abs-aos'] as const satisfies readonly KgdsPattern[];
 export const DEFAULT_LEAD_PARAGRAPHS = 3;

@@ -17,8 +17,8 @@ import {
   scoreTaskId,
   taskResult,
 } from '@precis/engine';
-import { OPINION_ERROR_TYPES } from '@precis/metrics';
 import type { DataSource } from 'typeorm';
+import { OPINION_ERROR_TYPES } from '../metrics/kgds.js';
 import type { KgdsNumbers, KgdsRow } from '../score/kgds-row.js';
 import { kgdsTrace } from './kgds-trace.js';
 

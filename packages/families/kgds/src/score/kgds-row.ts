@@ -5,8 +5,8 @@ import {
   type OpinionErrorType,
   opGeometricMean,
   opinionErrorDistribution,
-} from '@precis/metrics';
-import type { KgdsPattern } from '@precis/prompts';
+} from '../metrics/kgds.js';
+import type { KgdsPattern } from '../prompts/kgds.parsers.js';
 import type { SampleScores } from './sample-scores.js';
 
 type Prf = { precision: number; recall: number; f1: number };

@@ -5,8 +5,8 @@ import {
   type OpinionErrorType,
   type PrfScore,
   paragraphRetrievalRatio,
-} from '@precis/metrics';
-import type { KgdsPattern } from '@precis/prompts';
+} from '../metrics/kgds.js';
+import type { KgdsPattern } from '../prompts/kgds.parsers.js';
 import type { KgdsSample } from '../sample.js';
 import type { KgdsParts } from '../summary/summary-parts.js';
 import type { FactVerdict } from '../verify/verify-tasks.js';

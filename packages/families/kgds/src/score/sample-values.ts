@@ -1,7 +1,8 @@
 import type { MetricValueEntity } from '@precis/db';
 import { type BenchmarkSpec, metricValueId, runTemplate } from '@precis/engine';
-import { opGeometricMean, type PrfScore } from '@precis/metrics';
-import { KGDS_FACTS_TEMPLATE, KGDS_OPINIONS_TEMPLATE, type PromptTemplate } from '@precis/prompts';
+import type { PromptTemplate } from '@precis/prompts';
+import { opGeometricMean, type PrfScore } from '../metrics/kgds.js';
+import { KGDS_FACTS_TEMPLATE, KGDS_OPINIONS_TEMPLATE } from '../prompts/kgds.templates.js';
 import type { SampleScores } from './sample-scores.js';
 
 // BSP and the paragraph ratio compare indices: no judge is involved.

@@ -1,8 +1,8 @@
 import type { SummaryEntity } from '@precis/db';
 import { insertSourceSummaries, type SettledSummary, type SystemSource, summaryId } from '@precis/engine';
-import type { KgdsPattern } from '@precis/prompts';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { type GoldSystemSpec, goldSystemSpec } from '../kgds-spec.js';
+import type { KgdsPattern } from '../prompts/kgds.parsers.js';
 import { type KgdsSample, loadKgdsSamples } from '../sample.js';
 import { renderKgdsSummary } from './summarize-kgds.js';
 import type { KgdsParts } from './summary-parts.js';

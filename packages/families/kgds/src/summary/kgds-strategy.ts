@@ -5,8 +5,8 @@ import {
   type TaskKind,
   taskSystem,
 } from '@precis/engine';
-import type { KgdsPattern } from '@precis/prompts';
 import { kgdsParams, kgdsSettings } from '../kgds-spec.js';
+import type { KgdsPattern } from '../prompts/kgds.parsers.js';
 import { summarizeKgds } from './summarize-kgds.js';
 
 export const KGDS_STEP_KEY = 'kgds';

@@ -7,17 +7,14 @@ import {
   type SystemSpec,
 } from '@precis/engine';
 import { createTextRankEngine } from '@precis/engines';
+import { type ChatMessage, OutputParseError, renderTemplate } from '@precis/prompts';
+import type { KgdsSystemSettings } from '../kgds-spec.js';
+import { type KgdsSummaryAnswer, parseKgdsSummary } from '../prompts/kgds.parsers.js';
 import {
-  type ChatMessage,
   KGDS_ABS_AOS_TEMPLATE,
   KGDS_EBS_AOS_TEMPLATE,
   KGDS_REFLECT_TEMPLATE,
-  type KgdsSummaryAnswer,
-  OutputParseError,
-  parseKgdsSummary,
-  renderTemplate,
-} from '@precis/prompts';
-import type { KgdsSystemSettings } from '../kgds-spec.js';
+} from '../prompts/kgds.templates.js';
 import { formatParagraphs, formatUtterances, type KgdsSample, loadKgdsSample } from '../sample.js';
 
 export const KGDS_SUMMARY_TEMPLATES = {

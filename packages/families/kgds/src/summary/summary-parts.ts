@@ -6,9 +6,9 @@ import {
   summarizeTaskId,
   taskResult,
 } from '@precis/engine';
-import type { KgdsPattern, KgdsSummaryAnswer } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
 import type { GoldSystemSpec } from '../kgds-spec.js';
+import type { KgdsPattern, KgdsSummaryAnswer } from '../prompts/kgds.parsers.js';
 import { type KgdsSample, loadKgdsSample } from '../sample.js';
 import { goldParts } from './gold-source.js';
 import { KGDS_STEP_KEY } from './kgds-strategy.js';

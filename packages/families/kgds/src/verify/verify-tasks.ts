@@ -9,15 +9,17 @@ import {
 import { lexicallyInferred, lexicalOpinionError } from '@precis/engines';
 import { createRng } from '@precis/metrics';
 import {
-  KGDS_ERRORS_TEMPLATE,
-  KGDS_FACTS_TEMPLATE,
-  KGDS_FEEDBACK_TEMPLATE,
-  KGDS_OPINIONS_TEMPLATE,
   type KgdsErrorType,
   parseFeedbackChoice,
   parseNumberedErrorTypes,
   parseNumberedVerdicts,
-} from '@precis/prompts';
+} from '../prompts/kgds.parsers.js';
+import {
+  KGDS_ERRORS_TEMPLATE,
+  KGDS_FACTS_TEMPLATE,
+  KGDS_FEEDBACK_TEMPLATE,
+  KGDS_OPINIONS_TEMPLATE,
+} from '../prompts/kgds.templates.js';
 import { formatParagraphs, formatUtterances, type KgdsFact } from '../sample.js';
 import { askJudge, promptText, splitToFit } from './judge-calls.js';
 import { judgmentRow, type KgdsVerifyPayload, type VerifyContext, verifyContext } from './verify-context.js';

@@ -1,4 +1,4 @@
-import { extractJsonObject, OutputParseError } from '../errors.js';
+import { extractJsonObject, OutputParseError } from '@precis/prompts';
 
 export type KgdsPattern = 'ebs-aos' | 'abs-aos';
 export const KGDS_ERROR_TYPES = ['OFI', 'OSD', 'IRU', 'IRIC', 'OM'] as const;

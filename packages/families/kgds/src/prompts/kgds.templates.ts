@@ -1,4 +1,4 @@
-import type { PromptTemplate } from '../template.js';
+import type { PromptTemplate } from '@precis/prompts';
 
 // KGDS (METHODS.md §2): summaries of a discussion grounded in a news article, and the judges
 // that verify them. Our own wording; the structure follows the method's description.

@@ -1,2 +1,0 @@
-export * from './kgds.parsers.js';
-export * from './kgds.templates.js';
