@@ -1,6 +1,6 @@
 // One home, many commands: while `precis serve` holds an embedded home, the CLI run from that
 // folder or a subfolder goes through it (runs, keys, reports), and says what it cannot do.
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { runCli } from '../../apps/cli/test/run-cli.js';
@@ -17,6 +17,13 @@ function writeProject(): void {
   copyFileSync(join(repoRoot, 'examples/quickstart.yaml'), join(examples, 'quickstart.yaml'));
   const book = 'data/the-lighthouse-keeper.md';
   copyFileSync(join(repoRoot, 'examples', book), join(examples, book));
+  const quickstart = readFileSync(join(examples, 'quickstart.yaml'), 'utf8');
+  const modelSystem = '  - name: hier-model\n    strategy: hierarchical\n    model: gpt-4o-mini\n';
+  writeFileSync(
+    join(examples, 'with-model.yaml'),
+    `${quickstart.replace('name: quickstart-lighthouse', 'name: with-model\nmodels: models.yaml').replace('systems:\n', `systems:\n${modelSystem}`)}`,
+  );
+  copyFileSync(join(repoRoot, 'examples/fake/models.yaml'), join(examples, 'models.yaml'));
 }
 
 const restRuns = async (served: Served, key: string) => {
@@ -96,6 +103,12 @@ describe('precis serve and the CLI on one home', () => {
     expect([models.code, models.stderr.split('\n')[1]]).toEqual([
       1,
       `precis: error: --models: \`precis serve\` (process ${pid}) runs this home's runs with its own registry: restart it as \`PRECIS_MODELS=m.yaml precis serve\`, then run without --models`,
+    ]);
+    // A spec's own registry is not read through serve: the CLI says how to give it to serve.
+    const withModel = await runCli(['run', 'with-model.yaml'], {}, examples);
+    expect([withModel.code, withModel.stderr.split('\n')[1]]).toEqual([
+      1,
+      `precis: the spec's models: file (${examples}/models.yaml) is not read through \`precis serve\`, which runs models from its own registry: to use this one, restart it as \`PRECIS_MODELS=${examples}/models.yaml precis serve\``,
     ]);
     const second = await runCli(['serve', '--port', '1'], {}, examples);
     expect([second.code, second.stderr]).toEqual([

@@ -131,12 +131,19 @@ export function runCommand(ctx: CliContext): Command {
           '--models applies to embedded runs: a gateway uses its own registry (PRECIS_MODELS where it runs)',
         );
       const { loaded, concurrency } = loadRunSpec(specPath, opts, ctx.cwd);
+      if (globals.served && loaded.spec.models && specModels(loaded.spec).length > 0)
+        ctx.stderr.write(`precis: ${ignoredRegistryNote(loaded.spec.models)}\n`);
       if (globals.remote) await submitRemote(ctx, globals.remote, loaded, opts, specPath);
       else
         await withRuntime(ctx, command, (runtime) =>
           runEmbedded(ctx, runtime, loaded, opts, specPath, concurrency),
         );
     });
+}
+
+// `precis serve` runs models from its own registry, never from a file a spec names.
+function ignoredRegistryNote(file: string): string {
+  return `the spec's models: file (${file}) is not read through \`precis serve\`, which runs models from its own registry: to use this one, restart it as \`PRECIS_MODELS=${file} precis serve\``;
 }
 
 // The spec as this invocation runs it: --models, --systems, --no-cache and --concurrency applied.

@@ -112,7 +112,8 @@ export class CreateRunUseCase {
       // Before anything connects or is written: the gateway refuses plugins its operator did not list.
       checkPluginAddresses(spec, this.config.PRECIS_PLUGIN_ADDRESSES, SPEC_NAME);
       if ((raw as { models?: unknown } | null)?.models !== undefined)
-        this.logger.info(
+        // Debug: the CLI tells its user; the request's own line is its one info line.
+        this.logger.debug(
           { specModels: (raw as { models?: unknown }).models },
           "the spec's models: file is ignored; the cluster uses PRECIS_MODELS",
         );
