@@ -88,7 +88,6 @@ export {
   systemBooookScore,
   verdictsFromAnnotations,
 } from './tasks/booookscore.js';
-export { type GreedyMatchScore, greedyMatchScore } from './tasks/greedy-match.js';
 export {
   coverAtK,
   type MeanOverQueries,

@@ -1,9 +1,10 @@
 import type { BenchmarkFamily } from '@precis/engine';
-import { GOR_TEMPLATES, OutputParseError } from '@precis/prompts';
+import { OutputParseError } from '@precis/prompts';
 import { checkGorSpec } from './gor-spec.js';
 import { gorStrategies } from './gor-strategy.js';
 import { pairwiseMetric, rougeMetric } from './metrics/gor-metrics.js';
 import { pairwiseKind } from './metrics/pairwise-task.js';
+import { GOR_TEMPLATES } from './prompts/gor.templates.js';
 import { gorReport } from './report/gor-report.js';
 import { scoreGor } from './score/score-gor.js';
 import { GorTaskError } from './steps/step-context.js';

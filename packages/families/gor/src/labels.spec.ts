@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { contentTerms } from '@precis/engines';
-import { greedyMatchScore } from '@precis/metrics';
 import { greedyLabels, labelWords } from './labels.js';
+import { greedyMatchScore } from './metrics/greedy-match.js';
 
 // Content terms (plurals folded): [cat, met, dog], [dog, barked, cat, dog], [budget, meeting],
 // [zebra] (no vector), [ghost] (a zero vector).

@@ -1,14 +1,10 @@
 import { SummaryEntity } from '@precis/db';
 import { askParsed, ConfigurationError, summaryId, type TaskKind } from '@precis/engine';
-import {
-  GOR_CRITERIA,
-  GOR_PAIRWISE_TEMPLATE,
-  type PairwiseVerdict,
-  parsePairwiseVerdict,
-} from '@precis/prompts';
 import { In } from 'typeorm';
 import type { PairwiseMetricSpec } from '../gor-spec.js';
 import { loadMeeting } from '../meeting.js';
+import { GOR_CRITERIA, type PairwiseVerdict, parsePairwiseVerdict } from '../prompts/gor.parsers.js';
+import { GOR_PAIRWISE_TEMPLATE } from '../prompts/gor.templates.js';
 import { GorTaskError } from '../steps/step-context.js';
 import { type PairwisePayload, pairwiseTaskId } from './gor-metrics.js';
 

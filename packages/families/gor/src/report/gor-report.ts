@@ -17,8 +17,8 @@ import {
   scoreTaskId,
   taskResult,
 } from '@precis/engine';
-import { GOR_CRITERIA } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
+import { GOR_CRITERIA } from '../prompts/gor.parsers.js';
 import type { GorPairwise, GorRow } from '../score/gor-row.js';
 import { gorTrace } from './gor-trace.js';
 

@@ -1,5 +1,5 @@
 import { bootstrapInOrder, describeWork, isComplete, type RowWork } from '@precis/engine';
-import { GOR_CRITERIA } from '@precis/prompts';
+import { GOR_CRITERIA } from '../prompts/gor.parsers.js';
 
 export type Criterion = (typeof GOR_CRITERIA)[number];
 const ROUGE_KEYS = ['rouge1', 'rouge2', 'rougeL'] as const;

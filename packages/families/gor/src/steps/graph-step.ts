@@ -1,9 +1,10 @@
 import { producerOf } from '@precis/engine';
 import { EXTRACTIVE_RESPONDER, queryFocusedAnswer } from '@precis/engines';
 import { RecordGraph } from '@precis/gor/graph';
-import { GOR_RESPOND_TEMPLATE, parseGorText } from '@precis/prompts';
 import { recordEmbedder } from '../embedder.js';
 import type { RecordsGraph } from '../payloads.js';
+import { parseGorText } from '../prompts/gor.parsers.js';
+import { GOR_RESPOND_TEMPLATE } from '../prompts/gor.templates.js';
 import { askSystem, GorTaskError, type StepContext } from './step-context.js';
 
 // Supporting materials as the prompts show them: numbered, one per paragraph.

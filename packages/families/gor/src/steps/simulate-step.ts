@@ -1,13 +1,10 @@
 import { type RunContext, runTemplate } from '@precis/engine';
 import { HEURISTIC_QUERY_SIMULATOR, simulateQueries } from '@precis/engines';
 import { createRng } from '@precis/metrics';
-import {
-  GOR_SIMULATE_TEMPLATE,
-  OutputParseError,
-  parseSimulatedQuery,
-  renderTemplate,
-} from '@precis/prompts';
+import { OutputParseError, renderTemplate } from '@precis/prompts';
 import type { SimulatedQueries } from '../payloads.js';
+import { parseSimulatedQuery } from '../prompts/gor.parsers.js';
+import { GOR_SIMULATE_TEMPLATE } from '../prompts/gor.templates.js';
 import { GorTaskError, type StepContext } from './step-context.js';
 
 // Draws per wanted question before giving up on more distinct ones.

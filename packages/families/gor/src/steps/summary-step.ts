@@ -1,7 +1,8 @@
 import { producerOf } from '@precis/engine';
 import { sentencesOf, TEXTRANK_ENGINE, textRankSummary } from '@precis/engines';
-import { GOR_SUMMARY_TEMPLATE, parseGorText } from '@precis/prompts';
 import { chunkByTokens } from '@precis/text';
+import { parseGorText } from '../prompts/gor.parsers.js';
+import { GOR_SUMMARY_TEMPLATE } from '../prompts/gor.templates.js';
 import { formatMaterials } from './graph-step.js';
 import { askSystem, GorTaskError, nodeTexts, type StepContext } from './step-context.js';
 

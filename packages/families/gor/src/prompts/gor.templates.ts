@@ -1,4 +1,4 @@
-import type { PromptTemplate } from '../template.js';
+import type { PromptTemplate } from '@precis/prompts';
 
 // Graph of Records (METHODS.md §5): query simulation, the RAG response that becomes a record,
 // the final summary from retrieved records, and the pairwise judge. Our own wording.

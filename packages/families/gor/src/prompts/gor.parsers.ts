@@ -1,4 +1,4 @@
-import { extractJsonObject, OutputParseError } from '../errors.js';
+import { extractJsonObject, OutputParseError } from '@precis/prompts';
 
 export const GOR_CRITERIA = ['comprehensiveness', 'diversity', 'empowerment', 'overall'] as const;
 export type GorCriterion = (typeof GOR_CRITERIA)[number];

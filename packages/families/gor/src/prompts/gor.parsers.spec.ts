@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { placeholders, renderTemplate } from '../template.js';
+import { placeholders, renderTemplate } from '@precis/prompts';
 import { parsePairwiseVerdict, parseSimulatedQuery } from './gor.parsers.js';
 import { GOR_TEMPLATES } from './gor.templates.js';
 

@@ -1,2 +1,0 @@
-export * from './gor.parsers.js';
-export * from './gor.templates.js';
