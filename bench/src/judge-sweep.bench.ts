@@ -159,7 +159,12 @@ export async function run(args: string[]) {
     'The summary follows the metric for the most part. <score>4</score>',
   ]);
   try {
-    await importDataset(db, { kind: 'summeval-op', path: DATASET, name: 'summeval-op' });
+    await importDataset(db, {
+      kind: 'summeval-op',
+      kinds: builtInFamilies.datasetKinds,
+      path: DATASET,
+      name: 'summeval-op',
+    });
     const load0 = loadavg()[0]!;
     // Ledger rows are written in batches: one round trip per few hundred calls, not per call.
     const store: LlmStore =

@@ -23,12 +23,8 @@ import {
   generateApiKey,
   type ThrowawayDatabase,
 } from '@precis/db';
-import {
-  DatasetConflictError,
-  DatasetNotFoundError,
-  DatasetValidationError,
-  isDatasetKind,
-} from '@precis/ingest';
+import { builtInFamilies } from '@precis/families';
+import { DatasetConflictError, DatasetNotFoundError, DatasetValidationError } from '@precis/ingest';
 import type { DataSource } from 'typeorm';
 import type { DatasetView } from '../src/runtime/ingestion-port.js';
 import { LocalIngestion } from '../src/runtime/local-ingestion.js';
@@ -98,7 +94,8 @@ describe('precis CLI --remote (gRPC IngestionService)', () => {
     const ingestion = new LocalIngestion(ds);
     const impl: IngestionServiceServer = {
       importDataset: unary(async (req) => {
-        if (!isDatasetKind(req.kind)) throw new Error(`unknown dataset kind ${req.kind}`);
+        if (!builtInFamilies().datasetKinds.has(req.kind))
+          throw new Error(`unknown dataset kind ${req.kind}`);
         const result = await ingestion.importDataset({
           kind: req.kind,
           path: req.path,

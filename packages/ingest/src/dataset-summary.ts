@@ -1,12 +1,13 @@
 import { ChunkEntity, CorpusDocumentEntity, DatasetEntity, DocumentEntity } from '@precis/db';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { DatasetKindTable } from './dataset-kind.js';
 import { DatasetNotFoundError } from './errors.js';
-import type { DatasetKindName } from './types.js';
+import { GENERIC_KIND_TABLE } from './generic-kinds.js';
 
 export interface DatasetSummary {
   id: string;
   name: string;
-  kind: DatasetKindName;
+  kind: string;
   sourcePath: string;
   sourceSha256: string;
   // Kind-specific counts computed at import (e.g. KGDS: paragraphs, utterances, keyFacts...).
@@ -16,41 +17,27 @@ export interface DatasetSummary {
   updatedAt: string;
 }
 
-// jsonb does not keep key order; show counts in the order each importer defines them.
-const COUNT_ORDER: Record<DatasetKindName, string[]> = {
-  kgds: [
-    'documents',
-    'paragraphs',
-    'supportingParagraphs',
-    'utterances',
-    'opinions',
-    'keyFacts',
-    'nonSupportingFacts',
-  ],
-  'summeval-op': ['documents', 'products', 'reviews', 'summaries'],
-  text: ['documents', 'paragraphs', 'words', 'characters'],
-  jsonl: ['documents', 'paragraphs', 'references'],
-  persphere: ['queries', 'claims', 'perspectives', 'documents'],
-  retrieval: ['queries', 'relevant', 'documents'],
-  qmsum: ['documents', 'utterances', 'references'],
-};
-
-export function orderCounts(kind: string, counts: Record<string, number>): Record<string, number> {
-  const order = COUNT_ORDER[kind as DatasetKindName] ?? [];
+// jsonb does not keep key order; show counts in the order each kind registers them.
+export function orderCounts(
+  kind: string,
+  counts: Record<string, number>,
+  kinds: DatasetKindTable = GENERIC_KIND_TABLE,
+): Record<string, number> {
+  const order = kinds.get(kind)?.countOrder ?? [];
   const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
   return Object.fromEntries(
     Object.entries(counts).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b)),
   );
 }
 
-export function toDatasetSummary(row: DatasetEntity): DatasetSummary {
+export function toDatasetSummary(row: DatasetEntity, kinds?: DatasetKindTable): DatasetSummary {
   return {
     id: row.id,
     name: row.name,
     kind: row.kind,
     sourcePath: row.sourcePath,
     sourceSha256: row.sourceSha256,
-    counts: orderCounts(row.kind, row.counts),
+    counts: orderCounts(row.kind, row.counts, kinds),
     metadata: row.metadata,
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
@@ -60,13 +47,14 @@ export function toDatasetSummary(row: DatasetEntity): DatasetSummary {
 export async function listDatasets(
   ds: DataSource | EntityManager,
   filter: { kind?: string } = {},
+  kinds?: DatasetKindTable,
 ): Promise<DatasetSummary[]> {
   const manager = 'manager' in ds ? ds.manager : ds;
   const rows = await manager.getRepository(DatasetEntity).find({
-    where: filter.kind ? { kind: filter.kind as DatasetKindName } : {},
+    where: filter.kind ? { kind: filter.kind } : {},
     order: { name: 'ASC' },
   });
-  return rows.map(toDatasetSummary);
+  return rows.map((row) => toDatasetSummary(row, kinds));
 }
 
 export interface DatasetDetails extends DatasetSummary {
@@ -77,6 +65,7 @@ export interface DatasetDetails extends DatasetSummary {
 export async function getDatasetSummary(
   ds: DataSource | EntityManager,
   name: string,
+  kinds?: DatasetKindTable,
 ): Promise<DatasetDetails> {
   const manager = 'manager' in ds ? ds.manager : ds;
   const row = await manager.getRepository(DatasetEntity).findOne({ where: { name } });
@@ -99,5 +88,5 @@ export async function getDatasetSummary(
   const corpusDocuments = await manager
     .getRepository(CorpusDocumentEntity)
     .count({ where: { datasetId: row.id } });
-  return { ...toDatasetSummary(row), stored: { documents, chunks, corpusDocuments } };
+  return { ...toDatasetSummary(row, kinds), stored: { documents, chunks, corpusDocuments } };
 }

@@ -9,17 +9,12 @@ import {
 import { type FileAccessPolicy, readConfinedFile } from '@precis/files';
 import { countTokens, DEFAULT_ENCODING } from '@precis/text';
 import type { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
+import type { DatasetKindTable } from './dataset-kind.js';
 import { type DatasetSummary, toDatasetSummary } from './dataset-summary.js';
 import { DatasetConflictError, DatasetValidationError } from './errors.js';
 import { parseDatasetText } from './parse-dataset-file.js';
 import { decodeDatasetBytes, LOCAL_FILE_POLICY, sha256Hex } from './read-file.js';
-import type {
-  DatasetKindName,
-  JsonObject,
-  ParsedCorpusDocument,
-  ParsedDataset,
-  ParsedDocument,
-} from './types.js';
+import type { JsonObject, ParsedCorpusDocument, ParsedDataset, ParsedDocument } from './types.js';
 
 export interface ImportProgress {
   phase: 'parse' | 'insert' | 'done';
@@ -31,7 +26,9 @@ export interface ImportProgress {
 }
 
 export interface ImportDatasetOptions {
-  kind: DatasetKindName;
+  kind: string;
+  // The kinds that may be read, with their parsers (default: the generic kinds).
+  kinds?: DatasetKindTable;
   path: string;
   // The documents file of a two-file kind (persphere, retrieval).
   documentsPath?: string;
@@ -84,7 +81,7 @@ export async function prepareImport(ds: DataSource, opts: ImportDatasetOptions):
   const inputs = await readInputs(opts);
   const existing = await ds.getRepository(DatasetEntity).findOne({ where: { name: opts.name } });
   if (existing && checkExisting(existing, opts, inputs.decoded.sha256)) {
-    const dataset = toDatasetSummary(existing);
+    const dataset = toDatasetSummary(existing, opts.kinds);
     return { write: async () => ({ status: 'unchanged', dataset, counts: dataset.counts }) };
   }
   const progress: ImportProgress = {
@@ -160,7 +157,7 @@ async function writeParsed(
     });
   progress.phase = 'done';
   report();
-  const dataset = toDatasetSummary(saved.row);
+  const dataset = toDatasetSummary(saved.row, opts.kinds);
   return { status: saved.status, dataset, counts: dataset.counts };
 }
 
@@ -196,7 +193,7 @@ function parseOrExplain(
 ): ParsedDataset {
   try {
     const documents = corpusFile ? { file: opts.documentsPath!, text: corpusFile.text } : undefined;
-    return parseDatasetText(opts.kind, opts.path, text, onRecord, documents);
+    return parseDatasetText(opts.kind, opts.path, text, onRecord, documents, opts.kinds);
   } catch (err) {
     if (err instanceof DatasetValidationError) throw err;
     throw new DatasetValidationError({

@@ -22,10 +22,6 @@ describe('import limits', () => {
     expect(messageOf(() => parseDatasetText('jsonl', 'docs.jsonl', jsonl))).toBe(
       'docs.jsonl: line 2, field text: holds a NUL character (U+0000), which cannot be stored. Fix: remove the \\u0000 escapes from the file',
     );
-    const kgds = '[{"a":1},{"KGD":[{"utterance":"x\\u0000"}]}]';
-    expect(messageOf(() => parseDatasetText('kgds', 'KGDS.json', kgds))).toMatch(
-      /^KGDS\.json: \[1\]\.KGD\[0\]\.utterance: holds a NUL character/,
-    );
     const key = '{"id":"a","text":"t","metadata":{"k\\u0000":1}}\n';
     expect(messageOf(() => parseDatasetText('jsonl', 'docs.jsonl', key))).toMatch(
       /^docs\.jsonl: line 1, field metadata\["k\\u0000"\]: holds a NUL/,
@@ -36,12 +32,6 @@ describe('import limits', () => {
     const line = `{"id":"a","text":"t","metadata":{"x":${deep(50_000)}}}`;
     expect(messageOf(() => parseDatasetText('jsonl', 'docs.jsonl', `{"id":"z","text":"t"}\n${line}\n`))).toBe(
       'docs.jsonl: line 2: JSON nested more than 64 levels deep (column 100). Fix: flatten the structure; datasets and their metadata need only a few levels',
-    );
-    expect(messageOf(() => parseDatasetText('summeval-op', 'op.jsonl', `${deep(65)}\n`))).toMatch(
-      /^op\.jsonl: line 1: JSON nested more than 64 levels deep/,
-    );
-    expect(messageOf(() => parseDatasetText('kgds', 'KGDS.json', `\n\n  ${deep(100)}`))).toMatch(
-      /^KGDS\.json: line 3: JSON nested more than 64 levels deep \(column 67\)/,
     );
     // Brackets inside strings do not count.
     const quoted = `{"id":"a","text":"${'['.repeat(100)}"}\n`;

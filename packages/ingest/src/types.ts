@@ -1,20 +1,3 @@
-export const DATASET_KINDS = [
-  'kgds',
-  'summeval-op',
-  'text',
-  'jsonl',
-  'persphere',
-  'retrieval',
-  'qmsum',
-] as const;
-// Kinds made of two files: queries (the run's documents) and a corpus (`--documents`).
-export const CORPUS_KINDS: readonly DatasetKindName[] = ['persphere', 'retrieval'];
-export type DatasetKindName = (typeof DATASET_KINDS)[number];
-
-export function isDatasetKind(value: string): value is DatasetKindName {
-  return (DATASET_KINDS as readonly string[]).includes(value);
-}
-
 // JSON-serializable values stored in jsonb columns.
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -37,7 +20,7 @@ export interface ParsedDocument {
 }
 
 export interface ParsedDataset {
-  kind: DatasetKindName;
+  kind: string;
   file: string;
   documents: ParsedDocument[];
   // The retrieval corpus of a two-file kind (persphere, retrieval).

@@ -1,4 +1,4 @@
-import { DATASET_KINDS } from '@precis/ingest';
+import { builtInFamilies } from '@precis/families';
 import { Command, Option } from 'commander';
 import { type CliContext, withRuntime } from '../context.js';
 import { datasetDetails, datasetsTable, printJson } from '../output.js';
@@ -18,7 +18,11 @@ export function datasetsCommand(ctx: CliContext): Command {
     .command('ls')
     .alias('list')
     .description('list imported datasets')
-    .addOption(new Option('--kind <kind>', 'only datasets of this kind').choices(DATASET_KINDS))
+    .addOption(
+      new Option('--kind <kind>', 'only datasets of this kind').choices([
+        ...builtInFamilies().datasetKinds.keys(),
+      ]),
+    )
     .option('--json', 'print as JSON')
     .action(async (opts: ListOptions, command: Command) => {
       await withRuntime(ctx, command, async (runtime) => {

@@ -1,4 +1,4 @@
-import { DATASET_KINDS, type DatasetKindName } from '@precis/ingest';
+import { builtInFamilies } from '@precis/families';
 import { Argument, Command } from 'commander';
 import { type CliContext, withRuntime } from '../context.js';
 import { formatCounts, printJson } from '../output.js';
@@ -20,16 +20,19 @@ const STATUS_TEXT = {
 export function ingestCommand(ctx: CliContext): Command {
   return new Command('ingest')
     .description('import a dataset file (validated; all-or-nothing; re-importing the same file is a no-op)')
-    .addArgument(new Argument('<kind>', 'importer to use').choices(DATASET_KINDS))
+    .addArgument(new Argument('<kind>', 'importer to use').choices(importableKinds()))
     .argument(
       '<path>',
       'dataset file: KGDS.json, summeval-op.jsonl, a .txt/.md book, {id,text} JSONL, or the queries JSONL of persphere/retrieval',
     )
     .requiredOption('--dataset <name>', 'name to import the dataset under')
-    .option('--documents <path>', 'persphere and retrieval: the documents JSONL the queries retrieve from')
+    .option(
+      '--documents <path>',
+      `${corpusKinds().join(' and ')}: the documents JSONL the queries retrieve from`,
+    )
     .option('--replace', 'replace an existing dataset of that name imported from a different file')
     .option('--json', 'print the result as JSON')
-    .action(async (kind: DatasetKindName, path: string, opts: IngestOptions, command: Command) => {
+    .action(async (kind: string, path: string, opts: IngestOptions, command: Command) => {
       await withRuntime(ctx, command, async (runtime) => {
         const progress = importProgress(ctx.stderr, `ingest ${opts.dataset}`);
         let result: Awaited<ReturnType<typeof runtime.ingestion.importDataset>>;
@@ -55,4 +58,14 @@ export function ingestCommand(ctx: CliContext): Command {
         );
       });
     });
+}
+
+// The kinds `precis ingest` reads: every registered kind with a parser, in registry order.
+function importableKinds(): string[] {
+  return [...builtInFamilies().datasetKinds.values()].filter((k) => k.parse).map((k) => k.name);
+}
+
+// The two-file kinds, which take --documents.
+function corpusKinds(): string[] {
+  return [...builtInFamilies().datasetKinds.values()].filter((k) => k.corpus).map((k) => k.name);
 }

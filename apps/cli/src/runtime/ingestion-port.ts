@@ -1,4 +1,4 @@
-import type { DatasetKindName, ImportProgress, ImportStatus } from '@precis/ingest';
+import type { ImportProgress, ImportStatus } from '@precis/ingest';
 
 // What the CLI shows of a dataset, the same whether it came from the local database or a gateway.
 export interface DatasetView {
@@ -16,7 +16,7 @@ export interface DatasetView {
 }
 
 export interface ImportRequest {
-  kind: DatasetKindName;
+  kind: string;
   path: string;
   // The documents file of a persphere or retrieval dataset.
   documentsPath?: string;

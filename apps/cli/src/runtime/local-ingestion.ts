@@ -1,5 +1,6 @@
+import { builtInFamilies } from '@precis/families';
 import type { FileAccessPolicy } from '@precis/files';
-import { getDatasetSummary, importDataset, listDatasets } from '@precis/ingest';
+import { type DatasetKindTable, getDatasetSummary, importDataset, listDatasets } from '@precis/ingest';
 import type { DataSource } from 'typeorm';
 import type { DatasetView, ImportOutcome, ImportRequest, IngestionPort } from './ingestion-port.js';
 
@@ -8,18 +9,20 @@ export class LocalIngestion implements IngestionPort {
   constructor(
     private readonly ds: DataSource,
     private readonly access?: FileAccessPolicy,
+    // The dataset kinds the loaded families register, with their parsers.
+    private readonly kinds: DatasetKindTable = builtInFamilies().datasetKinds,
   ) {}
 
   async importDataset(request: ImportRequest): Promise<ImportOutcome> {
-    const result = await importDataset(this.ds, { ...request, access: this.access });
+    const result = await importDataset(this.ds, { ...request, kinds: this.kinds, access: this.access });
     return { status: result.status, dataset: result.dataset };
   }
 
   listDatasets(filter: { kind?: string } = {}): Promise<DatasetView[]> {
-    return listDatasets(this.ds, filter);
+    return listDatasets(this.ds, filter, this.kinds);
   }
 
   getDataset(name: string): Promise<DatasetView> {
-    return getDatasetSummary(this.ds, name);
+    return getDatasetSummary(this.ds, name, this.kinds);
   }
 }

@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Dataset } from '@precis/contracts';
 import { DatasetEntity } from '@precis/db';
-import { NotFoundError } from '@precis/engine';
+import { type FamilyRegistry, NotFoundError } from '@precis/engine';
+import { builtInFamilies } from '@precis/families';
 import { DatasetNotFoundError, getDatasetSummary, toDatasetSummary } from '@precis/ingest';
+import { FAMILIES } from '@precis/service';
 import { DataSource } from 'typeorm';
 import { boundedField, decodePageToken, encodePageToken, pageSize } from '../grpc/page-token.js';
 import { toProtoDataset } from './dto/dataset.mapper.js';
@@ -10,7 +12,15 @@ import { toProtoDataset } from './dto/dataset.mapper.js';
 // Reads of imported datasets, straight from the database.
 @Injectable()
 export class IngestionService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
+  ) {
+    this.kinds = (families ?? builtInFamilies()).datasetKinds;
+  }
+
+  // The registered dataset kinds: the order each lists its counts in.
+  private readonly kinds: FamilyRegistry['datasetKinds'];
 
   // One page of datasets by name (keyset on the unique name).
   async list(request: {
@@ -33,7 +43,7 @@ export class IngestionService {
     const page = rows.slice(0, take);
     const last = page.at(-1);
     return {
-      datasets: page.map((row) => toProtoDataset(toDatasetSummary(row))),
+      datasets: page.map((row) => toProtoDataset(toDatasetSummary(row, this.kinds))),
       nextPageToken: rows.length > take && last ? encodePageToken(list, last.name) : '',
     };
   }
@@ -41,7 +51,7 @@ export class IngestionService {
   async get(name: string): Promise<Dataset> {
     boundedField('name', name, 100);
     try {
-      return toProtoDataset(await getDatasetSummary(this.dataSource, name));
+      return toProtoDataset(await getDatasetSummary(this.dataSource, name, this.kinds));
     } catch (err) {
       if (err instanceof DatasetNotFoundError) throw new NotFoundError(err.message, { cause: err });
       throw err;

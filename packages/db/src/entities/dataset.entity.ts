@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export type DatasetKind = 'kgds' | 'summeval-op' | 'text' | 'jsonl' | 'persphere' | 'retrieval' | 'qmsum';
+// A kind its family (or @precis/ingest, for the generic ones) registers.
+export type DatasetKind = string;
 
 // One imported corpus. `counts` holds the kind-specific counts reported by `datasets show`.
 @Entity({ name: 'datasets' })

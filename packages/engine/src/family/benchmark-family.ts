@@ -1,4 +1,5 @@
 import type { RunEntity, SummaryEntity } from '@precis/db';
+import type { DatasetKindParser } from '@precis/ingest';
 import type { ModelUse } from '@precis/llm';
 import type { PromptTemplate } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
@@ -152,12 +153,9 @@ export interface ReportSection<T = unknown> {
   trace?(db: DataSource, run: RunEntity, documentId: string): Promise<ReportBlock[]>;
 }
 
-// A dataset kind (`datasets[].kind`): what a spec may name and import with `path`.
-export interface DatasetKind {
-  readonly name: string;
-  // Two files: the queries (`path`) and the documents JSONL they retrieve from (`corpus`).
-  readonly corpus?: boolean;
-}
+// A dataset kind (`datasets[].kind`): what a spec may name and import with `path`, with its
+// parser and the order `datasets show` lists its counts in.
+export type DatasetKind = DatasetKindParser;
 
 // A benchmark family: everything a benchmark brings to the engine. See docs/adding-a-benchmark.md.
 export interface BenchmarkFamily {

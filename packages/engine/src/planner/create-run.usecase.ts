@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DatasetEntity, OPEN_RUN_STATUSES, RunEntity } from '@precis/db';
 import { FileAccessError, type FileAccessPolicy } from '@precis/files';
-import { isDatasetKind, type PreparedImport, prepareImport } from '@precis/ingest';
+import { type PreparedImport, prepareImport } from '@precis/ingest';
 import type { ModelUse } from '@precis/llm';
 import { In } from 'typeorm';
 import type { FamilyRegistry } from '../family/family-registry.js';
@@ -102,14 +102,15 @@ async function importSpecDatasets(
   for (const [i, d] of spec.datasets.entries()) {
     if (d.path === undefined || d.kind === undefined) continue;
     const where = `datasets[${i}]`;
-    // A kind a family registers with no parser in @precis/ingest yet (nothing is written so far).
-    if (!isDatasetKind(d.kind))
+    // A kind its family registers without a parser (nothing is written so far).
+    if (!ctx.families.datasetKinds.get(d.kind)?.parse)
       throw new SpecError(file, [
-        `${where}.kind: no importer reads "${d.kind}" datasets (@precis/ingest has no parser for it)`,
+        `${where}.kind: no importer reads "${d.kind}" datasets (its family registers no parser for it)`,
       ]);
     const corpus = d.corpus === undefined ? {} : { documentsPath: d.corpus };
     const dataset = await prepareImport(ctx.db, {
       kind: d.kind,
+      kinds: ctx.families.datasetKinds,
       path: d.path,
       ...corpus,
       name: d.name,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { specSha256, validateSpec } from '@precis/engine';
-import { CORPUS_KINDS, DATASET_KINDS } from '@precis/ingest';
+import { parseDatasetText } from '@precis/ingest';
 import { builtInFamilies } from './built-in-families.js';
 
 describe('builtInFamilies', () => {
@@ -15,10 +15,35 @@ describe('builtInFamilies', () => {
     expect(builtInFamilies()).toBe(builtInFamilies());
   });
 
-  it('registers every kind the importers read, in their order, two-file kinds with a corpus', () => {
+  it('registers every kind with its parser, in `precis ingest` order, two-file kinds with a corpus', () => {
     const kinds = [...builtInFamilies().datasetKinds.values()];
-    expect(kinds.map((k) => k.name)).toEqual([...DATASET_KINDS]);
-    expect(kinds.filter((k) => k.corpus).map((k) => k.name)).toEqual([...CORPUS_KINDS]);
+    expect(kinds.map((k) => k.name)).toEqual([
+      'kgds',
+      'summeval-op',
+      'text',
+      'jsonl',
+      'persphere',
+      'retrieval',
+      'qmsum',
+    ]);
+    expect(kinds.filter((k) => k.corpus).map((k) => k.name)).toEqual(['persphere', 'retrieval']);
+    expect(kinds.filter((k) => !k.parse)).toEqual([]);
+  });
+
+  it('names the two-file kinds in the --documents refusal, as `precis ingest` always did', () => {
+    const kinds = builtInFamilies().datasetKinds;
+    const jsonl = () =>
+      parseDatasetText(
+        'jsonl',
+        'a.jsonl',
+        '{"id":"a","text":"t"}\n',
+        undefined,
+        { file: 'd.jsonl', text: '' },
+        kinds,
+      );
+    expect(jsonl).toThrow(
+      'd.jsonl: --documents is only for persphere and retrieval datasets, not jsonl. Fix: drop --documents, or import the files as a persphere or retrieval dataset',
+    );
   });
 
   // A run resumes by its spec's hash, which the parsed params' order is part of.

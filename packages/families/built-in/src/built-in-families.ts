@@ -4,14 +4,10 @@ import { gorFamily } from '@precis/family-gor';
 import { kgdsFamily } from '@precis/family-kgds';
 import { opinionFamily } from '@precis/family-opinion';
 import { persphereFamily } from '@precis/family-persphere';
+import { GENERIC_DATASET_KINDS as GENERIC_KINDS } from '@precis/ingest';
 
-// Dataset kinds no family owns: plain documents (a text file, {id, text} JSONL), and queries
-// retrieving from a documents JSONL (`precis retrieval eval`).
-export const GENERIC_DATASET_KINDS: readonly DatasetKind[] = [
-  { name: 'text' },
-  { name: 'jsonl' },
-  { name: 'retrieval', corpus: true },
-];
+// Dataset kinds no family owns (text, jsonl, retrieval), with @precis/ingest's parsers.
+export const GENERIC_DATASET_KINDS: readonly DatasetKind[] = GENERIC_KINDS;
 
 // The order spec errors list the kinds in, as `precis ingest` does.
 const KIND_ORDER = ['kgds', 'summeval-op', 'text', 'jsonl', 'persphere', 'retrieval', 'qmsum'];

@@ -1,5 +1,6 @@
 import type { BenchmarkFamily } from '@precis/engine';
 import { OutputParseError } from '@precis/prompts';
+import { qmsumDatasetKind } from './dataset/qmsum-kind.js';
 import { checkGorSpec } from './gor-spec.js';
 import { gorStrategies } from './gor-strategy.js';
 import { pairwiseMetric, rougeMetric } from './metrics/gor-metrics.js';
@@ -17,7 +18,7 @@ import { gorStepKinds } from './steps/step-kinds.js';
 export const gorFamily: BenchmarkFamily = {
   name: 'gor',
   // QMSum meetings (JSONL), with their queries and reference summaries.
-  datasetKinds: [{ name: 'qmsum' }],
+  datasetKinds: [qmsumDatasetKind],
   strategies: gorStrategies,
   metrics: [rougeMetric, pairwiseMetric],
   taskKinds: [...gorStepKinds, pairwiseKind],

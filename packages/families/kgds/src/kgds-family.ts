@@ -1,4 +1,5 @@
 import type { BenchmarkFamily } from '@precis/engine';
+import { kgdsDatasetKind } from './dataset/kgds-kind.js';
 import { checkKgdsSpec } from './kgds-spec.js';
 import { KGDS_TEMPLATES } from './prompts/kgds.templates.js';
 import { kgdsReport } from './report/kgds-report.js';
@@ -15,7 +16,7 @@ import { kgdsFactsKind, kgdsFeedbackKind, kgdsOpinionsKind } from './verify/veri
 export const kgdsFamily: BenchmarkFamily = {
   name: 'kgds',
   // KGDS.json: news articles with their discussions and annotations.
-  datasetKinds: [{ name: 'kgds' }],
+  datasetKinds: [kgdsDatasetKind],
   strategies: [ebsAosStrategy, absAosStrategy],
   sources: [goldSource],
   metrics: [kgdsMetric],

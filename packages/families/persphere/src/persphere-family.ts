@@ -1,5 +1,6 @@
 import type { BenchmarkFamily } from '@precis/engine';
 import { OutputParseError } from '@precis/prompts';
+import { persphereDatasetKind } from './dataset/persphere-kind.js';
 import { checkPersphereSpec } from './persphere-spec.js';
 import { PERSPHERE_TEMPLATES } from './prompts/persphere.templates.js';
 import { persphereReport } from './report/persphere-report.js';
@@ -16,7 +17,7 @@ import { persphereMetric } from './verify/persphere-metric.js';
 export const persphereFamily: BenchmarkFamily = {
   name: 'persphere',
   // Queries with their gold perspectives, and the documents they retrieve from (`corpus`).
-  datasetKinds: [{ name: 'persphere', corpus: true }],
+  datasetKinds: [persphereDatasetKind],
   strategies: [vanillaStrategy, hierSphereStrategy],
   metrics: [persphereMetric],
   taskKinds: [persphereRetrieveKind, persphereSummaryKind, ...persphereVerifyKinds],

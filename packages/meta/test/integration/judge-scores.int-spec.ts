@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import { builtInFamilies } from '@precis/families';
 import { importDataset } from '@precis/ingest';
 import {
   correlateWithHumans,
@@ -11,6 +12,9 @@ import {
 } from '@precis/meta';
 import { OPINION_DIMENSION_IDS } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
+
+// The shipped dataset kinds: summeval-op is the opinion family's.
+const kinds = builtInFamilies().datasetKinds;
 
 const repoRoot = resolve(import.meta.dirname, '../../../..');
 const FILE = resolve(repoRoot, '../shared/datasets/summeval-op/summeval-op.jsonl');
@@ -26,7 +30,7 @@ describe('judge scores from metric_values (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createThrowawayDatabase('meta_judge');
     ds = await createDataSource({ url: db.url });
-    await importDataset(ds, { kind: 'summeval-op', path: FILE, name: 'summeval-op' });
+    await importDataset(ds, { kind: 'summeval-op', kinds, path: FILE, name: 'summeval-op' });
     const [table] = (await ds.query(`SELECT to_regclass('public.metric_values') IS NOT NULL AS present`)) as {
       present: boolean;
     }[];

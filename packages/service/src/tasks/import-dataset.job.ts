@@ -1,12 +1,17 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { type JobContext, type JobHandler, PermanentTaskError, type TaskErrorCode } from '@precis/engine';
+import {
+  type FamilyRegistry,
+  type JobContext,
+  type JobHandler,
+  PermanentTaskError,
+  type TaskErrorCode,
+} from '@precis/engine';
+import { builtInFamilies } from '@precis/families';
 import { FileAccessError, type FileAccessProblem } from '@precis/files';
 import {
-  DATASET_KINDS,
   DatasetConflictError,
   DatasetValidationError,
   importDataset,
-  isDatasetKind,
   validateDatasetName,
 } from '@precis/ingest';
 import type { Level } from 'pino';
@@ -15,6 +20,7 @@ import type { EnvConfig } from '../config/env-schema.js';
 import { type FileAccessEnvSchema, serverFilePolicy } from '../config/file-access-env.js';
 import { SERVICE_CONFIG, SERVICE_LOGGER, WORKER_LOG_LEVEL } from '../core/tokens.js';
 import { type ServiceLogger, taskLogger, workerLogger } from '../logging/create-logger.js';
+import { FAMILIES } from '../runs/families.js';
 import { INGEST_TASK_KIND, type IngestTaskResult, parseIngestTaskPayload } from './ingest-task.js';
 
 // How each refusal of the file-access policy is answered (the gateway maps these to gRPC codes).
@@ -38,19 +44,23 @@ export class ImportDatasetJob implements JobHandler {
     @Inject(SERVICE_CONFIG) private readonly config: EnvConfig<FileAccessEnvSchema>,
     @Inject(SERVICE_LOGGER) logger: ServiceLogger,
     @Optional() @Inject(WORKER_LOG_LEVEL) level?: Level,
+    @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
   ) {
     this.logger = workerLogger(logger, level);
+    this.kinds = (families ?? builtInFamilies()).datasetKinds;
   }
 
   private readonly logger: ServiceLogger;
+  // The dataset kinds the loaded families register, with their parsers.
+  private readonly kinds: FamilyRegistry['datasetKinds'];
 
   async handle(job: JobContext): Promise<IngestTaskResult> {
     const taskId = job.taskId;
     const log = taskLogger(this.logger, { taskId, stage: 'ingest', kind: this.kind });
     const p = parseIngestTaskPayload(taskId, job.payload);
-    if (!isDatasetKind(p.kind)) {
+    if (!this.kinds.has(p.kind)) {
       throw new PermanentTaskError(
-        `ingest task ${taskId}: kind ${JSON.stringify(p.kind)} is not a dataset kind; use one of ${DATASET_KINDS.join(', ')}`,
+        `ingest task ${taskId}: kind ${JSON.stringify(p.kind)} is not a dataset kind; use one of ${[...this.kinds.keys()].join(', ')}`,
         'invalid-argument',
       );
     }
@@ -64,6 +74,7 @@ export class ImportDatasetJob implements JobHandler {
     try {
       const result = await importDataset(this.dataSource, {
         kind: p.kind,
+        kinds: this.kinds,
         path,
         ...(p.documentsPath === undefined ? {} : { documentsPath: p.documentsPath }),
         name: p.datasetName,

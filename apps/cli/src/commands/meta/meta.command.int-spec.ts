@@ -4,11 +4,15 @@ import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import { builtInFamilies } from '@precis/families';
 import { importDataset } from '@precis/ingest';
 import { runMetaQuery } from '@precis/meta';
 import { Command } from 'commander';
 import type { DataSource } from 'typeorm';
 import { registerMetaCommands } from './meta.command.js';
+
+// The shipped dataset kinds: summeval-op is the opinion family's.
+const kinds = builtInFamilies().datasetKinds;
 
 const repoRoot = resolve(import.meta.dirname, '../../../../..');
 const FILE = resolve(repoRoot, '../shared/datasets/summeval-op/summeval-op.jsonl');
@@ -20,7 +24,7 @@ let dir: string;
 beforeAll(async () => {
   db = await createThrowawayDatabase('cli_meta');
   ds = await createDataSource({ url: db.url });
-  await importDataset(ds, { kind: 'summeval-op', path: FILE, name: 'sop' });
+  await importDataset(ds, { kind: 'summeval-op', kinds, path: FILE, name: 'sop' });
   dir = await mkdtemp(join(tmpdir(), 'precis-cli-meta-'));
 });
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Bus } from '@precis/bus';
 import type { ImportDatasetRequest, ImportDatasetResponse } from '@precis/contracts';
 import {
   DeadlineError,
   type DomainError,
+  type FamilyRegistry,
   finishTask,
   InternalError,
   InvalidInputError,
@@ -18,9 +19,11 @@ import {
   taskMessage,
   UnavailableError,
 } from '@precis/engine';
-import { DATASET_KINDS, getDatasetSummary, isDatasetKind, validateDatasetName } from '@precis/ingest';
+import { builtInFamilies } from '@precis/families';
+import { getDatasetSummary, validateDatasetName } from '@precis/ingest';
 import {
   BUS,
+  FAMILIES,
   INGEST_TASK_KIND,
   type IngestTaskPayload,
   type IngestTaskResult,
@@ -47,7 +50,13 @@ export class ImportDatasetUseCase {
     private readonly shutdown: ShutdownState,
     @Inject(SERVICE_CONFIG) private readonly config: GatewayConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: ServiceLogger,
-  ) {}
+    @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
+  ) {
+    this.kinds = (families ?? builtInFamilies()).datasetKinds;
+  }
+
+  // The dataset kinds the loaded families register (checked here, parsed by the ingestion service).
+  private readonly kinds: FamilyRegistry['datasetKinds'];
 
   private inFlight = 0;
 
@@ -115,9 +124,9 @@ export class ImportDatasetUseCase {
 
   private validate(request: ImportDatasetRequest): IngestTaskPayload {
     const kind = (request.kind ?? '').trim();
-    if (!isDatasetKind(kind)) {
+    if (!this.kinds.has(kind)) {
       throw new InvalidInputError(
-        `kind ${JSON.stringify(kind)} is not a dataset kind; use one of ${DATASET_KINDS.join(', ')}`,
+        `kind ${JSON.stringify(kind)} is not a dataset kind; use one of ${[...this.kinds.keys()].join(', ')}`,
         { field: 'kind' },
       );
     }
@@ -140,7 +149,11 @@ export class ImportDatasetUseCase {
     switch (row.status) {
       case 'done': {
         const result = row.result as IngestTaskResult | null;
-        const dataset = await getDatasetSummary(this.dataSource, result?.datasetName ?? payload.datasetName);
+        const dataset = await getDatasetSummary(
+          this.dataSource,
+          result?.datasetName ?? payload.datasetName,
+          this.kinds,
+        );
         return { status: toProtoImportStatus(result?.status ?? ''), dataset: toProtoDataset(dataset) };
       }
       case 'failed':

@@ -1,4 +1,4 @@
-import { OutputParseError } from '@precis/prompts';
+import { OutputParseError } from '../errors.js';
 
 export interface TopLogprob {
   token: string;

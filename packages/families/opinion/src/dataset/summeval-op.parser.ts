@@ -1,13 +1,15 @@
-import { jsonlRecords } from '../jsonl-lines.js';
-import type { JsonObject, ParsedDataset, ParsedDocument } from '../types.js';
 import {
   expectNumber,
   expectObject,
   expectString,
   fieldPath,
+  type JsonObject,
+  jsonlRecords,
+  type ParsedDataset,
+  type ParsedDocument,
   RecordContext,
   requireField,
-} from '../validate.js';
+} from '@precis/ingest';
 
 // The file's dimension names and the canonical ids used everywhere else in Precis (METHODS.md §4.1).
 export const SUMMEVAL_OP_DIMENSIONS = {

@@ -1,13 +1,16 @@
-import { parseJsonText } from '../json-text.js';
-import type { JsonObject, ParsedChunk, ParsedDataset, ParsedDocument } from '../types.js';
 import {
   expectArray,
   expectInteger,
   expectObject,
   expectString,
+  type JsonObject,
+  type ParsedChunk,
+  type ParsedDataset,
+  type ParsedDocument,
+  parseJsonText,
   RecordContext,
   requireField,
-} from '../validate.js';
+} from '@precis/ingest';
 
 // KGDS fact types (METHODS.md §2.1): BSPAF 1 key, 2 non-key, 3 intra-repetitive;
 // BNPAF 0 non-supporting, 3 intra-repetitive, 4/5/6 masked conflicting.

@@ -1,11 +1,5 @@
-import {
-  type ChatMessage,
-  formatReviews,
-  OPINION_DIMENSIONS_DEFINED,
-  type OpinionDimensionId,
-  type PromptTemplate,
-  renderTemplate,
-} from '@precis/prompts';
+import { type ChatMessage, type PromptTemplate, renderTemplate } from '../template.js';
+import { formatReviews, OPINION_DIMENSIONS_DEFINED, type OpinionDimensionId } from './dimensions.js';
 
 // Op-I (dimension-independent): one fixed template; only the Metric block (name + definition)
 // changes between dimensions, so one prompt serves every dimension.

@@ -1,6 +1,14 @@
-import { jsonlRecords } from '../jsonl-lines.js';
-import type { ParsedChunk, ParsedDataset, ParsedDocument } from '../types.js';
-import { expectArray, expectObject, expectString, type RecordContext, requireField } from '../validate.js';
+import {
+  expectArray,
+  expectObject,
+  expectString,
+  jsonlRecords,
+  type ParsedChunk,
+  type ParsedDataset,
+  type ParsedDocument,
+  type RecordContext,
+  requireField,
+} from '@precis/ingest';
 
 const FIELDS = ['topic_list', 'general_query_list', 'specific_query_list', 'meeting_transcripts'];
 

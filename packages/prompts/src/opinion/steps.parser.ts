@@ -1,4 +1,4 @@
-import { OutputParseError } from '@precis/prompts';
+import { OutputParseError } from '../errors.js';
 
 const STEP_LINE = /^\s*(?:step\s*)?(\d+)\s*[.):]\s*(.*)$/i;
 

@@ -1,12 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  OPINION_DIMENSION_IDS,
-  OPINION_DIMENSIONS_DEFINED,
-  overrideTemplate,
-  placeholders,
-  renderTemplate,
-  toOpinionDimensionId,
-} from '@precis/prompts';
+import { overrideTemplate, placeholders, renderTemplate } from '../template.js';
+import { OPINION_DIMENSION_IDS, OPINION_DIMENSIONS_DEFINED, toOpinionDimensionId } from './dimensions.js';
 import { OPINION_SUMMARY_TEMPLATE } from './generate.template.js';
 import {
   GEVAL_SCORE_TEMPLATES,

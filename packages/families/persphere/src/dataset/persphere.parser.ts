@@ -1,7 +1,17 @@
-import { boundedTitle } from '../limits.js';
-import type { JsonObject, ParsedDataset, ParsedDocument } from '../types.js';
-import { expectArray, expectString, type RecordContext, requireField } from '../validate.js';
-import { corpusDataset, parseCorpusFile, recordId, uniqueRecords } from './corpus.parser.js';
+import {
+  boundedTitle,
+  corpusDataset,
+  expectArray,
+  expectString,
+  type JsonObject,
+  type ParsedDataset,
+  type ParsedDocument,
+  parseCorpusFile,
+  type RecordContext,
+  recordId,
+  requireField,
+  uniqueRecords,
+} from '@precis/ingest';
 
 const QUERY_FIELDS = ['id', 'title', 't1', 't2', 'response1', 'response2', 'favor_ids', 'against_ids'];
 // Claim i's statement, perspectives and evidence ids (one per perspective) in the source.

@@ -1,4 +1,4 @@
-import { OutputParseError } from '@precis/prompts';
+import { OutputParseError } from '../errors.js';
 
 export interface ScoreParseOptions {
   // Recorded in the error so failures name the prompt that produced them.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { OutputParseError } from '@precis/prompts';
+import { OutputParseError } from '../errors.js';
 import { aggregateScoreSamples } from './aggregate.js';
 import { logprobWeightedScore, scoreTokenTopLogprobs } from './logprob-score.js';
 
