@@ -1,15 +1,12 @@
 import type { BenchmarkFamily } from '@precis/engine';
-import {
-  GEVAL_SCORE_TEMPLATES,
-  GEVAL_STEPS_TEMPLATES,
-  OP_I_TEMPLATE,
-  OP_TEMPLATES,
-  OPINION_SUMMARY_TEMPLATE,
-} from '@precis/prompts';
 import { summevalOpDatasetKind } from './dataset/summeval-op-kind.js';
 import { scoreDimensions } from './dimensions/dimension-scores.js';
 import { dimensionsMetric, gevalStepsKind, judgeDimensionKind } from './dimensions/dimensions-metric.js';
 import { checkOneDimensionsMetric } from './dimensions/dimensions-spec.js';
+import { OPINION_SUMMARY_TEMPLATE } from './prompts/generate.template.js';
+import { GEVAL_SCORE_TEMPLATES, GEVAL_STEPS_TEMPLATES } from './prompts/geval.templates.js';
+import { OP_TEMPLATES } from './prompts/op.templates.js';
+import { OP_I_TEMPLATE } from './prompts/op-i.template.js';
 import { dimensionReport } from './report/render-dimension-leaderboard.js';
 import { datasetSource } from './summary/dataset-source.js';
 import { opinionStrategy, opinionSummaryKind } from './summary/opinion-strategy.js';

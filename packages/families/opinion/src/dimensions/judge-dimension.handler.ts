@@ -7,8 +7,10 @@ import {
   metricValueId,
   summaryText,
 } from '@precis/engine';
-import { OutputParseError, parseEvaluationSteps, renderGevalStepsPrompt } from '@precis/prompts';
+import { OutputParseError } from '@precis/prompts';
 import type { GevalStepsPayload, GevalStepsResult, JudgeDimensionPayload } from '../payloads.js';
+import { renderGevalStepsPrompt } from '../prompts/geval.templates.js';
+import { parseEvaluationSteps } from '../prompts/steps.parser.js';
 import { documentReviews } from '../summary/reviews.js';
 import { dimensionMetricKey } from './dimension-planner.js';
 import {

@@ -1,17 +1,17 @@
 import { runTemplate, TemplateMismatchError, type TemplateOverrides } from '@precis/engine';
 import {
   type ChatMessage,
-  GEVAL_SCORE_TEMPLATES,
-  GEVAL_STEPS_TEMPLATES,
   isOpinionDimensionId,
-  OP_I_TEMPLATE,
-  OP_TEMPLATES,
   type OpinionDimensionId,
   type PromptTemplate,
-  renderGevalScorePrompt,
-  renderOpIPrompt,
-  renderOpPrompt,
 } from '@precis/prompts';
+import {
+  GEVAL_SCORE_TEMPLATES,
+  GEVAL_STEPS_TEMPLATES,
+  renderGevalScorePrompt,
+} from '../prompts/geval.templates.js';
+import { OP_TEMPLATES, renderOpPrompt } from '../prompts/op.templates.js';
+import { OP_I_TEMPLATE, renderOpIPrompt } from '../prompts/op-i.template.js';
 import type { DimensionsMetricSpec } from './dimensions-spec.js';
 
 export type JudgeFamily = DimensionsMetricSpec['family'];

@@ -1,11 +1,11 @@
+import { OutputParseError } from '@precis/prompts';
+import { aggregateScoreSamples } from '../prompts/aggregate.js';
 import {
-  aggregateScoreSamples,
   logprobWeightedScore,
-  OutputParseError,
-  parseScore,
   scoreTokenTopLogprobs,
   type TokenWithTopLogprobs,
-} from '@precis/prompts';
+} from '../prompts/logprob-score.js';
+import { parseScore } from '../prompts/score.parser.js';
 
 // One judge sample as the model returned it.
 export interface JudgeSample {

@@ -1,9 +1,10 @@
 import type { NewTask, RunContext, SummaryTaskResult, SystemSpec } from '@precis/engine';
 import { ConfigurationError, runTemplate, summarizeTaskId, type TemplateOverrides } from '@precis/engine';
 import { createLeadEngine, createTextRankEngine } from '@precis/engines';
-import { formatReviews, OPINION_SUMMARY_TEMPLATE, renderTemplate } from '@precis/prompts';
+import { formatReviews, renderTemplate } from '@precis/prompts';
 import { checkTemplate } from '../dimensions/judge-templates.js';
 import type { OpinionSummaryPayload } from '../payloads.js';
+import { OPINION_SUMMARY_TEMPLATE } from '../prompts/generate.template.js';
 import { documentReviews } from './reviews.js';
 
 // Strategy 'opinion' has one step per product: reviews -> one paragraph.

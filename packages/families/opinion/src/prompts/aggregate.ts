@@ -1,4 +1,4 @@
-import { OutputParseError } from '../errors.js';
+import { OutputParseError } from '@precis/prompts';
 import { parseScore } from './score.parser.js';
 
 export interface SampleAggregate {

@@ -1,5 +1,11 @@
-import { type ChatMessage, type PromptTemplate, renderTemplate } from '../template.js';
-import { formatReviews, OPINION_DIMENSIONS_DEFINED, type OpinionDimensionId } from './dimensions.js';
+import {
+  type ChatMessage,
+  formatReviews,
+  OPINION_DIMENSIONS_DEFINED,
+  type OpinionDimensionId,
+  type PromptTemplate,
+  renderTemplate,
+} from '@precis/prompts';
 import type { OpinionJudgeInput } from './op-i.template.js';
 
 // Op (dimension-dependent): one hand-written prompt per dimension, each with its own rubric

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { OutputParseError } from '../errors.js';
+import { OutputParseError } from '@precis/prompts';
 import { parseScore } from './score.parser.js';
 import { parseEvaluationSteps } from './steps.parser.js';
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { overrideTemplate, placeholders, renderTemplate } from '../template.js';
-import { OPINION_DIMENSION_IDS, OPINION_DIMENSIONS_DEFINED, toOpinionDimensionId } from './dimensions.js';
+import {
+  OPINION_DIMENSION_IDS,
+  OPINION_DIMENSIONS_DEFINED,
+  overrideTemplate,
+  placeholders,
+  renderTemplate,
+  toOpinionDimensionId,
+} from '@precis/prompts';
 import { OPINION_SUMMARY_TEMPLATE } from './generate.template.js';
 import {
   GEVAL_SCORE_TEMPLATES,

@@ -1,4 +1,4 @@
-import { OutputParseError } from '../errors.js';
+import { OutputParseError } from '@precis/prompts';
 
 export interface ScoreParseOptions {
   // Recorded in the error so failures name the prompt that produced them.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { OutputParseError } from '../errors.js';
+import { OutputParseError } from '@precis/prompts';
 import { aggregateScoreSamples } from './aggregate.js';
 import { logprobWeightedScore, scoreTokenTopLogprobs } from './logprob-score.js';
 

@@ -1,4 +1,4 @@
-import { OutputParseError } from '../errors.js';
+import { OutputParseError } from '@precis/prompts';
 
 const STEP_LINE = /^\s*(?:step\s*)?(\d+)\s*[.):]\s*(.*)$/i;
 

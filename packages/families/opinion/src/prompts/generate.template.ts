@@ -1,4 +1,4 @@
-import type { PromptTemplate } from '../template.js';
+import type { PromptTemplate } from '@precis/prompts';
 
 // Opinion summary generation (METHODS.md §4.2): one paragraph, no bullet points.
 export const OPINION_SUMMARY_TEMPLATE: PromptTemplate = {

@@ -1,4 +1,4 @@
-import { OutputParseError } from '../errors.js';
+import { OutputParseError } from '@precis/prompts';
 
 export interface TopLogprob {
   token: string;

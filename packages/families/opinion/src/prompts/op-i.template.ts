@@ -1,5 +1,11 @@
-import { type ChatMessage, type PromptTemplate, renderTemplate } from '../template.js';
-import { formatReviews, OPINION_DIMENSIONS_DEFINED, type OpinionDimensionId } from './dimensions.js';
+import {
+  type ChatMessage,
+  formatReviews,
+  OPINION_DIMENSIONS_DEFINED,
+  type OpinionDimensionId,
+  type PromptTemplate,
+  renderTemplate,
+} from '@precis/prompts';
 
 // Op-I (dimension-independent): one fixed template; only the Metric block (name + definition)
 // changes between dimensions, so one prompt serves every dimension.
