@@ -17,8 +17,6 @@ describe('@precis/metrics entry point', () => {
       'normalCdf',
       'summaryLevelCorrelation',
       'systemLevelCorrelation',
-      'booookScoreForSummary',
-      'systemBooookScore',
       'recallAtK',
       'coverAtK',
     ]) {

@@ -76,19 +76,6 @@ export {
   studentTTwoSidedP,
 } from './stats/special-functions.js';
 export {
-  type AnnotatedVerdicts,
-  type AnnotationEntry,
-  booookScoreForSummary,
-  matchSentence,
-  normalizeSentence,
-  type SentenceVerdict,
-  type SummaryBooookScore,
-  type SystemBooookScore,
-  type SystemBooookScoreOptions,
-  systemBooookScore,
-  verdictsFromAnnotations,
-} from './tasks/booookscore.js';
-export {
   coverAtK,
   type MeanOverQueries,
   meanCoverAtK,

@@ -1,21 +1,19 @@
 import type { RunContext } from '@precis/engine';
 import { ConfigurationError, runTemplate, type TemplateOverrides } from '@precis/engine';
 import { annotateDuplication, DUPLICATION_ENGINE } from '@precis/engines';
-import {
-  ANNOTATE_BATCH_TEMPLATE,
-  ANNOTATE_SENTENCE_TEMPLATE,
-  OutputParseError,
-  parseBatchAnnotation,
-  parseSentenceAnnotation,
-  renderTemplate,
-  type SentenceVerdict,
-} from '@precis/prompts';
+import { OutputParseError, renderTemplate } from '@precis/prompts';
 import { splitSentences } from '@precis/text';
 import type {
   AnnotateCoherencePayload,
   AnnotateCoherenceResult,
   CoherenceVerdictRecord,
 } from '../payloads.js';
+import {
+  parseBatchAnnotation,
+  parseSentenceAnnotation,
+  type SentenceVerdict,
+} from '../prompts/annotate.parser.js';
+import { ANNOTATE_BATCH_TEMPLATE, ANNOTATE_SENTENCE_TEMPLATE } from '../prompts/annotate.templates.js';
 import type { BooookScoreMetricSpec } from './booookscore-spec.js';
 
 export const HEURISTIC_JUDGE = `engine:${DUPLICATION_ENGINE}`;

@@ -1,7 +1,7 @@
 import { describeWork, isComplete, type RowWork } from '@precis/engine';
-import { booookScoreForSummary, type SummaryBooookScore, systemBooookScore } from '@precis/metrics';
-import { CONFUSION_TYPES } from '@precis/prompts';
 import { splitSentences } from '@precis/text';
+import { booookScoreForSummary, type SummaryBooookScore, systemBooookScore } from '../metrics/booookscore.js';
+import { CONFUSION_TYPES } from '../prompts/confusion-types.js';
 
 export interface JudgedSummary {
   id: string;

@@ -1,7 +1,7 @@
 import { readErrorReason, readLocalText } from '@precis/files';
-import { booookScoreForSummary, systemBooookScore, verdictsFromAnnotations } from '@precis/metrics';
-import { CONFUSION_TYPES, normalizeConfusionType } from '@precis/prompts';
 import { splitSentences } from '@precis/text';
+import { booookScoreForSummary, systemBooookScore, verdictsFromAnnotations } from '../metrics/booookscore.js';
+import { CONFUSION_TYPES, normalizeConfusionType } from '../prompts/confusion-types.js';
 
 // Scores, std and error-type shares in percent, as a run's BooookScore reports them.
 export interface RescoreResult {

@@ -1,4 +1,4 @@
-import { extractJsonObject, OutputParseError } from '../errors.js';
+import { extractJsonObject, OutputParseError } from '@precis/prompts';
 import { CONFUSION_TYPES, type ConfusionType, normalizeConfusionType } from './confusion-types.js';
 
 export interface SentenceVerdict {

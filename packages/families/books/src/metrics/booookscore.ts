@@ -1,4 +1,4 @@
-import { type BootstrapOptions, bootstrapMean } from '../stats/bootstrap.js';
+import { type BootstrapOptions, bootstrapMean } from '@precis/metrics';
 
 // BooookScore helpers (METHODS.md §1.6). Verdicts come from a judge or from published annotations.
 

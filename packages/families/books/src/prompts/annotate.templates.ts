@@ -1,4 +1,4 @@
-import type { PromptTemplate } from '../template.js';
+import type { PromptTemplate } from '@precis/prompts';
 
 const DEFINITIONS = `You are checking a summary of a book for places where a reader would get confused.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { OutputParseError } from '../errors.js';
+import { OutputParseError } from '@precis/prompts';
 import { parseBatchAnnotation, parseSentenceAnnotation } from './annotate.parser.js';
 
 describe('parseSentenceAnnotation', () => {
