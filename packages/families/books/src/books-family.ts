@@ -1,4 +1,4 @@
-import type { BenchmarkFamily } from '@precis/engine';
+import type { BenchmarkFamily } from '@precis/engine/family';
 import { PluginError } from '@precis/plugins';
 import { DEFAULT_TEMPLATES, StrategyError } from '@precis/strategies';
 import { booookScoreMetric } from './booookscore/booookscore-metric.js';

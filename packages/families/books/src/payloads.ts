@@ -20,7 +20,7 @@ export interface SummarizeStepPayload {
   };
 }
 
-export type { SummaryTaskResult as SummarizeStepResult } from '@precis/engine';
+export type { SummaryTaskResult as SummarizeStepResult } from '@precis/engine/family';
 
 // A batch of summary sentences for the BooookScore annotator (1-based sentence numbers).
 export interface AnnotateCoherencePayload {

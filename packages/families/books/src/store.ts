@@ -1,4 +1,4 @@
-import { RESULT_CALLS_SQL } from '@precis/engine';
+import { RESULT_CALLS_SQL } from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 
 // The books family's reads of the ledger (the engine's stores hold the rest).

@@ -1,4 +1,4 @@
-import { type DatasetKind, FamilyRegistry } from '@precis/engine';
+import { type DatasetKind, FamilyRegistry } from '@precis/engine/family';
 import { booksFamily } from '@precis/family-books';
 import { gorFamily } from '@precis/family-gor';
 import { kgdsFamily } from '@precis/family-kgds';

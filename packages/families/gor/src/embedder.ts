@@ -1,4 +1,4 @@
-import { ConfigurationError, documentTexts, type RunContext, runDocuments } from '@precis/engine';
+import { ConfigurationError, documentTexts, type RunContext, runDocuments } from '@precis/engine/family';
 import { EMBED_BATCH, LsaIndex } from '@precis/retrievers';
 import { LSA_EMBEDDER } from './gor-spec.js';
 import { meetingChunks } from './meeting.js';

@@ -1,4 +1,4 @@
-import type { BenchmarkFamily } from '@precis/engine';
+import type { BenchmarkFamily } from '@precis/engine/family';
 import { OutputParseError } from '@precis/prompts';
 import { qmsumDatasetKind } from './dataset/qmsum-kind.js';
 import { checkGorSpec } from './gor-spec.js';

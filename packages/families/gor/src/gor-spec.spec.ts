@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { BenchmarkSpec, SystemSpec } from '@precis/engine';
+import type { BenchmarkSpec, SystemSpec } from '@precis/engine/family';
 import { parseRetriever } from '@precis/retrievers';
 import { checkGorSpec, gorSettings, isGorSystem } from './gor-spec.js';
 

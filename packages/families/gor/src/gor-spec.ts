@@ -7,7 +7,7 @@ import {
   name,
   type ScopedMetricSpec,
   type SystemSpec,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { parseRetriever, type RetrieverSpec, RetrieverSpecError } from '@precis/retrievers';
 import { z } from 'zod';
 

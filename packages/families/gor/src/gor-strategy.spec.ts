@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { BenchmarkSpec, StrategyUnit, SystemSpec } from '@precis/engine';
+import type { BenchmarkSpec, StrategyUnit, SystemSpec } from '@precis/engine/family';
 import { gorStrategies } from './gor-strategy.js';
 import type { RankedNodes, RecordsGraph, SimulatedQueries, TrainedRankings } from './payloads.js';
 

@@ -5,7 +5,7 @@ import {
   SYSTEM_SCOPE,
   summarizeTaskId,
   systemTaskId,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { GOR_STRATEGIES, type GorStrategy, gorParams, gorSettings } from './gor-spec.js';
 import {
   type GorStep,

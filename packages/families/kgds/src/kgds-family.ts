@@ -1,4 +1,4 @@
-import type { BenchmarkFamily } from '@precis/engine';
+import type { BenchmarkFamily } from '@precis/engine/family';
 import { kgdsDatasetKind } from './dataset/kgds-kind.js';
 import { checkKgdsSpec } from './kgds-spec.js';
 import { KGDS_TEMPLATES } from './prompts/kgds.templates.js';

@@ -9,7 +9,7 @@ import {
   name,
   type SystemSpec,
   scopedJudgeFields,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { z } from 'zod';
 import type { KgdsPattern } from './prompts/kgds.parsers.js';
 

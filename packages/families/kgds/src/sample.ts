@@ -1,4 +1,4 @@
-import { boundedMemo } from '@precis/engine';
+import { boundedMemo } from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 import { type KgdsDocumentRow, kgdsDocumentRows } from './store.js';
 

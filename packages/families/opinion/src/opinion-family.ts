@@ -1,4 +1,4 @@
-import type { BenchmarkFamily } from '@precis/engine';
+import type { BenchmarkFamily } from '@precis/engine/family';
 import { summevalOpDatasetKind } from './dataset/summeval-op-kind.js';
 import { scoreDimensions } from './dimensions/dimension-scores.js';
 import { dimensionsMetric, gevalStepsKind, judgeDimensionKind } from './dimensions/dimensions-metric.js';

@@ -1,5 +1,5 @@
 import type { TaskEntity } from '@precis/db';
-import { FINISHED_SQL } from '@precis/engine';
+import { FINISHED_SQL } from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 import type { DimensionJudgmentWrite } from './dimensions/finish-judgment.js';
 

@@ -1,4 +1,4 @@
-import type { BenchmarkFamily } from '@precis/engine';
+import type { BenchmarkFamily } from '@precis/engine/family';
 import { OutputParseError } from '@precis/prompts';
 import { persphereDatasetKind } from './dataset/persphere-kind.js';
 import { checkPersphereSpec } from './persphere-spec.js';

@@ -7,7 +7,7 @@ import {
   metricsNamed,
   type SystemSpec,
   scopedJudgeFields,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import {
   parseRetriever,
   type RetrieverParams,

@@ -1,5 +1,5 @@
-import type { RunContext } from '@precis/engine';
-import { ConfigurationError, runTemplate, type TemplateOverrides } from '@precis/engine';
+import type { RunContext } from '@precis/engine/family';
+import { ConfigurationError, runTemplate, type TemplateOverrides } from '@precis/engine/family';
 import { annotateDuplication, DUPLICATION_ENGINE } from '@precis/engines';
 import { OutputParseError, renderTemplate } from '@precis/prompts';
 import { splitSentences } from '@precis/text';

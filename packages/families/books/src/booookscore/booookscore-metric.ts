@@ -6,7 +6,7 @@ import {
   type NewTask,
   type SettledSummary,
   verifyTaskId,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { splitSentences } from '@precis/text';
 import type { AnnotateCoherencePayload } from '../payloads.js';
 import { booookScoreMetricSpec, isBooookScoreMetric } from './booookscore-spec.js';

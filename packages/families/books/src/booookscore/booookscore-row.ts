@@ -1,4 +1,4 @@
-import { describeWork, isComplete, type RowWork } from '@precis/engine';
+import { describeWork, isComplete, type RowWork } from '@precis/engine/family';
 import { splitSentences } from '@precis/text';
 import { booookScoreForSummary, type SummaryBooookScore, systemBooookScore } from '../metrics/booookscore.js';
 import { CONFUSION_TYPES } from '../prompts/confusion-types.js';

@@ -1,4 +1,4 @@
-import { type AnyMetricSpec, int } from '@precis/engine';
+import { type AnyMetricSpec, int } from '@precis/engine/family';
 import { z } from 'zod';
 
 const judgeSpec = z

@@ -8,7 +8,7 @@ import {
   type RunContext,
   summaryText,
   type TaskKind,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import type { AnnotateCoherencePayload } from '../payloads.js';
 import { annotateCoherence, JudgeOutputError } from './annotate-coherence.handler.js';
 import { isBooookScoreMetric } from './booookscore-spec.js';

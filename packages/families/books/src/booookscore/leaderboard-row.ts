@@ -1,4 +1,4 @@
-import type { RowWork } from '@precis/engine';
+import type { RowWork } from '@precis/engine/family';
 
 // The calls a system's results used, each once, at the model's prices (cache hits included): what
 // the system costs, not what this run happened to pay (the run's spend is in `runs show`).

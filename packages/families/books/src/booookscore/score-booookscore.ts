@@ -8,7 +8,7 @@ import {
   type ScoringInput,
   type SystemSpec,
   upsertMetricValues,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { countTokens, novelNgramShare, repeatedNgramShare } from '@precis/text';
 import { In } from 'typeorm';
 import { booksUsageRows } from '../store.js';

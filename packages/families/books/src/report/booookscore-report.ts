@@ -1,5 +1,5 @@
 import { MetricValueEntity, type RunEntity } from '@precis/db';
-import { type BenchmarkSpec, type ReportSection, runHeader } from '@precis/engine';
+import { type BenchmarkSpec, type ReportSection, runHeader } from '@precis/engine/family';
 import { type DataSource, IsNull } from 'typeorm';
 import type { LeaderboardRow } from '../booookscore/leaderboard-row.js';
 import { booookScoreTrace } from './booookscore-trace.js';

@@ -1,5 +1,5 @@
 import type { JudgmentEntity, RunEntity } from '@precis/db';
-import { documentJudgments, type ReportBlock, type ReportColumn, reportTable } from '@precis/engine';
+import { documentJudgments, type ReportBlock, type ReportColumn, reportTable } from '@precis/engine/family';
 import { splitSentences } from '@precis/text';
 import type { DataSource } from 'typeorm';
 

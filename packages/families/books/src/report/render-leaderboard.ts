@@ -14,7 +14,7 @@ import {
   type ReportColumn,
   type ReportFigure,
   type RunHeader,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import type { LeaderboardRow, UsageTotals } from '../booookscore/leaderboard-row.js';
 
 // A stored row with the metric_values key of its metric (`booookscore.<index>`): the board's id

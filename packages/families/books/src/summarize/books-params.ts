@@ -1,4 +1,4 @@
-import { int, type SystemSpec, samplingParams } from '@precis/engine';
+import { int, type SystemSpec, samplingParams } from '@precis/engine/family';
 import { z } from 'zod';
 
 // What the book strategies add to `systems[].params`. The engine's sampling fields are listed

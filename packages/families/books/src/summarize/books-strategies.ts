@@ -5,7 +5,7 @@ import {
   type StrategyUnit,
   type SystemSpec,
   summarizeTaskId,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { planStrategy, type StrategyParams } from '@precis/strategies';
 import { booksParams, booksParamsOf } from './books-params.js';
 import { cachedChunks, chunkDocument } from './document-chunks.js';

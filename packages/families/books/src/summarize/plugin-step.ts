@@ -1,4 +1,4 @@
-import type { RunContext, SystemSpec } from '@precis/engine';
+import type { RunContext, SystemSpec } from '@precis/engine/family';
 import { createTypeOrmLlmStore } from '@precis/llm';
 import { PluginCaller, PluginError, type PluginStep, SummaryRole } from '@precis/plugins';
 import type { DataSource } from 'typeorm';

@@ -1,4 +1,4 @@
-import type { SystemSpec } from '@precis/engine';
+import type { SystemSpec } from '@precis/engine/family';
 import { DEFAULT_STRATEGY_PARAMS, type StrategyParams } from '@precis/strategies';
 import { booksParamsOf } from './books-params.js';
 

@@ -1,4 +1,4 @@
-import { runTemplate, type TemplateOverrides } from '@precis/engine';
+import { runTemplate, type TemplateOverrides } from '@precis/engine/family';
 import { DEFAULT_TEMPLATES, type StrategyTemplates } from '@precis/strategies';
 
 export function strategyTemplates(overrides: TemplateOverrides | undefined): StrategyTemplates {

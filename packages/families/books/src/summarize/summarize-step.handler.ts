@@ -1,5 +1,5 @@
-import type { RunContext, SystemSpec, TemplateOverrides } from '@precis/engine';
-import { ConfigurationError, resolveTemplate } from '@precis/engine';
+import type { RunContext, SystemSpec, TemplateOverrides } from '@precis/engine/family';
+import { ConfigurationError, resolveTemplate } from '@precis/engine/family';
 import { renderTemplate } from '@precis/prompts';
 import { executeStep } from '@precis/strategies';
 import type { SummarizeStepPayload, SummarizeStepResult } from '../payloads.js';

@@ -1,4 +1,4 @@
-import { type TaskKind, taskSystem } from '@precis/engine';
+import { type TaskKind, taskSystem } from '@precis/engine/family';
 import type { SummarizeStepPayload } from '../payloads.js';
 import { SUMMARY_STEP_KIND } from './books-strategies.js';
 import { summarizeStep } from './summarize-step.handler.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { BenchmarkSpec, SettledSummary } from '@precis/engine';
+import type { BenchmarkSpec, SettledSummary } from '@precis/engine/family';
 import { pairwiseMetric, pairwiseTaskId, rougeMetric } from './gor-metrics.js';
 import { pairwiseTaskIdsOf } from './pairwise-task.js';
 

@@ -5,7 +5,7 @@ import {
   type NewTask,
   type SettledSummary,
   verifyTaskId,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { isGorSystem, pairwiseMetricSpec, pairwiseMetrics, rougeMetricSpec } from '../gor-spec.js';
 
 // ROUGE needs no task: the scorer computes it from the summaries and the meetings' references.

@@ -1,5 +1,5 @@
 import { SummaryEntity } from '@precis/db';
-import { askParsed, ConfigurationError, summaryId, type TaskKind } from '@precis/engine';
+import { askParsed, ConfigurationError, summaryId, type TaskKind } from '@precis/engine/family';
 import { In } from 'typeorm';
 import type { PairwiseMetricSpec } from '../gor-spec.js';
 import { loadMeeting } from '../meeting.js';

@@ -16,7 +16,7 @@ import {
   reportTable,
   scoreTaskId,
   taskResult,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 import { GOR_CRITERIA } from '../prompts/gor.parsers.js';
 import type { GorPairwise, GorRow } from '../score/gor-row.js';

@@ -6,7 +6,7 @@ import {
   type ReportBlock,
   type ReportColumn,
   reportTable,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 import { gorSettings } from '../gor-spec.js';
 import { meetingChunks } from '../meeting.js';

@@ -1,4 +1,4 @@
-import { bootstrapInOrder, describeWork, isComplete, type RowWork } from '@precis/engine';
+import { bootstrapInOrder, describeWork, isComplete, type RowWork } from '@precis/engine/family';
 import { GOR_CRITERIA } from '../prompts/gor.parsers.js';
 
 export type Criterion = (typeof GOR_CRITERIA)[number];

@@ -12,7 +12,7 @@ import {
   taskResultsByKind,
   upsertBoardRows,
   upsertMetricValues,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { RougeScorer } from '@precis/metrics';
 import {
   gorSettings,

@@ -1,4 +1,4 @@
-import { producerOf } from '@precis/engine';
+import { producerOf } from '@precis/engine/family';
 import { EXTRACTIVE_RESPONDER, queryFocusedAnswer } from '@precis/engines';
 import { RecordGraph } from '@precis/gor/graph';
 import { recordEmbedder } from '../embedder.js';

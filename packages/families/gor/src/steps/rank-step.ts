@@ -1,4 +1,4 @@
-import { ConfigurationError, type RunContext } from '@precis/engine';
+import { ConfigurationError, type RunContext } from '@precis/engine/family';
 import { RecordGraph } from '@precis/gor/graph';
 import {
   embedderOver,

@@ -1,4 +1,4 @@
-import { type RunContext, runTemplate } from '@precis/engine';
+import { type RunContext, runTemplate } from '@precis/engine/family';
 import { HEURISTIC_QUERY_SIMULATOR, simulateQueries } from '@precis/engines';
 import { createRng } from '@precis/metrics';
 import { OutputParseError, renderTemplate } from '@precis/prompts';

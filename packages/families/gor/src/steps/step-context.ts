@@ -5,7 +5,7 @@ import {
   type RunContext,
   type SystemSpec,
   taskSystem,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import type { PromptTemplate } from '@precis/prompts';
 import { type GorSettings, gorSettings } from '../gor-spec.js';
 import { loadMeeting, type Meeting, meetingChunks } from '../meeting.js';

@@ -1,4 +1,4 @@
-import { producerOf, type TaskKind } from '@precis/engine';
+import { producerOf, type TaskKind } from '@precis/engine/family';
 import type { GorStep, GorStepPayload } from '../payloads.js';
 import { graphStep } from './graph-step.js';
 import { rankStep } from './rank-step.js';

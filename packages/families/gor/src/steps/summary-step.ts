@@ -1,4 +1,4 @@
-import { producerOf } from '@precis/engine';
+import { producerOf } from '@precis/engine/family';
 import { sentencesOf, TEXTRANK_ENGINE, textRankSummary } from '@precis/engines';
 import { chunkByTokens } from '@precis/text';
 import { parseGorText } from '../prompts/gor.parsers.js';

@@ -1,4 +1,4 @@
-import type { BenchmarkSpec, RunContext } from '@precis/engine';
+import type { BenchmarkSpec, RunContext } from '@precis/engine/family';
 import type { TrainingGraph } from '@precis/gor';
 import { fitInWorker } from '@precis/gor/graph';
 import { recordEmbedder } from '../embedder.js';

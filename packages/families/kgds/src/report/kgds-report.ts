@@ -16,7 +16,7 @@ import {
   type ReportSection,
   scoreTaskId,
   taskResult,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 import { OPINION_ERROR_TYPES } from '../metrics/kgds.js';
 import type { KgdsNumbers, KgdsRow } from '../score/kgds-row.js';

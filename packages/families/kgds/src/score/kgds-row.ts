@@ -1,4 +1,4 @@
-import { bootstrapInOrder, describeWork, isComplete, type RowWork } from '@precis/engine';
+import { bootstrapInOrder, describeWork, isComplete, type RowWork } from '@precis/engine/family';
 import {
   macroAverage,
   OPINION_ERROR_TYPES,

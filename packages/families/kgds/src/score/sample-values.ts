@@ -1,5 +1,5 @@
 import type { MetricValueEntity } from '@precis/db';
-import { type BenchmarkSpec, metricValueId, runTemplate } from '@precis/engine';
+import { type BenchmarkSpec, metricValueId, runTemplate } from '@precis/engine/family';
 import type { PromptTemplate } from '@precis/prompts';
 import { opGeometricMean, type PrfScore } from '../metrics/kgds.js';
 import { KGDS_FACTS_TEMPLATE, KGDS_OPINIONS_TEMPLATE } from '../prompts/kgds.templates.js';

@@ -10,7 +10,7 @@ import {
   taskResultsByKind,
   upsertBoardRows,
   upsertMetricValues,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { LEXICAL_VERIFIER } from '@precis/engines';
 import { In } from 'typeorm';
 import { judgeModel, type KgdsMetricSpec, kgdsMetrics, systemPattern } from '../kgds-spec.js';

@@ -4,7 +4,7 @@ import {
   summarizeTaskId,
   type TaskKind,
   taskSystem,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { kgdsParams, kgdsSettings } from '../kgds-spec.js';
 import type { KgdsPattern } from '../prompts/kgds.parsers.js';
 import { summarizeKgds } from './summarize-kgds.js';

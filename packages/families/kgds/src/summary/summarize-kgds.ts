@@ -5,7 +5,7 @@ import {
   runTemplate,
   type SummaryTaskResult,
   type SystemSpec,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { createTextRankEngine } from '@precis/engines';
 import { type ChatMessage, OutputParseError, renderTemplate } from '@precis/prompts';
 import type { KgdsSystemSettings } from '../kgds-spec.js';

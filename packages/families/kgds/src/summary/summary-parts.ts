@@ -5,7 +5,7 @@ import {
   type RunContext,
   summarizeTaskId,
   taskResult,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 import type { GoldSystemSpec } from '../kgds-spec.js';
 import type { KgdsPattern, KgdsSummaryAnswer } from '../prompts/kgds.parsers.js';

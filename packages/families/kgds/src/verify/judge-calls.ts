@@ -1,4 +1,4 @@
-import { askParsed, type JudgeCall } from '@precis/engine';
+import { askParsed, type JudgeCall } from '@precis/engine/family';
 import { type PromptTemplate, renderTemplate } from '@precis/prompts';
 import { countTokens } from '@precis/text';
 import { KgdsOutputError } from '../summary/summarize-kgds.js';

@@ -5,7 +5,7 @@ import {
   metricCovers,
   type NewTask,
   type SettledSummary,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { judgeModel, kgdsMetricSpec, kgdsMetrics, systemPattern } from '../kgds-spec.js';
 import type { KgdsVerifyPayload } from './verify-context.js';
 

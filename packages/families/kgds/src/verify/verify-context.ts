@@ -4,7 +4,7 @@ import {
   type JudgmentRow,
   judgmentId,
   type RunContext,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { LEXICAL_VERIFIER } from '@precis/engines';
 import { isKgdsMetric, judgeModel, type KgdsMetricSpec } from '../kgds-spec.js';
 import { type KgdsSample, loadKgdsSample } from '../sample.js';

@@ -5,7 +5,7 @@ import {
   runTemplate,
   type TaskKind,
   type TaskOutcome,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { lexicallyInferred, lexicalOpinionError } from '@precis/engines';
 import { createRng } from '@precis/metrics';
 import {

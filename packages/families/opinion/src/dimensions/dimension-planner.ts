@@ -1,5 +1,5 @@
 import type { TaskEntity } from '@precis/db';
-import type { BenchmarkSpec, NewTask, TemplateOverrides } from '@precis/engine';
+import type { BenchmarkSpec, NewTask, TemplateOverrides } from '@precis/engine/family';
 import { dimensionTaskId, gevalStepsTaskId } from '../ids.js';
 import type { GevalStepsResult } from '../payloads.js';
 import { type DimensionsMetricSpec, isDimensionsMetric } from './dimensions-spec.js';

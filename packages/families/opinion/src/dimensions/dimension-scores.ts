@@ -1,5 +1,5 @@
 import { DocumentEntity, MetricValueEntity } from '@precis/db';
-import type { RunContext, ScoringInput } from '@precis/engine';
+import type { RunContext, ScoringInput } from '@precis/engine/family';
 import {
   type BenchmarkSpec,
   bootstrapInOrder,
@@ -8,7 +8,7 @@ import {
   metricValueId,
   type RowWork,
   upsertMetricValues,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import {
   type CorrelationMethod,
   correlation,

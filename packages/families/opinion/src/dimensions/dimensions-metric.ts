@@ -1,4 +1,4 @@
-import type { BenchmarkSpec, Metric, ModelUse, TaskKind } from '@precis/engine';
+import type { BenchmarkSpec, Metric, ModelUse, TaskKind } from '@precis/engine/family';
 import type { GevalStepsPayload, JudgeDimensionPayload } from '../payloads.js';
 import { gevalStepTasks } from '../store.js';
 import { DimensionPlanner } from './dimension-planner.js';

@@ -1,4 +1,4 @@
-import { type AnyMetricSpec, type BenchmarkSpec, int, name } from '@precis/engine';
+import { type AnyMetricSpec, type BenchmarkSpec, int, name } from '@precis/engine/family';
 import { OPINION_DIMENSION_IDS } from '@precis/prompts';
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-import type { ChatModel, RunContext } from '@precis/engine';
+import type { ChatModel, RunContext } from '@precis/engine/family';
 import {
   type BenchmarkSpec,
   ConfigurationError,
@@ -6,7 +6,7 @@ import {
   judgmentId,
   metricValueId,
   summaryText,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { OutputParseError } from '@precis/prompts';
 import type { GevalStepsPayload, GevalStepsResult, JudgeDimensionPayload } from '../payloads.js';
 import { renderGevalStepsPrompt } from '../prompts/geval.templates.js';

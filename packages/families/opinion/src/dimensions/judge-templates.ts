@@ -1,4 +1,4 @@
-import { runTemplate, TemplateMismatchError, type TemplateOverrides } from '@precis/engine';
+import { runTemplate, TemplateMismatchError, type TemplateOverrides } from '@precis/engine/family';
 import {
   type ChatMessage,
   isOpinionDimensionId,

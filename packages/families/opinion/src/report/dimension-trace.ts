@@ -1,5 +1,5 @@
 import type { JudgmentEntity, RunEntity } from '@precis/db';
-import { documentJudgments, type ReportBlock, type ReportColumn, reportTable } from '@precis/engine';
+import { documentJudgments, type ReportBlock, type ReportColumn, reportTable } from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 
 type Verdict = {

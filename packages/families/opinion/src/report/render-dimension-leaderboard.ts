@@ -18,7 +18,7 @@ import {
   runHeader,
   scoreTaskId,
   taskResult,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 import type {
   DimensionCell,

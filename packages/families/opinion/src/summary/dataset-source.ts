@@ -8,7 +8,7 @@ import {
   type SettledSummary,
   type SystemSource,
   summaryId,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { type DatasetSystemSpec, datasetSystemSpec } from '../dimensions/dimensions-spec.js';
 import { datasetSummaries } from './reviews.js';

@@ -1,4 +1,4 @@
-import { int, type Strategy, type TaskKind, taskSystem } from '@precis/engine';
+import { int, type Strategy, type TaskKind, taskSystem } from '@precis/engine/family';
 import type { OpinionSummaryPayload } from '../payloads.js';
 import { OPINION_STEP_KEY, opinionSummaryTask, summarizeOpinion } from './opinion-summary.js';
 

@@ -1,5 +1,5 @@
 import { ChunkEntity, DocumentEntity } from '@precis/db';
-import { boundedMemo } from '@precis/engine';
+import { boundedMemo } from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 
 // The reviews of an opinion dataset document (chunks kind 'review', scheme 'source', in order);

@@ -15,7 +15,7 @@ import {
   type ReportSection,
   scoreTaskId,
   taskResult,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 import type { PersphereNumbers, PersphereRow } from '../score/persphere-row.js';
 

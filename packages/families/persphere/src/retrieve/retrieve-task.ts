@@ -1,4 +1,4 @@
-import { ConfigurationError, type RunContext, type TaskKind, taskSystem } from '@precis/engine';
+import { ConfigurationError, type RunContext, type TaskKind, taskSystem } from '@precis/engine/family';
 import {
   type Embedder,
   embedderOver,

@@ -1,4 +1,4 @@
-import { bootstrapInOrder, describeWork, isComplete, type RowWork } from '@precis/engine';
+import { bootstrapInOrder, describeWork, isComplete, type RowWork } from '@precis/engine/family';
 import { coverAtK, recallAtK } from '@precis/metrics';
 import { macroF1 } from '../metrics/classification.js';
 

@@ -11,7 +11,7 @@ import {
   taskResultsByKind,
   upsertBoardRows,
   upsertMetricValues,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { persphereTargets } from '@precis/retrievers';
 import {
   isPersphereSystem,

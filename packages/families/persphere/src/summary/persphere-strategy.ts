@@ -1,4 +1,4 @@
-import { retrieveTaskId, type Strategy, type StrategyUnit, summarizeTaskId } from '@precis/engine';
+import { retrieveTaskId, type Strategy, type StrategyUnit, summarizeTaskId } from '@precis/engine/family';
 import { type PersphereStrategy, persphereParams, persphereSettings } from '../persphere-spec.js';
 import { RETRIEVE_STEP, type RetrievePayload } from '../retrieve/retrieve-task.js';
 import { orderDocuments } from './document-order.js';

@@ -6,7 +6,7 @@ import {
   type SystemSpec,
   type TaskKind,
   taskSystem,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { LEAD_ENGINE, leadPerspectiveSummary, mergePerspectiveSummaries } from '@precis/engines';
 import { OutputParseError, type PromptTemplate, renderTemplate } from '@precis/prompts';
 import {

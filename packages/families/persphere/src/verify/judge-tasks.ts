@@ -1,4 +1,4 @@
-import type { TaskKind } from '@precis/engine';
+import type { TaskKind } from '@precis/engine/family';
 import {
   firstSentence,
   lexicallyEntails,

@@ -7,7 +7,7 @@ import {
   metricCovers,
   type NewTask,
   type SettledSummary,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import {
   isPersphereSystem,
   persphereMetricSpec,

@@ -8,7 +8,7 @@ import {
   retrieveTaskId,
   taskResult,
   taskSystem,
-} from '@precis/engine';
+} from '@precis/engine/family';
 import { LEXICAL_PERSPECTIVES } from '@precis/engines';
 import type { PromptTemplate } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
