@@ -1,5 +1,10 @@
 import type { SummaryEntity } from '@precis/db';
-import { insertSourceSummaries, type SettledSummary, type SystemSource, summaryId } from '@precis/engine/family';
+import {
+  insertSourceSummaries,
+  type SettledSummary,
+  type SystemSource,
+  summaryId,
+} from '@precis/engine/family';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { type GoldSystemSpec, goldSystemSpec } from '../kgds-spec.js';
 import type { KgdsPattern } from '../prompts/kgds.parsers.js';

@@ -1,5 +1,10 @@
 import type { NewTask, RunContext, SummaryTaskResult, SystemSpec } from '@precis/engine/family';
-import { ConfigurationError, runTemplate, summarizeTaskId, type TemplateOverrides } from '@precis/engine/family';
+import {
+  ConfigurationError,
+  runTemplate,
+  summarizeTaskId,
+  type TemplateOverrides,
+} from '@precis/engine/family';
 import { createLeadEngine, createTextRankEngine } from '@precis/engines';
 import { formatReviews, renderTemplate } from '@precis/prompts';
 import { checkTemplate } from '../dimensions/judge-templates.js';
