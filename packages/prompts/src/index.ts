@@ -1,4 +1,3 @@
 export * from './errors.js';
 export * from './opinion/dimensions.js';
-export * from './summarize/book.templates.js';
 export * from './template.js';

@@ -1,6 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { CHUNK_SUMMARY_TEMPLATE } from './summarize/book.templates.js';
-import { overrideTemplate, renderTemplate, TemplateRenderError } from './template.js';
+import { overrideTemplate, type PromptTemplate, renderTemplate, TemplateRenderError } from './template.js';
+
+const CHUNK_SUMMARY_TEMPLATE: PromptTemplate = {
+  id: 'test.chunk-summary',
+  version: '1',
+  description: 'Summarize one part of a story',
+  system: 'You write faithful summaries.',
+  user: 'Summarize this part in at most {{budget}} words.\n\nPart:\n{{text}}',
+};
 
 describe('templates', () => {
   it('renders placeholders and refuses missing values', () => {

@@ -1,11 +1,12 @@
 import type { BenchmarkFamily } from '@precis/engine/family';
 import { PluginError } from '@precis/plugins';
-import { DEFAULT_TEMPLATES, StrategyError } from '@precis/strategies';
 import { booookScoreMetric } from './booookscore/booookscore-metric.js';
 import { booookScoreBatchTask } from './booookscore/booookscore-task.js';
 import { scoreBooookScore } from './booookscore/score-booookscore.js';
 import { ANNOTATE_BATCH_TEMPLATE, ANNOTATE_SENTENCE_TEMPLATE } from './prompts/annotate.templates.js';
 import { booookScoreReport } from './report/booookscore-report.js';
+import { StrategyError } from './strategies/steps.js';
+import { DEFAULT_TEMPLATES } from './strategies/templates.js';
 import { BOOK_STRATEGIES } from './summarize/books-strategies.js';
 import { summaryStepTask } from './summarize/summary-step-task.js';
 

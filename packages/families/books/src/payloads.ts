@@ -1,4 +1,4 @@
-import type { StepRole } from '@precis/strategies';
+import type { StepRole } from './strategies/steps.js';
 
 // What a summarize task carries: one strategy step, with the template named by id and version
 // (the worker refuses a version it does not have, rather than silently using another prompt).

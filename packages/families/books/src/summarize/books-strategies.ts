@@ -6,7 +6,8 @@ import {
   type SystemSpec,
   summarizeTaskId,
 } from '@precis/engine/family';
-import { planStrategy, type StrategyParams } from '@precis/strategies';
+import { planStrategy } from '../strategies/plan.js';
+import type { StrategyParams } from '../strategies/steps.js';
 import { booksParams, booksParamsOf } from './books-params.js';
 import { cachedChunks, chunkDocument } from './document-chunks.js';
 import { strategyParams } from './strategy-params.js';

@@ -1,5 +1,5 @@
 import type { SystemSpec } from '@precis/engine/family';
-import { DEFAULT_STRATEGY_PARAMS, type StrategyParams } from '@precis/strategies';
+import { DEFAULT_STRATEGY_PARAMS, type StrategyParams } from '../strategies/steps.js';
 import { booksParamsOf } from './books-params.js';
 
 // Offline engines have no context window of their own; this one keeps grouping comparable to a

@@ -1,5 +1,5 @@
 import { runTemplate, type TemplateOverrides } from '@precis/engine/family';
-import { DEFAULT_TEMPLATES, type StrategyTemplates } from '@precis/strategies';
+import { DEFAULT_TEMPLATES, type StrategyTemplates } from '../strategies/templates.js';
 
 export function strategyTemplates(overrides: TemplateOverrides | undefined): StrategyTemplates {
   if (!overrides) return DEFAULT_TEMPLATES;

@@ -1,8 +1,8 @@
 import type { RunContext, SystemSpec, TemplateOverrides } from '@precis/engine/family';
 import { ConfigurationError, resolveTemplate } from '@precis/engine/family';
 import { renderTemplate } from '@precis/prompts';
-import { executeStep } from '@precis/strategies';
 import type { SummarizeStepPayload, SummarizeStepResult } from '../payloads.js';
+import { executeStep } from '../strategies/execute-step.js';
 import { booksParamsOf } from './books-params.js';
 import { runPluginStep } from './plugin-step.js';
 import { runEngineStep } from './summary-engines.js';

@@ -1,3 +1,4 @@
+import type { PromptTemplate } from '@precis/prompts';
 import {
   ARTIFACT_REMOVAL_TEMPLATE,
   CHUNK_SUMMARY_TEMPLATE,
@@ -6,9 +7,8 @@ import {
   INITIAL_SUMMARY_TEMPLATE,
   MERGE_TEMPLATE,
   MERGE_WITH_CONTEXT_TEMPLATE,
-  type PromptTemplate,
   UPDATE_SUMMARY_TEMPLATE,
-} from '@precis/prompts';
+} from '../prompts/book.templates.js';
 
 export interface StrategyTemplates {
   chunk: PromptTemplate;

@@ -1,4 +1,4 @@
-import type { PromptTemplate } from '../template.js';
+import type { PromptTemplate } from '@precis/prompts';
 
 // Prompts for book-length summarization (METHODS.md §1.2-1.4). Wording is Precis's own.
 const SYSTEM = 'You are an expert editor who writes clear, faithful plot summaries of long stories.';
