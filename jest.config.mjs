@@ -20,6 +20,7 @@ export default {
   moduleNameMapper: {
     '^@precis/family-([a-z-]+)$': '<rootDir>/packages/families/$1/src/index.ts',
     '^@precis/families$': '<rootDir>/packages/families/built-in/src/index.ts',
+    '^@precis/family-([a-z-]+)/([a-z-]+)$': '<rootDir>/packages/families/$1/src/$2/index.ts',
     '^@precis/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^@precis/([a-z-]+)/([a-z-]+)$': '<rootDir>/packages/$1/src/$2.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

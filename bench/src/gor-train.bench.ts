@@ -6,7 +6,7 @@ import {
   tf,
   trainGor,
   useBackend,
-} from '@precis/gor';
+} from '@precis/family-gor/gat';
 
 // GoR's model on TensorFlow.js (wasm backend unless --backend cpu): 150 epochs on one 100-node
 // graph with 64-dimensional features and 30 queries (wall and CPU seconds), per-query inference

@@ -1,7 +1,7 @@
 import { producerOf } from '@precis/engine/family';
 import { EXTRACTIVE_RESPONDER, queryFocusedAnswer } from '@precis/engines';
-import { RecordGraph } from '@precis/gor/graph';
 import { recordEmbedder } from '../embedder.js';
+import { RecordGraph } from '../gat/graph.js';
 import type { RecordsGraph } from '../payloads.js';
 import { parseGorText } from '../prompts/gor.parsers.js';
 import { GOR_RESPOND_TEMPLATE } from '../prompts/gor.templates.js';

@@ -1,5 +1,4 @@
 import { ConfigurationError, type RunContext } from '@precis/engine/family';
-import { RecordGraph } from '@precis/gor/graph';
 import {
   embedderOver,
   type Embedder as IndexEmbedder,
@@ -7,6 +6,7 @@ import {
   retrieverName,
 } from '@precis/retrievers';
 import { recordEmbedder } from '../embedder.js';
+import { RecordGraph } from '../gat/graph.js';
 import type { RankedNodes } from '../payloads.js';
 import { GorTaskError, nodeTexts, type StepContext } from './step-context.js';
 

@@ -1,7 +1,7 @@
 import type { BenchmarkSpec, RunContext } from '@precis/engine/family';
-import type { TrainingGraph } from '@precis/gor';
-import { fitInWorker } from '@precis/gor/graph';
 import { recordEmbedder } from '../embedder.js';
+import { fitInWorker } from '../gat/graph.js';
+import type { TrainingGraph } from '../gat/train.js';
 import { greedyLabels, labelWords } from '../labels.js';
 import type { GorStepPayload, RecordsGraph, TrainedRankings } from '../payloads.js';
 import { builtGraphRows } from '../store.js';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { GorModelEntity } from '@precis/db';
-import type { GorWeights, TrainingGraph, TrainingReport } from '@precis/gor';
 import type { DataSource } from 'typeorm';
+import type { GorWeights } from '../gat/fit.js';
+import type { TrainingGraph, TrainingReport } from '../gat/train.js';
 
 // The sha256 of everything training sees: a re-run with the same inputs finds the weights.
 export function trainingKey(graphs: readonly TrainingGraph[], options: Record<string, unknown>): string {

@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FitRequest, FitResult } from './fit.js';
 
-// The built worker script. Under Jest this module runs from src/, and a worker thread cannot run
-// TypeScript, so it takes the build's copy (`npm run build` first).
+// The built worker script. Under Jest this module runs from src/gat/, and a worker thread cannot
+// run TypeScript, so it takes the build's copy in dist/gat/ (`npm run build` first).
 function workerScript(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const file = join(here.endsWith('src') ? join(here, '..', 'dist') : here, 'train-worker.js');
+  const built = basename(dirname(here)) === 'src' ? join(here, '..', '..', 'dist', basename(here)) : here;
+  const file = join(built, 'train-worker.js');
   if (!existsSync(file)) throw new Error(`GoR worker script ${file} is missing: run npm run build first`);
   return file;
 }
