@@ -1,11 +1,10 @@
 import {
   type ChatMessage,
-  formatReviews,
-  OPINION_DIMENSIONS_DEFINED,
   type OpinionDimensionId,
   type PromptTemplate,
   renderTemplate,
 } from '@precis/prompts';
+import { formatReviews, OPINION_DIMENSIONS_DEFINED } from './dimension-definitions.js';
 import type { OpinionJudgeInput } from './op-i.template.js';
 
 // G-Eval: the judge first writes its own evaluation steps from the task and the criteria (once

@@ -1,11 +1,10 @@
 import {
   type ChatMessage,
-  formatReviews,
-  OPINION_DIMENSIONS_DEFINED,
   type OpinionDimensionId,
   type PromptTemplate,
   renderTemplate,
 } from '@precis/prompts';
+import { formatReviews, OPINION_DIMENSIONS_DEFINED } from './dimension-definitions.js';
 
 // Op-I (dimension-independent): one fixed template; only the Metric block (name + definition)
 // changes between dimensions, so one prompt serves every dimension.

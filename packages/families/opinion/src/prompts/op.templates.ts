@@ -1,11 +1,10 @@
 import {
   type ChatMessage,
-  formatReviews,
-  OPINION_DIMENSIONS_DEFINED,
   type OpinionDimensionId,
   type PromptTemplate,
   renderTemplate,
 } from '@precis/prompts';
+import { formatReviews, OPINION_DIMENSIONS_DEFINED } from './dimension-definitions.js';
 import type { OpinionJudgeInput } from './op-i.template.js';
 
 // Op (dimension-dependent): one hand-written prompt per dimension, each with its own rubric

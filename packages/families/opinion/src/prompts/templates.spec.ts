@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   OPINION_DIMENSION_IDS,
-  OPINION_DIMENSIONS_DEFINED,
   overrideTemplate,
   placeholders,
   renderTemplate,
   toOpinionDimensionId,
 } from '@precis/prompts';
+import { OPINION_DIMENSIONS_DEFINED } from './dimension-definitions.js';
 import { OPINION_SUMMARY_TEMPLATE } from './generate.template.js';
 import {
   GEVAL_SCORE_TEMPLATES,

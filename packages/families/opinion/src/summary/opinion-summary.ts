@@ -6,9 +6,10 @@ import {
   type TemplateOverrides,
 } from '@precis/engine/family';
 import { createLeadEngine, createTextRankEngine } from '@precis/engines';
-import { formatReviews, renderTemplate } from '@precis/prompts';
+import { renderTemplate } from '@precis/prompts';
 import { checkTemplate } from '../dimensions/judge-templates.js';
 import type { OpinionSummaryPayload } from '../payloads.js';
+import { formatReviews } from '../prompts/dimension-definitions.js';
 import { OPINION_SUMMARY_TEMPLATE } from '../prompts/generate.template.js';
 import { documentReviews } from './reviews.js';
 
