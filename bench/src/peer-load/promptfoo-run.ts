@@ -15,8 +15,8 @@ import {
 } from './measure.js';
 import type { PromptfooInstall } from './promptfoo-install.js';
 
-// Precis's score parser (packages/prompts/src/opinion/score.parser.ts) as a promptfoo assertion:
-// exactly one <score>N</score>, nothing after it, an integer 1-5.
+// Precis's score parser (packages/families/opinion/src/prompts/score.parser.ts) as a promptfoo
+// assertion: exactly one <score>N</score>, nothing after it, an integer 1-5.
 const ASSERT_SCORE = `module.exports = (output) => {
   const text = String(output);
   const tags = [...text.matchAll(/<score>([\\s\\S]*?)<\\/score>/gi)];
