@@ -2,4 +2,4 @@
 // TypeORM (see pglite-open.ts).
 
 export { resolvePrecisHome } from './env.js';
-export { closePrestartedPglite, prestartPglite } from './pglite/pglite-open.js';
+export { closePrestartedPglite, isProcessAlive, prestartPglite } from './pglite/pglite-open.js';

@@ -1,5 +1,6 @@
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isProcessAlive } from '@precis/db/pglite-prestart';
 
 // What `precis serve` on an embedded home tells the CLI commands run on the same home, so they
 // go through it instead of opening the database it holds.
@@ -15,15 +16,6 @@ export interface ServedHome {
 }
 
 export const SERVED_FILE = 'serve.json';
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function parse(text: string): ServedHome | null {
   try {
@@ -49,7 +41,7 @@ export function readServedHome(home: string): ServedHome | null {
     return null;
   }
   const served = parse(text);
-  return served && served.pid !== process.pid && isAlive(served.pid) ? served : null;
+  return served && served.pid !== process.pid && isProcessAlive(served.pid) ? served : null;
 }
 
 // Writes the file (readable by this user only: it holds a key) and removes it when this

@@ -21,7 +21,8 @@ export function pgliteLocation(dir: string | undefined): string {
   return dir === undefined ? 'memory' : resolve(dir);
 }
 
-function isAlive(pid: number): boolean {
+// Whether a process with this pid runs (on this machine, as any user).
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -49,7 +50,7 @@ function lockDirectory(dir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number.parseInt(readFileSync(lockPath, 'utf8').trim(), 10);
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isProcessAlive(holder)) {
         throw new Error(
           `the embedded database in ${dir} is in use by process ${holder} (lock file ${lockPath}). ` +
             'Stop that process, point PRECIS_HOME elsewhere, or set DATABASE_URL to use PostgreSQL.',
