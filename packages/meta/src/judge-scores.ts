@@ -1,3 +1,9 @@
+import {
+  failedJudgeDimensionTasks,
+  latestRunByIdOrName,
+  metricValuesTablePresent,
+  runDocumentMetricValues,
+} from '@precis/engine';
 import { isOpinionDimensionId, type OpinionDimensionId } from '@precis/prompts';
 import type { DataSource } from 'typeorm';
 import { MetaInputError } from './errors.js';
@@ -5,14 +11,6 @@ import { failedKey, type MetricScores } from './metric-scores.js';
 import { type OpinionProduct, summaryKey } from './opinion-dataset.js';
 
 export const DIMENSION_METRIC_PREFIX = 'dimension:';
-
-interface MetricValueRow {
-  system: string;
-  document_id: string;
-  metric: string;
-  value: number | string | null;
-  produced_by: string | null;
-}
 
 export interface JudgeScores extends MetricScores {
   runId: string;
@@ -31,27 +29,17 @@ export async function loadJudgeScores(
   run: string,
   products: readonly OpinionProduct[],
 ): Promise<JudgeScores> {
-  const [table] = (await ds.query(`SELECT to_regclass('public.metric_values') IS NOT NULL AS present`)) as {
-    present: boolean;
-  }[];
+  const [table] = await metricValuesTablePresent(ds);
   if (!table?.present) {
     throw new MetaInputError(
       'this database has no metric_values table yet; judge scores come from a judge run (`precis run`), run the migrations first',
     );
   }
-  const runs = (await ds.query(
-    `SELECT id FROM runs WHERE id::text = $1 OR name = $1 ORDER BY created_at DESC LIMIT 1`,
-    [run],
-  )) as { id: string }[];
+  const runs = await latestRunByIdOrName(ds, run);
   if (runs.length === 0)
     throw new MetaInputError(`no run with id or name "${run}" (judge:<run> takes a run id or name)`);
   const runId = runs[0]!.id;
-  const rows = (await ds.query(
-    `SELECT system, document_id, metric, value, produced_by FROM metric_values
-      WHERE run_id = $1 AND document_id IS NOT NULL AND metric LIKE $2
-      ORDER BY system, document_id, metric`,
-    [runId, `${DIMENSION_METRIC_PREFIX}%`],
-  )) as MetricValueRow[];
+  const rows = await runDocumentMetricValues(ds, runId, `${DIMENSION_METRIC_PREFIX}%`);
   const byDocument = new Map(products.map((p) => [p.documentId, p.id]));
   const scores = new Map<string, Partial<Record<OpinionDimensionId, number>>>();
   const producers = new Set<string>();
@@ -71,11 +59,7 @@ export async function loadJudgeScores(
     if (row.produced_by) producers.add(row.produced_by);
   }
   // A judge task that failed or died wrote no value at all: its payload says what it judged.
-  const dead = (await ds.query(
-    `SELECT payload->>'system' AS system, payload->>'documentId' AS document_id, payload->>'dimension' AS dimension
-       FROM tasks WHERE run_id = $1 AND kind = 'judge-dimension' AND status IN ('failed', 'dead') ORDER BY id`,
-    [runId],
-  )) as { system: string; document_id: string; dimension: string }[];
+  const dead = await failedJudgeDimensionTasks(ds, runId);
   for (const t of dead) {
     const product = byDocument.get(t.document_id);
     if (product !== undefined && isOpinionDimensionId(t.dimension))

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 // Reads of imported documents (documents, datasets).
 
@@ -34,4 +34,12 @@ export async function datasetExternalIds(db: DataSource, datasetNames: readonly 
     [datasetNames],
   );
   return rows.map((r) => r.external_id);
+}
+
+// The ids and external ids of a dataset's documents.
+export async function datasetDocumentIds(
+  db: DataSource | EntityManager,
+  datasetId: string,
+): Promise<{ id: string; external_id: string }[]> {
+  return db.query('SELECT id, external_id FROM documents WHERE dataset_id = $1', [datasetId]);
 }

@@ -81,3 +81,30 @@ export async function samplePageRows(db: DataSource, runId: string, q: SampleQue
   ]);
   return { count: counted!.n, rows, systems: systems.map((r) => r.x), metrics: metrics.map((r) => r.x) };
 }
+
+// Whether this database has a metric_values table yet (a database that was never migrated has not).
+export async function metricValuesTablePresent(db: DataSource): Promise<{ present: boolean }[]> {
+  return db.query(`SELECT to_regclass('public.metric_values') IS NOT NULL AS present`);
+}
+
+export interface MetricValueRow {
+  system: string;
+  document_id: string;
+  metric: string;
+  value: number | string | null;
+  produced_by: string | null;
+}
+
+// A run's per-document values of the metrics named like `pattern` (SQL LIKE), failed ones included.
+export async function runDocumentMetricValues(
+  db: DataSource,
+  runId: string,
+  pattern: string,
+): Promise<MetricValueRow[]> {
+  return db.query(
+    `SELECT system, document_id, metric, value, produced_by FROM metric_values
+      WHERE run_id = $1 AND document_id IS NOT NULL AND metric LIKE $2
+      ORDER BY system, document_id, metric`,
+    [runId, pattern],
+  );
+}

@@ -1,5 +1,5 @@
 import type { RunStatus } from '@precis/db';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 // Reads and writes of the runs table and of the runs' counters (run_counters, kept by triggers as
 // tasks, summaries and unit failures are written; migration RunCounters).
@@ -70,4 +70,20 @@ export async function openTasksPerStage(
        WHERE run_id = ANY($1::uuid[]) AND key <> 'summaries' GROUP BY key ORDER BY key`,
     [runIds],
   );
+}
+
+// The newest run whose id or name is `run` ([] when none).
+export async function latestRunByIdOrName(db: DataSource, run: string): Promise<{ id: string }[]> {
+  return db.query(`SELECT id FROM runs WHERE id::text = $1 OR name = $1 ORDER BY created_at DESC LIMIT 1`, [
+    run,
+  ]);
+}
+
+// Sets a run's cost limit (a decimal kept exact as text).
+export async function setRunCostLimit(
+  db: DataSource | EntityManager,
+  runId: string,
+  costLimit: unknown,
+): Promise<void> {
+  await db.query('UPDATE runs SET cost_limit_usd = $2::numeric WHERE id = $1', [runId, costLimit]);
 }

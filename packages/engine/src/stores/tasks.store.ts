@@ -167,3 +167,15 @@ export async function storedHeadlines(
   );
   return new Map(rows.flatMap((r) => (r.headline ? [[r.run_id, r.headline] as const] : [])));
 }
+
+// What each failed or dead judge-dimension task of a run judged (from its payload), by task id.
+export async function failedJudgeDimensionTasks(
+  db: DataSource,
+  runId: string,
+): Promise<{ system: string; document_id: string; dimension: string }[]> {
+  return db.query(
+    `SELECT payload->>'system' AS system, payload->>'documentId' AS document_id, payload->>'dimension' AS dimension
+       FROM tasks WHERE run_id = $1 AND kind = 'judge-dimension' AND status IN ('failed', 'dead') ORDER BY id`,
+    [runId],
+  );
+}

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Bus, BusProblem } from '@precis/bus';
+import { deleteBusProblems, upsertBusProblem } from '@precis/engine';
 import { DataSource } from 'typeorm';
 import { BUS, SERVICE_INFO, SERVICE_LOGGER, type ServiceInfo } from '../core/tokens.js';
 import type { ServiceLogger } from '../logging/create-logger.js';
@@ -69,9 +70,7 @@ export class BusProblemsReporter implements OnApplicationBootstrap, OnModuleDest
     await this.syncing;
     if (this.written.size === 0) return;
     // Best effort: a row left behind goes stale by itself.
-    await this.dataSource
-      .query('DELETE FROM bus_problems WHERE reporter = $1', [this.reporter])
-      .catch(() => undefined);
+    await deleteBusProblems(this.dataSource, this.reporter).catch(() => undefined);
   }
 
   /** Looks at the bus's problems now and writes what changed (or refreshes what lasts). */
@@ -103,18 +102,9 @@ export class BusProblemsReporter implements OnApplicationBootstrap, OnModuleDest
 
   private async write(now: Map<string, StageProblem>): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      await em.query('DELETE FROM bus_problems WHERE reporter = $1 AND NOT (stage = ANY($2::text[]))', [
-        this.reporter,
-        [...now.keys()],
-      ]);
-      for (const [stage, p] of now) {
-        await em.query(
-          `INSERT INTO bus_problems (reporter, stage, problem, since, seen_at) VALUES ($1, $2, $3, $4, now())
-           ON CONFLICT (reporter, stage) DO UPDATE
-           SET problem = EXCLUDED.problem, since = EXCLUDED.since, seen_at = EXCLUDED.seen_at`,
-          [this.reporter, stage, p.text, p.since],
-        );
-      }
+      await deleteBusProblems(em, this.reporter, [...now.keys()]);
+      for (const [stage, p] of now)
+        await upsertBusProblem(em, { reporter: this.reporter, stage, problem: p.text, since: p.since });
     });
   }
 

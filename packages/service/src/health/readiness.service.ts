@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { BUS, SERVICE_LOGGER } from '../core/tokens.js';
 import type { ServiceLogger } from '../logging/create-logger.js';
 import { ShutdownState } from '../shutdown/shutdown-state.js';
+import { pingDatabase } from './database.store.js';
 import { HEALTH_SETTINGS, type HealthSettings } from './health-settings.js';
 
 // An extra readiness condition an app adds (e.g. "gRPC server listening").
@@ -47,7 +48,7 @@ export class ReadinessService {
         this.indicator
           .check('database')
           .attempt(async () => {
-            await this.dataSource.query('SELECT 1');
+            await pingDatabase(this.dataSource);
           })
           .withTimeout(timeout),
       () =>
