@@ -52,7 +52,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(serveCommand(ctx));
   registerMetaCommands(program, {
     stdout: ctx.stdout,
-    query: (command, q) => metaQuery(ctx, command, q),
+    metaQuery: (command, q) => metaQuery(ctx, command, q),
   });
   program.hook('preAction', (_program, action) => routeThroughServe(ctx, program, action));
   // Every (sub)command reports usage errors through runCli instead of calling process.exit.

@@ -1,4 +1,6 @@
+import { datasetDocumentIds } from '@precis/engine';
 import type { EntityManager } from 'typeorm';
+import { datasetIdByName, datasetsByIdOrName } from './portable.store.js';
 
 type Row = Record<string, unknown>;
 
@@ -6,22 +8,12 @@ type Row = Record<string, unknown>;
 // id, or use the copy this database imported itself from the same file (its own ids).
 export type DatasetMatch = 'insert' | 'same' | 'remap';
 
-interface StoredDataset {
-  id: string;
-  name: string;
-  kind: string;
-  source_sha256: string;
-}
-
 export class DatasetConflict extends Error {}
 
 // Decides for one dataset row of the file; throws DatasetConflict when this database holds
 // another file under its id or its name.
 export async function matchDataset(em: EntityManager, row: Row, target: string): Promise<DatasetMatch> {
-  const stored: StoredDataset[] = await em.query(
-    'SELECT id, name, kind, source_sha256 FROM datasets WHERE id = $1 OR name = $2 ORDER BY (id = $1) DESC',
-    [row.id, row.name],
-  );
+  const stored = await datasetsByIdOrName(em, row.id, row.name);
   const found = stored[0];
   if (!found) return 'insert';
   const sameFile = found.kind === row.kind && found.source_sha256 === row.source_sha256;
@@ -48,12 +40,9 @@ export class IdRemap {
   private readonly skippedDocuments = new Set<string>();
 
   async addDataset(em: EntityManager, fileId: string, name: string): Promise<void> {
-    const [stored] = await em.query('SELECT id FROM datasets WHERE name = $1', [name]);
-    const rows: { id: string; external_id: string }[] = await em.query(
-      'SELECT id, external_id FROM documents WHERE dataset_id = $1',
-      [stored.id],
-    );
-    this.ids.set(fileId, String(stored.id));
+    const stored = await datasetIdByName(em, name);
+    const rows = await datasetDocumentIds(em, stored!.id);
+    this.ids.set(fileId, String(stored!.id));
     this.documents.set(fileId, new Map(rows.map((r) => [r.external_id, r.id])));
   }
 

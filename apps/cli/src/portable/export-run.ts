@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { RunEntity } from '@precis/db';
 import type { DataSource, QueryRunner } from 'typeorm';
+import { closeCursor, datasetsByName, declareRowCursor, fetchCursor } from './portable.store.js';
 import {
   PORTABLE_FORMAT,
   PORTABLE_TABLES,
@@ -44,10 +45,7 @@ export async function exportRun(
   try {
     await qr.startTransaction('REPEATABLE READ');
     const names = datasetNames(run);
-    const found: { id: string; name: string }[] = await qr.query(
-      'SELECT id, name FROM datasets WHERE name = ANY($1::text[]) ORDER BY name',
-      [names],
-    );
+    const found = await datasetsByName(qr, names);
     const rows: Record<string, number> = {};
     const header: PortableHeader = {
       format: PORTABLE_FORMAT,
@@ -126,20 +124,16 @@ async function* tableRows(
   const where = table.where
     .replace('$1', `'${uuid(params[0])}'`)
     .replace('$2', `ARRAY[${(params[1] as unknown[]).map((id) => `'${uuid(id)}'`).join(',')}]::uuid[]`);
-  await qr.query(
-    `DECLARE ${cursor} NO SCROLL CURSOR FOR
-       SELECT row_to_json(x)::text AS line FROM (SELECT ${select} FROM ${quoteIdent(table.name)}
-       WHERE ${where} ORDER BY ${order}) x`,
-  );
+  await declareRowCursor(qr, cursor, { select, table: table.name, where, order });
   try {
     for (;;) {
-      const page: { line: string }[] = await qr.query(`FETCH ${FETCH_ROWS} FROM ${cursor}`);
+      const page = await fetchCursor(qr, cursor, FETCH_ROWS);
       if (page.length === 0) return;
       yield page.map((r) => r.line);
     }
   } finally {
     // After a failed statement the transaction is aborted and rolled back with the cursor.
-    await qr.query(`CLOSE ${cursor}`).catch(() => {});
+    await closeCursor(qr, cursor).catch(() => {});
   }
 }
 

@@ -1,4 +1,5 @@
 import { inTransaction } from '@precis/db';
+import { setRunCostLimit } from '@precis/engine';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DatasetConflict, IdRemap, matchDataset } from './dataset-match.js';
 import { type Line, readLines } from './line-reader.js';
@@ -105,10 +106,7 @@ class RunImporter {
       );
     if (!this.run) throw this.error(lastLine, `the file holds no row of run ${this.header.run}`);
     if (this.run.state === 'new' && this.run.costLimit !== null && this.run.costLimit !== undefined)
-      await this.em.query('UPDATE runs SET cost_limit_usd = $2::numeric WHERE id = $1', [
-        this.header.run,
-        this.run.costLimit,
-      ]);
+      await setRunCostLimit(this.em, this.header.run, this.run.costLimit);
     return {
       runId: this.header.run,
       name: this.run.name,

@@ -1,4 +1,7 @@
 import type { EntityManager } from 'typeorm';
+import { columnRows } from './portable.store.js';
+
+export { quoteIdent } from './portable.store.js';
 
 export interface TableColumn {
   name: string;
@@ -11,19 +14,10 @@ export interface TableColumn {
 // A table's columns as the database has them (not as this build's entities say): an export takes
 // every column there is, an import knows which of a file's fields this database can hold.
 export async function tableColumns(em: EntityManager, table: string): Promise<TableColumn[]> {
-  const rows: { name: string; type: string; notnull: boolean; hasdef: boolean }[] = await em.query(
-    `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type,
-            a.attnotnull AS notnull, a.atthasdef AS hasdef
-       FROM pg_attribute a
-      WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped
-      ORDER BY a.attnum`,
-    [table],
-  );
+  const rows = await columnRows(em, table);
   if (rows.length === 0) throw new Error(`table ${table} is missing from this database`);
   return rows.map((r) => ({ name: r.name, type: r.type, required: r.notnull && !r.hasdef }));
 }
-
-export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 // Exact decimals and 64-bit integers travel as text: a JSON number would round them.
 export const exportedAsText = (type: string): boolean => /^(numeric|bigint)/.test(type);

@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
+import { storedKeys, upsertRows } from './portable.store.js';
 import { PortableFileError } from './portable-error.js';
 import type { PortableTable } from './portable-format.js';
-import { quoteIdent, type TableColumn } from './table-columns.js';
+import type { TableColumn } from './table-columns.js';
 
 type Row = Record<string, unknown>;
 
@@ -56,8 +57,7 @@ export class TableWriter {
     try {
       const rows = await this.notThereYet(table, this.rows);
       if (rows.length > 0) {
-        const [result] = await this.em.query(upsertSql(table, this.columns, names), [JSON.stringify(rows)]);
-        const n = Number(result.n);
+        const n = await upsertRows(this.em, table, this.columns, names, rows);
         if (n > 0) this.changed[table.name] = (this.changed[table.name] ?? 0) + n;
       }
     } catch (err) {
@@ -76,15 +76,7 @@ export class TableWriter {
   // imported again sends its keys only, not its rows.
   private async notThereYet(table: PortableTable, rows: Row[]): Promise<Row[]> {
     if (table.onConflict === 'overwrite') return rows;
-    const types = new Map(this.columns.map((c) => [c.name, c.type]));
-    const keys = table.key.map(quoteIdent);
-    const defs = table.key.map((k) => `${quoteIdent(k)} ${types.get(k)}`).join(', ');
-    const stored: Row[] = await this.em.query(
-      `SELECT ${keys.map((k) => `t.${k}`).join(', ')} FROM ${quoteIdent(table.name)} t
-        JOIN jsonb_to_recordset($1::jsonb) AS x(${defs}) ON ${keys.map((k) => `t.${k} = x.${k}`).join(' AND ')}
-        ${table.onConflict === 'reattach' ? 'WHERE t.run_id IS NOT NULL' : ''}`,
-      [JSON.stringify(rows.map((r) => Object.fromEntries(table.key.map((k) => [k, r[k]]))))],
-    );
+    const stored = await storedKeys(this.em, table, this.columns, rows);
     if (stored.length === 0) return rows;
     const there = new Set(stored.map((r) => keyOf(table, r)));
     return rows.filter((r) => !there.has(keyOf(table, r)));
@@ -92,30 +84,3 @@ export class TableWriter {
 }
 
 const keyOf = (table: PortableTable, row: Row) => JSON.stringify(table.key.map((k) => row[k]));
-
-// INSERT ... SELECT from the rows given as one jsonb array, typed by this database's columns,
-// ON CONFLICT on the primary key; returns how many rows it wrote or changed.
-function upsertSql(table: PortableTable, columns: TableColumn[], names: string[]): string {
-  const types = new Map(columns.map((c) => [c.name, c.type]));
-  const list = names.map(quoteIdent).join(', ');
-  const defs = names.map((n) => `${quoteIdent(n)} ${types.get(n)}`).join(', ');
-  const target = quoteIdent(table.name);
-  return `WITH written AS (
-      INSERT INTO ${target} (${list})
-      SELECT ${list} FROM jsonb_to_recordset($1::jsonb) AS x(${defs})
-      ON CONFLICT (${table.key.map(quoteIdent).join(', ')}) ${conflictAction(table, names)}
-      RETURNING 1)
-    SELECT count(*)::int AS n FROM written`;
-}
-
-function conflictAction(table: PortableTable, names: string[]): string {
-  const target = quoteIdent(table.name);
-  if (table.onConflict === 'reattach')
-    return `DO UPDATE SET run_id = EXCLUDED.run_id WHERE ${target}.run_id IS NULL`;
-  const values = names.filter((n) => !table.key.includes(n)).map(quoteIdent);
-  if (table.onConflict === 'keep' || values.length === 0) return 'DO NOTHING';
-  const set = values.map((v) => `${v} = EXCLUDED.${v}`).join(', ');
-  const stored = values.map((v) => `${target}.${v}`).join(', ');
-  const given = values.map((v) => `EXCLUDED.${v}`).join(', ');
-  return `DO UPDATE SET ${set} WHERE (${stored}) IS DISTINCT FROM (${given})`;
-}

@@ -44,7 +44,7 @@ async function run(...args: string[]): Promise<string> {
     },
   });
   const program = new Command('precis').exitOverride();
-  registerMetaCommands(program, { stdout, query: (_cmd, q) => runMetaQuery(ds, q) });
+  registerMetaCommands(program, { stdout, metaQuery: (_cmd, q) => runMetaQuery(ds, q) });
   for (const c of program.commands) for (const s of c.commands) s.exitOverride();
   await program.parseAsync(['node', 'precis', 'meta', ...args]);
   return out;

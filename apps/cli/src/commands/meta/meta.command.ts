@@ -19,7 +19,7 @@ export interface MetaCommandDeps {
   stdout: NodeJS.WritableStream;
   // Runs a query on the database the global options select (embedded PGlite or PostgreSQL), or
   // on a gateway's with --remote. Only correlate and leaderboard need one.
-  query(command: Command, q: MetaQuery): Promise<MetaResult>;
+  metaQuery(command: Command, q: MetaQuery): Promise<MetaResult>;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -83,7 +83,7 @@ function correlateCommand(meta: Command, deps: MetaCommandDeps): void {
         command: Command,
       ) => {
         const bootstrap = parseBootstrap(opts.ci, opts.seed);
-        const report = (await deps.query(command, {
+        const report = (await deps.metaQuery(command, {
           command: 'correlate',
           dataset: opts.dataset,
           metric: opts.metric,
@@ -165,7 +165,7 @@ function leaderboardCommand(meta: Command, deps: MetaCommandDeps): void {
         command: Command,
       ) => {
         const format = parseFormat(opts.format);
-        const board = (await deps.query(command, {
+        const board = (await deps.metaQuery(command, {
           command: 'leaderboard',
           dataset: opts.dataset,
           judges: opts.judge ?? [],
