@@ -1,5 +1,6 @@
-// Finds raw SQL (`.query(` calls) outside the stores: in the engine and the benchmark families,
-// the database is reached through small store files (a name containing "store") and migrations.
+// Finds raw SQL (`.query(` calls) outside the stores: in the engine, the families, the CLI and the
+// api/meta/service libraries, the database is reached through small store files (a name
+// containing "store") and migrations.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
@@ -37,10 +38,20 @@ function sourcesUnder(root: string, folder: string): SqlFile[] {
   });
 }
 
-// packages/engine/src and every packages/families/<family>/src.
-export function engineAndFamilySources(root: string): SqlFile[] {
+// The code that reaches the database through stores: the engine, the CLI, the api, meta and
+// service libraries. packages/db (entities, migrations), llm, ingest and bus are not guarded.
+export const GUARDED_FOLDERS = [
+  'packages/engine/src',
+  'apps/cli/src',
+  'packages/api/src',
+  'packages/meta/src',
+  'packages/service/src',
+];
+
+// The guarded folders and every packages/families/<family>/src.
+export function guardedSources(root: string): SqlFile[] {
   const families = readdirSync(join(root, 'packages/families'))
     .map((f) => `packages/families/${f}/src`)
     .filter((d) => statSync(join(root, d), { throwIfNoEntry: false })?.isDirectory());
-  return ['packages/engine/src', ...families].flatMap((d) => sourcesUnder(root, d));
+  return [...GUARDED_FOLDERS, ...families].flatMap((d) => sourcesUnder(root, d));
 }
