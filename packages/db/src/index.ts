@@ -24,6 +24,19 @@ export {
   postgresDataSourceOptions,
 } from './data-source-options.js';
 export { isDatabaseUnavailableError } from './database-unavailable.js';
+export type {
+  CorpusFileText,
+  DatasetFileInput,
+  DatasetKindParser,
+  DatasetKindTable,
+  JsonObject,
+  JsonValue,
+  ParsedChunk,
+  ParsedCorpusDocument,
+  ParsedDataset,
+  ParsedDocument,
+  ParseProgress,
+} from './dataset-kind.js';
 export * from './entities/index.js';
 export { type Env, redactUrl, resolveDatabaseUrl, resolvePgliteDir, resolvePrecisHome } from './env.js';
 export { MIGRATIONS } from './migrations/index.js';

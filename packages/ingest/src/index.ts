@@ -20,11 +20,11 @@ export type {
 export { importDataset, prepareImport, validateDatasetName } from './import-dataset.js';
 export { parseJsonText } from './json-text.js';
 export { jsonlRecords } from './jsonl-lines.js';
-export { boundedTitle, jsonDepthOverflow } from './limits.js';
+export { boundedTitle } from './limits.js';
 export type { ParsedDatasetFile } from './parse-dataset-file.js';
 export { parseDatasetFile, parseDatasetText } from './parse-dataset-file.js';
 export { corpusDataset, parseCorpusFile, recordId, uniqueRecords } from './parsers/corpus.parser.js';
-export { decodeDatasetBytes, firstInvalidUtf8Offset, lineColumnAt, sha256Hex } from './read-file.js';
+export { decodeDatasetBytes, firstInvalidUtf8Offset, sha256Hex } from './read-file.js';
 export type {
   JsonObject,
   JsonValue,

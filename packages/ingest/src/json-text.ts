@@ -1,6 +1,6 @@
+import { lineColumnAt } from '@precis/text';
 import { DatasetValidationError } from './errors.js';
 import { checkJsonDepth, findNulField, nulIssue } from './limits.js';
-import { lineColumnAt } from './read-file.js';
 
 // Parses JSON and turns a SyntaxError into a message with line and column, calling a cut-off
 // input what it usually is: a truncated file. Nesting beyond the import limit and NUL characters

@@ -1,6 +1,5 @@
-import { splitParagraphSpans, type TextSpan } from '@precis/text';
+import { jsonDepthOverflow, lineColumnAt, splitParagraphSpans, type TextSpan } from '@precis/text';
 import { DatasetValidationError } from './errors.js';
-import { lineColumnAt } from './read-file.js';
 import { fieldPath, type RecordContext } from './validate.js';
 
 // Bounds on what an import accepts, each failing with the file, record and field that broke it
@@ -46,24 +45,6 @@ export function checkJsonDepth(
     problem: `JSON nested more than ${IMPORT_LIMITS.jsonDepth} levels deep (column ${column})`,
     hint: 'flatten the structure; datasets and their metadata need only a few levels',
   });
-}
-
-// The offset of the first `[` or `{` that opens level maxDepth + 1 of JSON text (brackets inside
-// strings do not count), or -1: one linear pass, so any input is safe to measure.
-export function jsonDepthOverflow(text: string, maxDepth: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 /* [ */ || c === 123 /* { */) {
-      if (++depth > maxDepth) return i;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return -1;
 }
 
 // The first string or key holding U+0000 in a parsed JSON value, as a field path; iterative, so

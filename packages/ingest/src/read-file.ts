@@ -103,17 +103,3 @@ function lineAtByte(bytes: Uint8Array, offset: number): number {
   for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) line++;
   return line;
 }
-
-// 1-based line and column of a character offset in text.
-export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lastNewline = -1;
-  const end = Math.min(offset, text.length);
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lastNewline = i;
-    }
-  }
-  return { line, column: end - lastNewline };
-}

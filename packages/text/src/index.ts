@@ -1,4 +1,5 @@
 export { chunkByParagraphs, chunkBySentences, chunkByTokens, type TextChunk } from './chunks.js';
+export { jsonDepthOverflow, lineColumnAt } from './json-position.js';
 export { splitParagraphSpans, splitParagraphs } from './paragraphs.js';
 export { splitSentenceSpans, splitSentences } from './sentences.js';
 export type { TextSpan } from './span.js';

@@ -1,5 +1,4 @@
-import type { RunEntity, SummaryEntity } from '@precis/db';
-import type { DatasetKindParser } from '@precis/ingest';
+import type { DatasetKindParser, RunEntity, SummaryEntity } from '@precis/db';
 import type { ModelUse } from '@precis/llm';
 import type { PromptTemplate } from '@precis/prompts';
 import type { DataSource } from 'typeorm';

@@ -1,4 +1,4 @@
-import { jsonDepthOverflow, lineColumnAt } from '@precis/ingest';
+import { jsonDepthOverflow, lineColumnAt } from '@precis/text';
 import { Lexer, Parser, parse as parseYaml, YAMLParseError } from 'yaml';
 
 // Nesting a spec may have. Its own fields need fewer than 10 levels (a system's params, a judge);

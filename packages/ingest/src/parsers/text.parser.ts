@@ -1,8 +1,7 @@
 import { basename, extname } from 'node:path';
-import { wordCount } from '@precis/text';
+import { lineColumnAt, wordCount } from '@precis/text';
 import { gutenbergTitle, stripGutenbergBoilerplate } from '../gutenberg.js';
 import { boundedParagraphs, boundedTitle } from '../limits.js';
-import { lineColumnAt } from '../read-file.js';
 import type { ParsedDataset } from '../types.js';
 
 // A plain-text or Markdown book: one document; its paragraphs become 'source' chunks.
