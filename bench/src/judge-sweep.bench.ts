@@ -13,7 +13,7 @@ import {
   startStageWorker,
   validateSpec,
 } from '@precis/engine';
-import { importDataset } from '@precis/ingest';
+import { importDataset, prepareImport } from '@precis/ingest';
 import {
   createTypeOrmLlmStore,
   LlmClient,
@@ -47,7 +47,7 @@ async function timedRun(
   });
   const chat = new LlmClient({ registry, env: {}, store });
   const bus = createInProcessBus();
-  const ctx = createRunContext({ families: builtInFamilies, db, bus, registry, chat });
+  const ctx = createRunContext({ prepareImport, families: builtInFamilies, db, bus, registry, chat });
   const workers = await Promise.all([
     startStageWorker(ctx, bus, 'verify', { concurrency: opts.tasks, ackWaitMs: 600_000 }),
     startStageWorker(ctx, bus, 'score', { concurrency: 1, ackWaitMs: 600_000 }),

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { type Bus, createInProcessBus, createNatsBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase } from '@precis/db';
 import { createRun, createRunContext, RunCoordinator, startStageWorker, validateSpec } from '@precis/engine';
-import { importDataset } from '@precis/ingest';
+import { importDataset, prepareImport } from '@precis/ingest';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
@@ -55,7 +55,7 @@ async function timedRun(
     env: {},
     store: createTypeOrmLlmStore(db, { batch: { maxRows: 500, maxDelayMs: 50 } }),
   });
-  const ctx = createRunContext({ families: builtInFamilies, db, bus, registry: reg, chat });
+  const ctx = createRunContext({ prepareImport, families: builtInFamilies, db, bus, registry: reg, chat });
   const stages = verifyHere ? (['summarize', 'verify', 'score'] as const) : (['summarize', 'score'] as const);
   const workers = await Promise.all(
     stages.map((s) => startStageWorker(ctx, bus, s, { concurrency: 128, ackWaitMs: 600_000 })),

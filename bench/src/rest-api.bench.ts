@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { createInProcessBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, generateApiKey } from '@precis/db';
 import { createRun, createRunContext, executeRun, validateSpec } from '@precis/engine';
+import { prepareImport } from '@precis/ingest';
 import { chromium } from 'playwright-core';
 import { builtInFamilies } from './built-in-families.js';
 import { startServiceProcess } from './service-process.js';
@@ -23,7 +24,7 @@ async function seed(url: string, judgments: number, runs: number): Promise<strin
   const db = await createDataSource({ url, runMigrations: true });
   const bus = createInProcessBus();
   try {
-    const ctx = createRunContext({ families: builtInFamilies, db, bus });
+    const ctx = createRunContext({ prepareImport, families: builtInFamilies, db, bus });
     const spec = validateSpec(builtInFamilies, {
       name: 'rest-bench',
       datasets: [

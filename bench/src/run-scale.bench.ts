@@ -11,7 +11,7 @@ import {
   executeRun,
   validateSpec,
 } from '@precis/engine';
-import { importDataset } from '@precis/ingest';
+import { importDataset, prepareImport } from '@precis/ingest';
 import type { DataSource } from 'typeorm';
 import { builtInFamilies } from './built-in-families.js';
 
@@ -77,7 +77,7 @@ async function timedRun(db: DataSource, docs: number, dir: string) {
   const dataset = `scale-${docs}`;
   await importDataset(db, { kind: 'jsonl', path: file, name: dataset });
   const bus = createInProcessBus();
-  const ctx = createRunContext({ families: builtInFamilies, db, bus });
+  const ctx = createRunContext({ prepareImport, families: builtInFamilies, db, bus });
   const started = performance.now();
   const { run } = await createRun(
     ctx,

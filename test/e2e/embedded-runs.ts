@@ -1,8 +1,10 @@
 // The embedded runs the cluster end-to-end tests compare the services' results with: the same
 // spec run in one process (in-process bus, planner and workers) over a throwaway database.
+
 import { randomBytes } from 'node:crypto';
 import { createInProcessBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase } from '@precis/db';
+import { prepareImport } from '@precis/ingest';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import { parseRules, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
@@ -76,7 +78,7 @@ export async function embeddedOutcome<T>(opts: {
   try {
     const reg = loadModelRegistry(opts.registry);
     const chat = new LlmClient({ registry: reg, env: {}, store: createTypeOrmLlmStore(db) });
-    const ctx = createRunContext({ families: builtInFamilies, db, bus, chat, registry: reg });
+    const ctx = createRunContext({ prepareImport, families: builtInFamilies, db, bus, chat, registry: reg });
     const { run } = await createRun(ctx, { spec: opts.spec, file: 'spec', text: '' }, { fresh: true });
     const done = await executeRun(ctx, bus, run.id, { concurrency: opts.concurrency });
     if (done.interrupted || done.progress.status !== 'completed')

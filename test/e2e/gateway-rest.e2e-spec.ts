@@ -7,7 +7,7 @@ import { renderRunReportAs } from '@precis/api/report-html';
 import { createInProcessBus } from '@precis/bus';
 import type { GetRunReportResponse } from '@precis/contracts';
 import { createApiKey } from '@precis/db';
-import { importDataset } from '@precis/ingest';
+import { importDataset, prepareImport } from '@precis/ingest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { runCli } from '../../apps/cli/test/run-cli.js';
 import {
@@ -49,7 +49,7 @@ describe('the REST API', () => {
     base = `http://127.0.0.1:${stack.gateway.httpPort}`;
     // An offline run written to the gateway's database by the engine in this process.
     const bus = createInProcessBus();
-    const ctx = createRunContext({ families: builtInFamilies, db: stack.db, bus });
+    const ctx = createRunContext({ prepareImport, families: builtInFamilies, db: stack.db, bus });
     const spec = validateSpec(builtInFamilies, {
       name: 'rest-quickstart',
       datasets: [

@@ -1,9 +1,11 @@
 // A KGDS run's per-summary values through the gateway's REST API (its own process): the samples
 // the web page's table pages through, and the document each row links to.
 // Needs the build: `npx turbo run build` (the gateway runs from dist).
+
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInProcessBus } from '@precis/bus';
+import { prepareImport } from '@precis/ingest';
 import { builtInFamilies, createRun, createRunContext, executeRun, validateSpec } from '../support/precis.js';
 import { type GatewayStack, startGatewayStack } from './gateway-support.js';
 import { repoRoot } from './runs-support.js';
@@ -23,7 +25,7 @@ describe('the REST API on a KGDS run', () => {
     stack = await startGatewayStack({ name: 'samples' });
     base = `http://127.0.0.1:${stack.gateway.httpPort}`;
     const bus = createInProcessBus();
-    const ctx = createRunContext({ families: builtInFamilies, db: stack.db, bus });
+    const ctx = createRunContext({ prepareImport, families: builtInFamilies, db: stack.db, bus });
     const spec = validateSpec(builtInFamilies, {
       name: 'rest-kgds',
       datasets: [{ name: 'kgds', kind: 'kgds', path: KGDS, limit: 2 }],

@@ -3,9 +3,11 @@
 // BooookScore reads one number, in percent, in every output. A model-backed book run (fake LLM
 // server, judge scripted so every third sentence is confusing) in the gateway's database.
 // Needs the build: `npx turbo run build` (the gateway and the CLI run from dist).
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInProcessBus } from '@precis/bus';
 import type { ListRunsResponse, Run } from '@precis/contracts';
+import { prepareImport } from '@precis/ingest';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import { type FakeLlmServer, parseRules, startFakeLlmServer } from '@precis/testing';
 import { runCli } from '../../apps/cli/test/run-cli.js';
@@ -41,7 +43,14 @@ describe('run lists and BooookScore in every output', () => {
     const registry = loadModelRegistry(registryObject(fake.baseURL));
     const chat = new LlmClient({ registry, env: {}, store: createTypeOrmLlmStore(stack.db) });
     const bus = createInProcessBus();
-    const ctx = createRunContext({ families: builtInFamilies, db: stack.db, bus, chat, registry });
+    const ctx = createRunContext({
+      prepareImport,
+      families: builtInFamilies,
+      db: stack.db,
+      bus,
+      chat,
+      registry,
+    });
     const { run } = await createRun(ctx, { spec: bookSpec({ name: 'listed' }), file: 'spec', text: '' });
     await executeRun(ctx, bus, run.id, { concurrency: 4 });
     runId = run.id;

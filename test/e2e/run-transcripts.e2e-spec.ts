@@ -2,11 +2,13 @@
 // model-backed spec (the second answered from the cache) made on the gateway's database, then
 // REST (paged), gRPC, and `runs show --trace --calls` local and --remote, which print the same.
 // Needs the build: `npx turbo run build` (the gateway and the CLI run from dist).
+
 import { resolve } from 'node:path';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInProcessBus } from '@precis/bus';
 import type { GetRunFactsResponse, ListDocumentCallsResponse } from '@precis/contracts';
+import { prepareImport } from '@precis/ingest';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import { type FakeLlmServer, parseRules, startFakeLlmServer } from '@precis/testing';
 import { runCli } from '../../apps/cli/test/run-cli.js';
@@ -73,7 +75,14 @@ describe('transcripts and run facts over REST, gRPC and the CLI', () => {
     });
     const bus = createInProcessBus();
     try {
-      const ctx = createRunContext({ families: builtInFamilies, db: stack.db, bus, chat, registry: reg });
+      const ctx = createRunContext({
+        prepareImport,
+        families: builtInFamilies,
+        db: stack.db,
+        bus,
+        chat,
+        registry: reg,
+      });
       const { run } = await createRun(ctx, { spec: spec(), file: 'spec', text: '' }, { fresh: true });
       const done = await executeRun(ctx, bus, run.id, { concurrency: 4 });
       expect(done.interrupted ? 'interrupted' : done.progress.status).toBe('completed');

@@ -3,12 +3,14 @@
 // is back every task runs once and the run completes with nothing dead or failed.
 // PRECIS_PG_OUTAGE_MS: minimum outage (default 1 s); the outage also lasts until every queued
 // task was delivered more often than its attempts allow (the old rule would have killed it).
+
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { type Bus, type ConsumerHandle, createNatsBus, type NatsBus } from '@precis/bus';
 import { createDataSource } from '@precis/db';
+import { prepareImport } from '@precis/ingest';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import {
@@ -77,7 +79,7 @@ describe('run stage workers across a PostgreSQL outage', () => {
     async () => {
       const deliveries = new Map<string, number>();
       const bus = observed(nats, deliveries);
-      const ctx = createRunContext({ families: builtInFamilies, db, bus });
+      const ctx = createRunContext({ prepareImport, families: builtInFamilies, db, bus });
       const spec = validateSpec(builtInFamilies, {
         name: 'pg-outage',
         datasets: [{ name: 'story', kind: 'text', path: story }],

@@ -1,9 +1,11 @@
 // A run whose summarize tasks the bus dead-letters without any handler failure (a worker killed
 // on every delivery): the coordinator records them as dead and the run still ends, failed.
+
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type Bus, createInProcessBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import { prepareImport } from '@precis/ingest';
 import type { DataSource } from 'typeorm';
 import {
   builtInFamilies,
@@ -45,7 +47,7 @@ describe('a run whose tasks the bus dead-lettered', () => {
       metrics: [{ name: 'booookscore', judge: { engine: 'heuristic' } }],
     });
     const bus: Bus = createInProcessBus();
-    const ctx = createRunContext({ families: builtInFamilies, db, bus });
+    const ctx = createRunContext({ prepareImport, families: builtInFamilies, db, bus });
     // A summarize worker that hangs on every delivery (as one killed each time would): the bus
     // gives up after maxDeliver and dead-letters the tasks without any handler error.
     await bus.ensureQueue('summarize');

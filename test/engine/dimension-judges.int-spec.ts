@@ -9,7 +9,7 @@ import {
   SummaryEntity,
   type ThrowawayDatabase,
 } from '@precis/db';
-import { importDataset } from '@precis/ingest';
+import { importDataset, prepareImport } from '@precis/ingest';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import { correlateWithHumans } from '@precis/meta';
 import { type FakeLlmServer, type FakeReplyContext, startFakeLlmServer } from '@precis/testing';
@@ -127,6 +127,7 @@ describe('dimension judges (Op-I, G-Eval, logprobs) over SummEval-OP candidates'
     });
     const registry = loadModelRegistry({ models: { judge: model('judge'), 'lp-judge': model('lp-judge') } });
     const ctx = createRunContext({
+      prepareImport,
       families: builtInFamilies,
       db,
       bus,

@@ -8,6 +8,7 @@ import {
   SummaryEntity,
   type ThrowawayDatabase,
 } from '@precis/db';
+import { prepareImport } from '@precis/ingest';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
@@ -107,6 +108,7 @@ describe('a book benchmark run through the planner, the bus and the stage handle
       },
     });
     const ctx = createRunContext({
+      prepareImport,
       families: builtInFamilies,
       db,
       bus,

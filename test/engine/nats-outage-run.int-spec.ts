@@ -3,10 +3,12 @@
 // Completion events published during the outage are lost, messages wait in the stream. The run
 // must complete with every task done once: nothing lost, nothing failed, nothing dead.
 // PRECIS_NATS_OUTAGE_MS: outage length (default 3 s; the acceptance figure is 30 s).
+
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createNatsBus, type NatsBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import { prepareImport } from '@precis/ingest';
 import { startThrowawayNats, type ThrowawayNats } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import {
@@ -43,7 +45,7 @@ describe('a run across a NATS outage', () => {
   });
 
   it('completes with every task done once after the server comes back', async () => {
-    const ctx = createRunContext({ families: builtInFamilies, db, bus });
+    const ctx = createRunContext({ prepareImport, families: builtInFamilies, db, bus });
     const spec = validateSpec(builtInFamilies, {
       name: 'nats-outage',
       datasets: [{ name: 'story', kind: 'text', path: story }],

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInProcessBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, RunEntity, type ThrowawayDatabase } from '@precis/db';
+import { prepareImport } from '@precis/ingest';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry, type ModelEntryInput } from '@precis/llm';
 import { type FakeLlmServer, type FakeProviderProfile, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
@@ -149,6 +150,7 @@ describe('every provider profile runs the books model systems and a model-judged
     const registry = loadModelRegistry({ models: { m: { ...entry, ...c.entry } } });
     const bus = createInProcessBus();
     const ctx = createRunContext({
+      prepareImport,
       families: builtInFamilies,
       db,
       bus,

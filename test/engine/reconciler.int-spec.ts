@@ -5,6 +5,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { createNatsBus, NatsBus, NatsNames } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import { prepareImport } from '@precis/ingest';
 import type { DataSource } from 'typeorm';
 import { Reconciler } from '../../packages/engine/src/runtime/reconciler.js';
 import {
@@ -45,7 +46,7 @@ describe('queue reconciliation on NATS JetStream', () => {
   it('re-sends the lost tasks of a stage while another stage cannot even be read', async () => {
     const errors: { msg: string; fields?: Record<string, unknown> }[] = [];
     const logger: RunLogger = { info() {}, warn() {}, error: (msg, fields) => errors.push({ msg, fields }) };
-    const ctx = createRunContext({ families: builtInFamilies, db, bus, logger });
+    const ctx = createRunContext({ prepareImport, families: builtInFamilies, db, bus, logger });
     const spec = validateSpec(builtInFamilies, {
       name: 'reconcile-broken',
       datasets: [{ name: 'story', kind: 'text', path: story }],
@@ -89,7 +90,7 @@ describe('queue reconciliation on NATS JetStream', () => {
       warn: (msg, fields) => warnings.push({ msg, fields }),
       error() {},
     };
-    const ctx = createRunContext({ families: builtInFamilies, db, bus, logger });
+    const ctx = createRunContext({ prepareImport, families: builtInFamilies, db, bus, logger });
     const spec = validateSpec(builtInFamilies, {
       name: 'reconcile',
       datasets: [{ name: 'story', kind: 'text', path: story }],

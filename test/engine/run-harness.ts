@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { createInProcessBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, RunEntity } from '@precis/db';
+import { prepareImport } from '@precis/ingest';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import { type FakeLlmServer, type FakeRule, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
@@ -99,6 +100,7 @@ export async function startRunHarness(
     const spec = validateSpec(builtInFamilies, raw);
     const bus = createInProcessBus();
     const ctx = createRunContext({
+      prepareImport,
       families: builtInFamilies,
       db,
       bus,

@@ -1,6 +1,7 @@
 // A system-wide step (a strategy's `await`): one task over every document of a system, planned
 // once each document finished the step it waits for or failed, its result handed to every unit.
 // Defined in the test: per document a word count, then the system's mean count, then summaries.
+
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInProcessBus } from '@precis/bus';
@@ -18,6 +19,7 @@ import {
   validateSpec,
 } from '@precis/engine';
 import { GENERIC_DATASET_KINDS } from '@precis/families';
+import { prepareImport } from '@precis/ingest';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 
@@ -118,7 +120,7 @@ describe('system-wide steps', () => {
   async function run(params: Params) {
     const bus = createInProcessBus();
     try {
-      const ctx = createRunContext({ families, db, bus });
+      const ctx = createRunContext({ prepareImport, families, db, bus });
       const { run } = await createRun(
         ctx,
         { spec: spec(params), file: 'lengths.yaml', text: '' },

@@ -1,6 +1,7 @@
 // A benchmark family defined here, in the test, runs end to end through the engine without any
 // change to engine code: embedded (in-process bus) and as the cluster runs it (NATS JetStream,
 // PostgreSQL, the service kit's stage consumers and a coordinator like the gateway's).
+
 import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -9,6 +10,7 @@ import {
   createDataSource,
   createThrowawayDatabase,
   MetricValueEntity,
+  RunEntity,
   type ThrowawayDatabase,
 } from '@precis/db';
 import {
@@ -34,6 +36,7 @@ import {
   verifyTaskId,
 } from '@precis/engine';
 import { GENERIC_DATASET_KINDS } from '@precis/families';
+import { prepareImport } from '@precis/ingest';
 import { createServiceLogger, MetricsRegistry, startStageConsumers } from '@precis/service';
 import { startThrowawayNats, type ThrowawayNats } from '@precis/testing';
 import type { DataSource } from 'typeorm';
@@ -239,9 +242,21 @@ describe('a benchmark family defined in a test', () => {
     expect(() => validateSpec(families, noTarget, 'words.yaml')).toThrow(/metrics\[0\]\.target: required/);
   });
 
-  it('runs embedded, on the in-process bus', async () => {
+  it('refuses dataset files where its host gives no importer, writing nothing', async () => {
     const bus = createInProcessBus();
     const ctx = createRunContext({ families, db, bus });
+    await expect(
+      createRun(ctx, { spec: validateSpec(families, raw), file: 'words.yaml', text: '' }),
+    ).rejects.toThrow(
+      'datasets[0].path: this host imports no dataset files; import "story" with `precis ingest` and name it without a path',
+    );
+    expect(await db.getRepository(RunEntity).count()).toBe(0);
+    await bus.close();
+  });
+
+  it('runs embedded, on the in-process bus', async () => {
+    const bus = createInProcessBus();
+    const ctx = createRunContext({ prepareImport, families, db, bus });
     const { run } = await createRun(ctx, { spec: validateSpec(families, raw), file: 'words.yaml', text: '' });
     const outcome = await executeRun(ctx, bus, run.id, { concurrency: 2 });
     if (outcome.interrupted) throw new Error('interrupted');
@@ -292,7 +307,7 @@ describe('a benchmark family defined in a test', () => {
         ),
       );
       // What the gateway's run driver does.
-      const ctx = createRunContext({ families, db, bus });
+      const ctx = createRunContext({ prepareImport, families, db, bus });
       const coordinator = new RunCoordinator(ctx, bus, 200, 1000);
       await coordinator.start();
       try {

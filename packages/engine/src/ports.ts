@@ -1,4 +1,7 @@
+import type { DatasetKindTable } from '@precis/db';
+import type { FileAccessPolicy } from '@precis/files';
 import type { ChatRequest as LlmChatRequest } from '@precis/llm';
+import type { DataSource } from 'typeorm';
 
 export type RunStage = 'retrieve' | 'summarize' | 'verify' | 'score';
 
@@ -72,3 +75,17 @@ export interface RunLogger {
 }
 
 export const silentLogger: RunLogger = { info() {}, warn() {}, error() {} };
+
+// Reads, checks and parses one dataset file before anything is written, and writes it on
+// write(): @precis/ingest's prepareImport, which the host supplies (the engine does not import ingest).
+export type PrepareDatasetImport = (
+  db: DataSource,
+  opts: {
+    kind: string;
+    kinds: DatasetKindTable;
+    path: string;
+    documentsPath?: string;
+    name: string;
+    access?: FileAccessPolicy;
+  },
+) => Promise<{ write(): Promise<unknown> }>;

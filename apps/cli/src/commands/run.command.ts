@@ -21,6 +21,7 @@ import {
   specModelUses,
 } from '@precis/engine';
 import { builtInFamilies } from '@precis/families';
+import { prepareImport } from '@precis/ingest';
 import {
   createTypeOrmLlmStore,
   describeCapabilityProblems,
@@ -266,6 +267,7 @@ async function openEmbeddedRun(
     chat,
     registry,
     logger: stderrLogger(ctx.stderr),
+    prepareImport,
   });
   const { run, resumed } = await createRun(runCtx, loaded, {
     fresh: opts.fresh,

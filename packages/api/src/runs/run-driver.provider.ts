@@ -9,6 +9,7 @@ import type { Bus } from '@precis/bus';
 import { RunEntity } from '@precis/db';
 import { createRunContext, type FamilyRegistry, type RunContext, RunCoordinator } from '@precis/engine';
 import { builtInFamilies } from '@precis/families';
+import { prepareImport } from '@precis/ingest';
 import { loadModelRegistry, type ModelRegistry } from '@precis/llm';
 import {
   BUS,
@@ -54,6 +55,7 @@ export class RunDriver implements OnApplicationBootstrap, OnModuleDestroy {
       families: families ?? builtInFamilies(),
       registry,
       logger: runLogger(this.log),
+      prepareImport,
     });
     this.coordinator = new RunCoordinator(this.ctx, bus, config.RUN_TICK_MS);
     this.retryMs = config.RUN_TICK_MS;

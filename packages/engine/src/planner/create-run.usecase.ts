@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DatasetEntity, OPEN_RUN_STATUSES, RunEntity } from '@precis/db';
 import { FileAccessError, type FileAccessPolicy } from '@precis/files';
-import { type PreparedImport, prepareImport } from '@precis/ingest';
 import type { ModelUse } from '@precis/llm';
 import { In } from 'typeorm';
 import type { FamilyRegistry } from '../family/family-registry.js';
@@ -98,24 +97,30 @@ async function importSpecDatasets(
   const named = (where: string) => (err: unknown) => {
     throw inSpec(err, where, file);
   };
-  const prepared: { where: string; dataset: PreparedImport }[] = [];
+  const prepared: { where: string; dataset: { write(): Promise<unknown> } }[] = [];
   for (const [i, d] of spec.datasets.entries()) {
     if (d.path === undefined || d.kind === undefined) continue;
     const where = `datasets[${i}]`;
+    if (!ctx.prepareImport)
+      throw new SpecError(file, [
+        `${where}.path: this host imports no dataset files; import "${d.name}" with \`precis ingest\` and name it without a path`,
+      ]);
     // A kind its family registers without a parser (nothing is written so far).
     if (!ctx.families.datasetKinds.get(d.kind)?.parse)
       throw new SpecError(file, [
         `${where}.kind: no importer reads "${d.kind}" datasets (its family registers no parser for it)`,
       ]);
     const corpus = d.corpus === undefined ? {} : { documentsPath: d.corpus };
-    const dataset = await prepareImport(ctx.db, {
-      kind: d.kind,
-      kinds: ctx.families.datasetKinds,
-      path: d.path,
-      ...corpus,
-      name: d.name,
-      access,
-    }).catch(named(where));
+    const dataset = await ctx
+      .prepareImport(ctx.db, {
+        kind: d.kind,
+        kinds: ctx.families.datasetKinds,
+        path: d.path,
+        ...corpus,
+        name: d.name,
+        access,
+      })
+      .catch(named(where));
     prepared.push({ where, dataset });
   }
   for (const { where, dataset } of prepared) await dataset.write().catch(named(where));

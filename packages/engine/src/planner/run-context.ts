@@ -1,7 +1,7 @@
 import type { LimiterRegistry } from '@precis/llm';
 import type { DataSource } from 'typeorm';
 import type { FamilyRegistry } from '../family/family-registry.js';
-import type { ChatModel, RunEventSink, RunLogger, TaskDispatcher } from '../ports.js';
+import type { ChatModel, PrepareDatasetImport, RunEventSink, RunLogger, TaskDispatcher } from '../ports.js';
 import type { PluginAddressPolicy } from '../spec/plugin-addresses.js';
 
 // What the planner and the stage handlers need from their host (embedded runtime or a service).
@@ -22,4 +22,6 @@ export interface RunContext {
   // A service's PRECIS_PLUGIN_ADDRESSES: plugins elsewhere are refused without connecting, and a
   // plugin's failure is stored without its own words. Absent in embedded runs: any address, in detail.
   pluginAddresses?: PluginAddressPolicy;
+  // Imports the datasets a spec gives with a path (createRun); absent, such a spec is refused.
+  prepareImport?: PrepareDatasetImport;
 }

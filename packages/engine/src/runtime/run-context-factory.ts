@@ -3,7 +3,7 @@ import type { LimiterRegistry } from '@precis/llm';
 import type { DataSource } from 'typeorm';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import type { RunContext } from '../planner/run-context.js';
-import { type ChatModel, type RunLogger, silentLogger } from '../ports.js';
+import { type ChatModel, type PrepareDatasetImport, type RunLogger, silentLogger } from '../ports.js';
 import type { PluginAddressPolicy } from '../spec/plugin-addresses.js';
 import { busDispatcher, busEventSink } from './bus-adapters.js';
 
@@ -20,6 +20,8 @@ export function createRunContext(opts: {
   logger?: RunLogger;
   limiters?: LimiterRegistry;
   pluginAddresses?: PluginAddressPolicy;
+  // @precis/ingest's prepareImport, for runs whose spec gives dataset files.
+  prepareImport?: PrepareDatasetImport;
 }): RunContext {
   const registry = opts.registry;
   return {
@@ -32,5 +34,6 @@ export function createRunContext(opts: {
     logger: opts.logger ?? silentLogger,
     ...(opts.limiters ? { limiters: opts.limiters } : {}),
     ...(opts.pluginAddresses ? { pluginAddresses: opts.pluginAddresses } : {}),
+    ...(opts.prepareImport ? { prepareImport: opts.prepareImport } : {}),
   };
 }

@@ -6,6 +6,7 @@ import {
   type RunContext,
   type RunLogger,
 } from '@precis/engine';
+import { prepareImport } from '@precis/ingest';
 import {
   createTypeOrmLlmStore,
   LimiterRegistry,
@@ -68,6 +69,7 @@ export function buildRunContext(opts: {
     logger: runLogger(opts.logger),
     limiters: clusterLimiters(opts.dataSource),
     pluginAddresses: opts.pluginAddresses ?? PluginAddressPolicy.none(),
+    prepareImport,
   });
   const announce = ctx.events;
   return {
