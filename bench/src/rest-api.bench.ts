@@ -9,6 +9,7 @@ import { createRun, createRunContext, executeRun, validateSpec } from '@precis/e
 import { prepareImport } from '@precis/ingest';
 import { chromium } from 'playwright-core';
 import { builtInFamilies } from './built-in-families.js';
+import { load, pct } from './http-load.js';
 import { startServiceProcess } from './service-process.js';
 
 // The REST API of a gateway process under load: `GET /api/v1/runs` (a page of 50 of 1,000 runs) and
@@ -73,24 +74,6 @@ async function seed(url: string, judgments: number, runs: number): Promise<strin
   }
 }
 
-// `requests` GETs, `concurrency` in flight at once; each latency in ms.
-async function load(url: string, key: string, requests: number, concurrency: number): Promise<number[]> {
-  const times: number[] = [];
-  let next = 0;
-  const client = async () => {
-    while (next < requests) {
-      next++;
-      const t = performance.now();
-      const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
-      times.push(performance.now() - t);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, client));
-  return times.sort((a, b) => a - b);
-}
-
 // Milliseconds from navigation to the runs table, and to a run's first figure and first sample
 // row (the key already stored), in Debian's Chromium; the median of 5 loads each.
 async function firstRender(base: string, key: string, runId: string): Promise<Record<string, number>> {
@@ -124,9 +107,6 @@ async function firstRender(base: string, key: string, runId: string): Promise<Re
     await browser.close();
   }
 }
-
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 export async function run(args: string[]) {
   const { values } = parseArgs({

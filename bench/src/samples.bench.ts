@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDataSource, createThrowawayDatabase, generateApiKey } from '@precis/db';
+import { load, pct } from './http-load.js';
 import { startServiceProcess } from './service-process.js';
 
 // The samples table's server-side filters and sorts through a gateway process's REST API, on a
@@ -82,27 +83,6 @@ async function seed(url: string, shape: Shape): Promise<string> {
     await db.destroy();
   }
 }
-
-// `requests` GETs, `concurrency` in flight at once; each latency in ms, sorted.
-async function load(url: string, key: string, requests: number, concurrency: number): Promise<number[]> {
-  const times: number[] = [];
-  let next = 0;
-  const client = async () => {
-    while (next < requests) {
-      next++;
-      const t = performance.now();
-      const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
-      times.push(performance.now() - t);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, client));
-  return times.sort((a, b) => a - b);
-}
-
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 // Each query kind: the samples route's query string (a page of 200), or another path.
 function queryKinds(runId: string, shape: Shape): [string, string][] {
