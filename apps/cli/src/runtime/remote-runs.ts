@@ -41,11 +41,11 @@ export function isFinished(run: Run): boolean {
 
 // gRPC client of precis.v1.RunService on a gateway (--remote host:port).
 export class RemoteRuns {
-  private readonly client: RunServiceClient;
+  protected readonly client: RunServiceClient;
 
   constructor(
     readonly address: string,
-    private readonly access: RemoteAccess,
+    protected readonly access: RemoteAccess,
   ) {
     this.client = new RunServiceClient(address, access.channel);
   }
@@ -140,7 +140,7 @@ export class RemoteRuns {
     this.client.close();
   }
 
-  private call<T>(
+  protected call<T>(
     invoke: (
       options: { deadline: Date },
       callback: (error: ServiceError | null, response: T) => void,

@@ -1,9 +1,8 @@
-import type { ServiceError } from '@grpc/grpc-js';
-import { type LedgerCall, RunServiceClient } from '@precis/contracts';
+import type { LedgerCall } from '@precis/contracts';
 import type { DocumentTrace, LedgerCallView } from '@precis/engine';
-import { callMetadata, grpcCall, type RemoteAccess } from './remote-access.js';
+import { callMetadata } from './remote-access.js';
+import { RemoteRuns } from './remote-runs.js';
 
-const DEADLINE_MS = 60_000;
 const iso = (d: Date | undefined) => (d ?? new Date(0)).toISOString();
 
 // A call as the gateway sent it, back in the shape the CLI prints from its own database (the
@@ -49,17 +48,9 @@ export function fromProtoLedgerCall(c: LedgerCall): LedgerCallView {
   };
 }
 
-// `runs show --trace [--calls] --remote`: a document's trace and model calls from the gateway.
-export class RemoteTranscripts {
-  private readonly client: RunServiceClient;
-
-  constructor(
-    readonly address: string,
-    private readonly access: RemoteAccess,
-  ) {
-    this.client = new RunServiceClient(address, access.channel);
-  }
-
+// `runs show --trace [--calls] --remote`: a document's trace and model calls from the gateway
+// (precis.v1.RunService's transcript methods, on the run client's channel and deadline).
+export class RemoteTranscripts extends RemoteRuns {
   async trace(runId: string, document: string): Promise<DocumentTrace> {
     const res = await this.call<{ traceJson: string }>((o, cb) =>
       this.client.getDocumentTrace({ runId, document }, callMetadata(this.access), o, cb),
@@ -80,18 +71,5 @@ export class RemoteTranscripts {
       pageToken = page.nextPageToken;
     } while (pageToken);
     return out;
-  }
-
-  close(): void {
-    this.client.close();
-  }
-
-  private call<T>(
-    invoke: (
-      options: { deadline: Date },
-      callback: (error: ServiceError | null, response: T) => void,
-    ) => unknown,
-  ): Promise<T> {
-    return grpcCall(this.address, DEADLINE_MS, invoke);
   }
 }
