@@ -1,6 +1,7 @@
 import type { SettledSummary, Strategy } from '../family/benchmark-family.js';
 import { summaryId } from '../ids.js';
 import type { BenchmarkSpec, SystemSpec } from '../spec/benchmark-spec.schema.js';
+import type { SummaryRowInput } from '../stores/summaries.store.js';
 import type { NewTask } from '../tasks/task-store.js';
 
 // What a (system, document) unit's summarize tasks hold so far.
@@ -13,15 +14,8 @@ export interface UnitState {
   shared?: Map<string, string>;
 }
 
-export interface UnitSummary {
-  id: string;
-  runId: string;
-  system: string;
-  documentId: string;
-  text: string;
-  finalStep: string;
-  producer: string;
-}
+// A unit's summary is written as the summaries store's row.
+export type UnitSummary = SummaryRowInput;
 
 export type UnitPlan =
   | { kind: 'steps'; tasks: NewTask[] }
