@@ -1,6 +1,6 @@
-// Finds raw SQL (`.query(` calls) outside the stores: in the engine, the families, the CLI and the
-// api/meta/service libraries, the database is reached through small store files (a name
-// containing "store") and migrations.
+// Finds raw SQL (`.query(` calls) outside the stores: every package and app (bar the database
+// layer and the test helpers) reaches the database through small store files (a name containing
+// "store") and migrations.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
@@ -38,20 +38,28 @@ function sourcesUnder(root: string, folder: string): SqlFile[] {
   });
 }
 
-// The code that reaches the database through stores: the engine, the CLI, the api, meta and
-// service libraries. packages/db (entities, migrations), llm, ingest and bus are not guarded.
-export const GUARDED_FOLDERS = [
-  'packages/engine/src',
-  'apps/cli/src',
-  'packages/api/src',
-  'packages/meta/src',
-  'packages/service/src',
+// The source folders left unguarded, each with why.
+export const UNGUARDED_FOLDERS = [
+  'packages/db/src', // the database layer itself: data sources, throwaway databases, pglite worker
+  'packages/testing/src', // test helpers: the fake LLM server, throwaway PostgreSQL and NATS servers
 ];
 
-// The guarded folders and every packages/families/<family>/src.
-export function guardedSources(root: string): SqlFile[] {
-  const families = readdirSync(join(root, 'packages/families'))
-    .map((f) => `packages/families/${f}/src`)
+// The `src` folders of the folders under `parent` (relative to root) that have one.
+function srcFoldersUnder(root: string, parent: string): string[] {
+  return readdirSync(join(root, parent))
+    .map((d) => `${parent}/${d}/src`)
     .filter((d) => statSync(join(root, d), { throwIfNoEntry: false })?.isDirectory());
-  return [...GUARDED_FOLDERS, ...families].flatMap((d) => sourcesUnder(root, d));
+}
+
+// Every packages/<lib>/src, packages/families/<family>/src and apps/<app>/src, less the
+// unguarded ones.
+export function guardedFolders(root: string): string[] {
+  return ['packages', 'packages/families', 'apps']
+    .flatMap((parent) => srcFoldersUnder(root, parent))
+    .filter((d) => !UNGUARDED_FOLDERS.includes(d));
+}
+
+// The non-test sources of every guarded folder.
+export function guardedSources(root: string): SqlFile[] {
+  return guardedFolders(root).flatMap((d) => sourcesUnder(root, d));
 }

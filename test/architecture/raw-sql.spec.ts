@@ -1,11 +1,17 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { GUARDED_FOLDERS, guardedSources, mayHoldSql, rawSqlOutsideStores } from './raw-sql-check.js';
+import {
+  guardedFolders,
+  guardedSources,
+  mayHoldSql,
+  rawSqlOutsideStores,
+  UNGUARDED_FOLDERS,
+} from './raw-sql-check.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-describe('raw SQL in the engine, the families, the CLI and the api/meta/service libraries', () => {
+describe('raw SQL in every package and app but the database layer and the test helpers', () => {
   it('lives only in stores and migrations', () => {
     const files = guardedSources(root);
     // The walk found the code it guards (a wrong root would pass on nothing).
@@ -16,7 +22,15 @@ describe('raw SQL in the engine, the families, the CLI and the api/meta/service 
     expect(files.some((f) => f.path === 'packages/meta/src/judge-scores.ts')).toBe(true);
     // packages/api/src has no SQL of its own today; the walk still reads it.
     expect(files.some((f) => f.path.startsWith('packages/api/src/'))).toBe(true);
-    expect(GUARDED_FOLDERS).not.toContain('packages/db/src');
+    expect(files.some((f) => f.path === 'packages/llm/src/limits/pg-slot-pool.ts')).toBe(true);
+    expect(files.some((f) => f.path.startsWith('apps/gateway/src/'))).toBe(true);
+    const folders = guardedFolders(root);
+    expect(folders).toContain('packages/retrievers/src');
+    for (const unguarded of UNGUARDED_FOLDERS) {
+      expect(folders).not.toContain(unguarded);
+      expect(files.some((f) => f.path.startsWith(`${unguarded}/`))).toBe(false);
+    }
+    expect(UNGUARDED_FOLDERS).toEqual(['packages/db/src', 'packages/testing/src']);
     expect(rawSqlOutsideStores(files)).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { ModelSpec } from '../registry/model-spec.js';
 import { sleep } from './endpoint-limiter.js';
+import { countInRateWindow, deleteOldRateWindows, msToNextMinute } from './limits.store.js';
 import { IDLE_HOLD_MS, REUSE_WINDOW_MS, SlotPool, type SlotPoolTiming } from './pg-slot-pool.js';
 
 // An endpoint's limits held for the whole cluster, on top of each process's own.
@@ -57,20 +58,16 @@ export class PgSharedLimits implements SharedLimits {
     const tpm = spec.tokensPerMinute;
     if (rpm === null && tpm === null) return;
     for (;;) {
-      const rows: unknown[] = await this.db.query(
-        `INSERT INTO llm_rate_windows AS w (endpoint, window_start, requests, tokens)
-         VALUES ($1, date_trunc('minute', now()), 1, $2)
-         ON CONFLICT (endpoint, window_start) DO UPDATE
-           SET requests = w.requests + 1, tokens = w.tokens + EXCLUDED.tokens
-           WHERE ($3::int IS NULL OR w.requests + 1 <= $3) AND ($4::bigint IS NULL OR w.tokens + EXCLUDED.tokens <= $4)
-         RETURNING 1`,
-        [endpointKey(spec), Math.max(0, Math.round(tokens)), rpm, tpm],
+      const counted = await countInRateWindow(
+        this.db,
+        endpointKey(spec),
+        Math.max(0, Math.round(tokens)),
+        rpm,
+        tpm,
       );
-      if (rows.length > 0) return this.cleanup();
-      const [next] = await this.db.query(
-        `SELECT EXTRACT(EPOCH FROM (date_trunc('minute', now()) + interval '1 minute' - now())) * 1000 AS ms`,
-      );
-      await sleep(Number(next.ms) + Math.random() * 250, signal);
+      if (counted) return this.cleanup();
+      const ms = await msToNextMinute(this.db);
+      await sleep(ms + Math.random() * 250, signal);
     }
   }
 
@@ -78,6 +75,6 @@ export class PgSharedLimits implements SharedLimits {
   private async cleanup(): Promise<void> {
     if (Date.now() - this.lastCleanup < 60_000) return;
     this.lastCleanup = Date.now();
-    await this.db.query(`DELETE FROM llm_rate_windows WHERE window_start < now() - interval '1 hour'`);
+    await deleteOldRateWindows(this.db);
   }
 }

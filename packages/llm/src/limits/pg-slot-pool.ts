@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { sleep } from './endpoint-limiter.js';
+import { claimSlot, ensureSlots, releaseSlot } from './limits.store.js';
 
 // A slot this process released stays its own this long, so its next call takes it without the
 // two statements (claim, release) a call costs otherwise. Saturated, releases go back at once.
@@ -133,35 +134,25 @@ export class SlotPool {
   // A free (or expired) slot below the endpoint's capacity, or null when all are held.
   private async claim(capacity: number, ttlMs: number): Promise<HeldSlot | null> {
     if (this.rows < capacity) {
-      await this.db.query(
-        `INSERT INTO llm_slots (endpoint, slot) SELECT $1, g FROM generate_series(0, $2 - 1) AS g ON CONFLICT DO NOTHING`,
-        [this.endpoint, capacity],
-      );
+      await ensureSlots(this.db, this.endpoint, capacity);
       this.rows = capacity;
     }
     // Read before the statement: the lease the database sets ends no sooner than this + the TTL.
     const claimedAt = Date.now();
-    const res = await this.db.query(
-      `UPDATE llm_slots AS s SET holder = $3, expires_at = now() + $4 * interval '1 millisecond'
-       FROM (SELECT slot FROM llm_slots
-             WHERE endpoint = $1 AND slot < $2 AND (holder IS NULL OR expires_at < now())
-             ORDER BY slot LIMIT 1 FOR UPDATE SKIP LOCKED) AS free
-       WHERE s.endpoint = $1 AND s.slot = free.slot
-       RETURNING s.slot`,
-      [this.endpoint, capacity, this.holder, ttlMs + this.timing.reuseWindowMs],
+    const slot = await claimSlot(
+      this.db,
+      this.endpoint,
+      capacity,
+      this.holder,
+      ttlMs + this.timing.reuseWindowMs,
     );
-    const rows = (Array.isArray(res[0]) ? res[0] : res) as { slot: number }[];
-    if (!rows[0]) return null;
-    return { slot: Number(rows[0].slot), leaseEnd: claimedAt + ttlMs + this.timing.reuseWindowMs, ttlMs };
+    if (slot === null) return null;
+    return { slot, leaseEnd: claimedAt + ttlMs + this.timing.reuseWindowMs, ttlMs };
   }
 
   // Best effort: a release that fails leaves the lease to expire.
   private releaseNow(s: HeldSlot): Promise<void> {
-    return this.db
-      .query(
-        `UPDATE llm_slots SET holder = NULL, expires_at = NULL WHERE endpoint = $1 AND slot = $2 AND holder = $3`,
-        [this.endpoint, s.slot, this.holder],
-      )
+    return releaseSlot(this.db, this.endpoint, s.slot, this.holder)
       .catch(() => undefined)
       .finally(() => {
         if (this.waiters.length > 0) void this.poll();
