@@ -43,6 +43,7 @@ export type { ChatModel } from './ports.js';
 export { documentJudgments } from './queries/run-queries.js';
 export { groupRows } from './report/group-rows.js';
 export { type Board, boardBlock, type Ranked, type RankedBoard } from './report/leaderboard-board.js';
+export type { TraceGroup } from './report/render-trace.js';
 // Report blocks a family's section returns; the engine ranks and renders them.
 export {
   ciColumn,
@@ -85,7 +86,7 @@ export { documentTexts, summaryDocumentData } from './stores/documents.store.js'
 export { RESULT_CALLS_SQL } from './stores/ledger.store.js';
 export { type TaskResultRow, taskResult, taskResultsByKind } from './stores/tasks.store.js';
 export { summaryText } from './tasks/summary-texts.js';
-export type { SummaryTaskResult } from './tasks/task-payloads.js';
+export type { SummaryTaskResult, SummaryTaskStep } from './tasks/task-payloads.js';
 export {
   FINISHED_SQL,
   finishTask,

@@ -32,7 +32,7 @@ function printTrace(
     printJson(ctx, calls ? { ...trace, calls } : trace);
     return;
   }
-  ctx.stdout.write(renderDocumentTrace(trace));
+  ctx.stdout.write(renderDocumentTrace(trace, builtInFamilies()));
   if (calls) ctx.stdout.write(`\n${renderCalls(calls)}`);
 }
 

@@ -7,9 +7,11 @@ import type { RunContext } from '../planner/run-context.js';
 import type { RunDocument } from '../planner/run-documents.js';
 import type { RunStage } from '../ports.js';
 import type { Board, RankedBoard } from '../report/leaderboard-board.js';
+import type { TraceGroup } from '../report/render-trace.js';
 import type { ReportBlock } from '../report/report-blocks.js';
 import type { ReportFigure } from '../report/report-figures.js';
 import type { BenchmarkSpec, SystemSpec } from '../spec/benchmark-spec.schema.js';
+import type { SummaryTaskStep } from '../tasks/task-payloads.js';
 import type { NewTask } from '../tasks/task-store.js';
 
 export type { ModelUse };
@@ -83,6 +85,10 @@ export interface Strategy {
   // Whether planning this unit needs the document text (the planner then reads texts in batches).
   needsText?(system: SystemSpec, prepared: unknown, documentId: string): boolean;
   plan(unit: StrategyUnit): Promise<StrategyPlan>;
+  // Where `runs show --trace` prints one of its stored steps (e.g. under its level); without it
+  // a unit's steps print as one sequence. Reads only what the step payload holds, so a run
+  // stored earlier prints the same.
+  traceGroup?(step: SummaryTaskStep): TraceGroup;
 }
 
 export interface SettledSummary {

@@ -31,10 +31,13 @@ export async function documentTrace(
 }
 
 // The trace as `runs show --trace` prints it: each system's steps, then the verdicts (never cut
-// to the terminal: a trace is read for its texts).
-export function renderDocumentTrace(trace: DocumentTrace): string {
+// to the terminal: a trace is read for its texts). Each strategy groups its own steps.
+export function renderDocumentTrace(trace: DocumentTrace, families: FamilyRegistry): string {
   const parts = [`document ${trace.document.externalId} (${trace.document.id})\n\n`];
-  for (const t of trace.systems) parts.push(`${renderTrace(t.system, t.strategy, t.steps)}\n`);
+  for (const t of trace.systems) {
+    const strategy = families.strategies.get(t.strategy);
+    parts.push(`${renderTrace(t.system, t.strategy, t.steps, strategy?.traceGroup?.bind(strategy))}\n`);
+  }
   if (trace.verdicts.length) parts.push(renderBlocks('verdicts', trace.verdicts, 'text', { wide: true }));
   return parts.join('');
 }

@@ -1,4 +1,4 @@
-import type { SummaryTaskPayload, SummaryTaskResult } from '../tasks/task-payloads.js';
+import type { SummaryTaskPayload, SummaryTaskResult, SummaryTaskStep } from '../tasks/task-payloads.js';
 import { sortSteps } from './step-order.js';
 
 export interface TraceStep {
@@ -9,8 +9,19 @@ export interface TraceStep {
   error: string | null;
 }
 
+// Where a strategy's step prints in a trace (Strategy.traceGroup): groups print in ascending
+// rank, each under its heading; a step whose input holds summaries shows which outputs of the
+// group `inputsFrom` it took (numbered in order within its own group).
+export interface TraceGroup {
+  rank: number;
+  heading: string;
+  inputsFrom?: string;
+}
+
+export type TraceGrouping = (step: SummaryTaskStep) => TraceGroup;
+
 // A one-step strategy's task names no step: it is shown under its kind.
-function stepOf(s: TraceStep): NonNullable<SummaryTaskPayload['step']> {
+function stepOf(s: TraceStep): SummaryTaskStep {
   return s.payload.step ?? { key: s.payload.type, role: s.payload.type };
 }
 
@@ -35,35 +46,45 @@ function line(s: TraceStep, width: number): string {
   return `[${stepOf(s).key}] ${stepOf(s).role} (${flags}) ${r ? preview(r.text, width) : (s.error ?? '')}`;
 }
 
-// Hierarchical runs print as a tree by level (which inputs each merge took); incremental runs
-// print as the sequence of initial summary, updates and compressions.
-export function renderTrace(system: string, strategy: string, steps: TraceStep[], width = 100): string {
+// Steps under their groups' headings, each showing which earlier outputs it took.
+function groupedLines(sorted: TraceStep[], grouping: TraceGrouping, width: number): string[] {
+  const groups = new Map<number, { group: TraceGroup; steps: TraceStep[] }>();
+  for (const s of sorted) {
+    const group = grouping(stepOf(s));
+    const entry = groups.get(group.rank) ?? { group, steps: [] };
+    entry.steps.push(s);
+    groups.set(group.rank, entry);
+  }
+  const out: string[] = [];
+  for (const [, { group, steps }] of [...groups].sort((a, b) => a[0] - b[0])) {
+    out.push(`  ${group.heading}`);
+    let consumed = 0;
+    for (const s of steps) {
+      const input = stepOf(s).input;
+      const n = input?.summaries?.length;
+      const from =
+        n && group.inputsFrom !== undefined
+          ? ` <- ${group.inputsFrom} #${consumed}..#${consumed + n - 1}${input?.context ? ' + prior context' : ''}`
+          : '';
+      if (n) consumed += n;
+      out.push(`    ${line(s, width)}${from}`);
+    }
+  }
+  return out;
+}
+
+// A strategy that groups its steps (e.g. a tree by level, which inputs each merge took) prints
+// them by group; any other prints the sequence of its steps in the order they ran.
+export function renderTrace(
+  system: string,
+  strategy: string,
+  steps: TraceStep[],
+  grouping?: TraceGrouping,
+  width = 100,
+): string {
   const sorted = sortSteps(steps, traceStepKey);
   const out = [`${system} (${strategy}): ${steps.length} ${steps.length === 1 ? 'step' : 'steps'}`];
-  if (strategy === 'hierarchical') {
-    const levels = new Map<number, TraceStep[]>();
-    for (const s of sorted) {
-      const level = stepOf(s).key === 'h/clean' ? Number.POSITIVE_INFINITY : (stepOf(s).level ?? 0);
-      levels.set(level, [...(levels.get(level) ?? []), s]);
-    }
-    for (const [level, list] of [...levels].sort((a, b) => a[0] - b[0])) {
-      out.push(
-        level === Number.POSITIVE_INFINITY
-          ? '  artifact removal'
-          : `  level ${level}${level === 0 ? ' (chunk summaries)' : ''}`,
-      );
-      let consumed = 0;
-      for (const s of list) {
-        const n = stepOf(s).input?.summaries?.length;
-        const from = n
-          ? ` <- level ${level - 1} #${consumed}..#${consumed + n - 1}${stepOf(s).input?.context ? ' + prior context' : ''}`
-          : '';
-        if (n) consumed += n;
-        out.push(`    ${line(s, width)}${from}`);
-      }
-    }
-  } else {
-    for (const s of sorted) out.push(`  ${line(s, width)}`);
-  }
+  if (grouping) out.push(...groupedLines(sorted, grouping, width));
+  else for (const s of sorted) out.push(`  ${line(s, width)}`);
   return `${out.join('\n')}\n`;
 }

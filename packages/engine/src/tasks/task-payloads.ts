@@ -8,6 +8,9 @@ export interface SummaryTaskPayload {
   [key: string]: unknown;
 }
 
+// The step a multi-step strategy's task names (what a trace prints and groups it by).
+export type SummaryTaskStep = NonNullable<SummaryTaskPayload['step']>;
+
 // A summarize-stage task's result: the text a strategy's next steps (or the unit's summary) take.
 export interface SummaryTaskResult {
   text: string;

@@ -10,6 +10,7 @@ import { planStrategy } from '../strategies/plan.js';
 import type { StrategyParams } from '../strategies/steps.js';
 import { booksParams, booksParamsOf } from './books-params.js';
 import { cachedChunks, chunkDocument } from './document-chunks.js';
+import { hierarchicalTraceGroup } from './hierarchical-trace.js';
 import { strategyParams } from './strategy-params.js';
 import { strategyTemplates } from './strategy-templates.js';
 
@@ -67,6 +68,7 @@ function bookStrategy(name: 'hierarchical' | 'incremental' | 'full-context'): St
         return { kind: 'steps', tasks: plan.steps.map((step) => stepTask(u, step)) };
       return { kind: 'summary', text: plan.summary, finalStep: plan.finalKey };
     },
+    ...(name === 'hierarchical' ? { traceGroup: hierarchicalTraceGroup } : {}),
   };
 }
 
