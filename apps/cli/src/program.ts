@@ -1,3 +1,4 @@
+import { loadFamilies } from '@precis/families';
 import { Command, CommanderError } from 'commander';
 import { datasetsCommand } from './commands/datasets.command.js';
 import { exportCommand } from './commands/export.command.js';
@@ -66,9 +67,11 @@ export function buildProgram(ctx: CliContext): Command {
 
 // Runs the CLI and returns the exit code; one clear line on stderr for any failure.
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
-  const program = buildProgram(ctx);
   process.exitCode = undefined;
   try {
+    // `precis ingest`'s kinds and every spec check come from the loaded families.
+    await loadFamilies(ctx.env, ctx.cwd);
+    const program = buildProgram(ctx);
     await program.parseAsync(argv);
     // A command that finished with an outcome to report (e.g. `run`: 3 when work failed) set it.
     return Number(process.exitCode ?? 0);

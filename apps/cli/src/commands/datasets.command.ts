@@ -1,4 +1,4 @@
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import { Command, Option } from 'commander';
 import { type CliContext, withRuntime } from '../context.js';
 import { datasetDetails, datasetsTable, printJson } from '../output.js';
@@ -20,7 +20,7 @@ export function datasetsCommand(ctx: CliContext): Command {
     .description('list imported datasets')
     .addOption(
       new Option('--kind <kind>', 'only datasets of this kind').choices([
-        ...builtInFamilies().datasetKinds.keys(),
+        ...loadedFamilies().datasetKinds.keys(),
       ]),
     )
     .option('--json', 'print as JSON')

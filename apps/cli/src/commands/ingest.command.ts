@@ -1,4 +1,4 @@
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import { Argument, Command } from 'commander';
 import { type CliContext, withRuntime } from '../context.js';
 import { formatCounts, printJson } from '../output.js';
@@ -62,10 +62,10 @@ export function ingestCommand(ctx: CliContext): Command {
 
 // The kinds `precis ingest` reads: every registered kind with a parser, in registry order.
 function importableKinds(): string[] {
-  return [...builtInFamilies().datasetKinds.values()].filter((k) => k.parse).map((k) => k.name);
+  return [...loadedFamilies().datasetKinds.values()].filter((k) => k.parse).map((k) => k.name);
 }
 
 // The two-file kinds, which take --documents.
 function corpusKinds(): string[] {
-  return [...builtInFamilies().datasetKinds.values()].filter((k) => k.corpus).map((k) => k.name);
+  return [...loadedFamilies().datasetKinds.values()].filter((k) => k.corpus).map((k) => k.name);
 }

@@ -1,6 +1,6 @@
 import { renderRunReportAs } from '@precis/api/report-html';
 import { findRun, hasResults, loadFullRunReport, type ReportFormat } from '@precis/engine';
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import { Command, Option } from 'commander';
 import { type CliContext, type GlobalOptions, withDataSource } from '../context.js';
 import { writeOutput } from '../output.js';
@@ -32,7 +32,7 @@ export function reportCommand(ctx: CliContext): Command {
         if (remote) return remoteReport(ctx, remote, ref, opts);
         await withDataSource(ctx, command, async (db) => {
           const run = await findRun(db, ref);
-          const report = await loadFullRunReport(builtInFamilies(), db, run, { alpha: opts.alpha });
+          const report = await loadFullRunReport(loadedFamilies(), db, run, { alpha: opts.alpha });
           if (!hasResults(report)) {
             throw new Error(
               `run ${run.id} has no leaderboard yet (status ${run.status}${run.error ? `: ${run.error}` : ''})`,

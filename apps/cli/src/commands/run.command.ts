@@ -20,7 +20,7 @@ import {
   specModels,
   specModelUses,
 } from '@precis/engine';
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import { prepareImport } from '@precis/ingest';
 import {
   createTypeOrmLlmStore,
@@ -89,7 +89,7 @@ async function preflight(
 // cannot do: refused before anything is stored or sent, even with --no-preflight.
 function capabilityRefusal(registry: ModelRegistry | undefined, spec: BenchmarkSpec): string | null {
   if (!registry) return null;
-  const problems = modelUseProblems(registry, specModelUses(builtInFamilies(), spec));
+  const problems = modelUseProblems(registry, specModelUses(loadedFamilies(), spec));
   return problems.length ? describeCapabilityProblems(problems, '(no run was created or resumed)') : null;
 }
 
@@ -153,7 +153,7 @@ function loadRunSpec(
   opts: RunOptions,
   cwd: string,
 ): { loaded: LoadedSpec; concurrency: number } {
-  const loaded = loadSpecFile(builtInFamilies(), specPath);
+  const loaded = loadSpecFile(loadedFamilies(), specPath);
   // Part of the spec the run is identified by: a registry of other endpoints is another run.
   if (opts.models) loaded.spec.models = resolve(cwd, opts.models);
   if (opts.systems) {
@@ -263,7 +263,7 @@ async function openEmbeddedRun(
   const runCtx = createRunContext({
     db,
     bus: runtime.bus,
-    families: builtInFamilies(),
+    families: loadedFamilies(),
     chat,
     registry,
     logger: stderrLogger(ctx.stderr),
@@ -346,7 +346,7 @@ async function runEmbedded(
   const noCache = resumeCommand(specPath, { ...opts, cache: false });
   const cached = await cachedFailuresLine(db, { id: run.id, status: outcome.progress.status }, noCache);
   if (cached) ctx.stderr.write(`hint: ${cached}\n`);
-  const report = await loadFullRunReport(builtInFamilies(), db, await findRun(db, run.id), {
+  const report = await loadFullRunReport(loadedFamilies(), db, await findRun(db, run.id), {
     alpha: opts.alpha,
   });
   if (opts.json) ctx.stdout.write(renderRunReport(report, 'json'));

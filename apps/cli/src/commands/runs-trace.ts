@@ -7,7 +7,7 @@ import {
   renderCalls,
   renderDocumentTrace,
 } from '@precis/engine';
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import type { DataSource } from 'typeorm';
 import type { CliContext } from '../context.js';
 import { printJson } from '../output.js';
@@ -32,13 +32,13 @@ function printTrace(
     printJson(ctx, calls ? { ...trace, calls } : trace);
     return;
   }
-  ctx.stdout.write(renderDocumentTrace(trace, builtInFamilies()));
+  ctx.stdout.write(renderDocumentTrace(trace, loadedFamilies()));
   if (calls) ctx.stdout.write(`\n${renderCalls(calls)}`);
 }
 
 export async function showLocalTrace(ctx: CliContext, db: DataSource, ref: string, opts: TraceOptions) {
   const run = await findRun(db, ref);
-  const trace = await documentTrace(builtInFamilies(), db, run, opts.trace);
+  const trace = await documentTrace(loadedFamilies(), db, run, opts.trace);
   const calls = opts.calls ? await allDocumentCalls(db, run, trace.document.id) : null;
   printTrace(ctx, trace, calls, opts.json === true);
 }

@@ -15,7 +15,7 @@ import {
   stageCounts,
   usageSoFar,
 } from '@precis/engine';
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import { Command } from 'commander';
 import { type CliContext, databaseNeeded, type GlobalOptions, withDataSource } from '../context.js';
 import { printJson } from '../output.js';
@@ -96,7 +96,7 @@ function showCommand(ctx: CliContext, runs: Command): void {
         const [tasks, usage, report] = await Promise.all([
           stageCounts(db, run.id),
           usageSoFar(db, run.id),
-          loadFullRunReport(builtInFamilies(), db, run, { alpha: opts.alpha }),
+          loadFullRunReport(loadedFamilies(), db, run, { alpha: opts.alpha }),
         ]);
         const blockedBy = await runBlockedBy(db, run.status, tasks);
         if (opts.json)

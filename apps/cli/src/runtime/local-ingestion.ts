@@ -1,4 +1,4 @@
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import type { FileAccessPolicy } from '@precis/files';
 import { type DatasetKindTable, getDatasetSummary, importDataset, listDatasets } from '@precis/ingest';
 import type { DataSource } from 'typeorm';
@@ -10,7 +10,7 @@ export class LocalIngestion implements IngestionPort {
     private readonly ds: DataSource,
     private readonly access?: FileAccessPolicy,
     // The dataset kinds the loaded families register, with their parsers.
-    private readonly kinds: DatasetKindTable = builtInFamilies().datasetKinds,
+    private readonly kinds: DatasetKindTable = loadedFamilies().datasetKinds,
   ) {}
 
   async importDataset(request: ImportRequest): Promise<ImportOutcome> {

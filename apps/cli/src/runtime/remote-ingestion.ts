@@ -6,7 +6,7 @@ import {
   IngestionServiceClient,
   ImportStatus as ProtoImportStatus,
 } from '@precis/contracts';
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import { type ImportStatus, orderCounts } from '@precis/ingest';
 import type { DatasetView, ImportOutcome, ImportRequest, IngestionPort } from './ingestion-port.js';
 import { callMetadata, grpcCall, type RemoteAccess } from './remote-access.js';
@@ -111,7 +111,7 @@ export function fromProtoDataset(d: Dataset): DatasetView {
     kind: d.kind,
     sourcePath: d.sourcePath,
     sourceSha256: d.sourceSha256,
-    counts: orderCounts(d.kind, { ...d.counts }, builtInFamilies().datasetKinds),
+    counts: orderCounts(d.kind, { ...d.counts }, loadedFamilies().datasetKinds),
     metadata,
     createdAt: d.createTime ? d.createTime.toISOString() : null,
     updatedAt: d.updateTime ? d.updateTime.toISOString() : null,

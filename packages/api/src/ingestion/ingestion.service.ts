@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Dataset } from '@precis/contracts';
 import { DatasetEntity } from '@precis/db';
 import { type FamilyRegistry, NotFoundError } from '@precis/engine';
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import { DatasetNotFoundError, getDatasetSummary, toDatasetSummary } from '@precis/ingest';
 import { FAMILIES } from '@precis/service';
 import { DataSource } from 'typeorm';
@@ -16,7 +16,7 @@ export class IngestionService {
     private readonly dataSource: DataSource,
     @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
   ) {
-    this.kinds = (families ?? builtInFamilies()).datasetKinds;
+    this.kinds = (families ?? loadedFamilies()).datasetKinds;
   }
 
   // The registered dataset kinds: the order each lists its counts in.

@@ -8,7 +8,7 @@ import {
 import type { Bus } from '@precis/bus';
 import { RunEntity } from '@precis/db';
 import { createRunContext, type FamilyRegistry, type RunContext, RunCoordinator } from '@precis/engine';
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import { prepareImport } from '@precis/ingest';
 import { loadModelRegistry, type ModelRegistry } from '@precis/llm';
 import {
@@ -52,7 +52,7 @@ export class RunDriver implements OnApplicationBootstrap, OnModuleDestroy {
     this.ctx = createRunContext({
       db: dataSource,
       bus,
-      families: families ?? builtInFamilies(),
+      families: families ?? loadedFamilies(),
       registry,
       logger: runLogger(this.log),
       prepareImport,

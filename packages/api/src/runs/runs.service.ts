@@ -26,7 +26,7 @@ import {
   storedHeadlines,
   usageSoFar,
 } from '@precis/engine';
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import { parseMetaQuery, runMetaQuery } from '@precis/meta';
 import { FAMILIES } from '@precis/service';
 import { DataSource } from 'typeorm';
@@ -63,7 +63,7 @@ export class RunsService {
     private readonly dataSource: DataSource,
     @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
   ) {
-    this.families = families ?? builtInFamilies();
+    this.families = families ?? loadedFamilies();
   }
 
   async get(ref: string): Promise<Run> {

@@ -15,7 +15,7 @@ import {
   RunNotFoundError,
   runFacts,
 } from '@precis/engine';
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import { FAMILIES } from '@precis/service';
 import { DataSource } from 'typeorm';
 import { boundedField, decodePageToken, encodePageToken } from '../grpc/page-token.js';
@@ -37,7 +37,7 @@ export class TranscriptsService {
     private readonly driver: RunDriver,
     @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
   ) {
-    this.families = families ?? builtInFamilies();
+    this.families = families ?? loadedFamilies();
   }
 
   trace(ref: string, document: string): Promise<DocumentTrace> {

@@ -1,5 +1,6 @@
 import type { RunEntity } from '@precis/db';
 import type { DataSource } from 'typeorm';
+import { PreconditionError } from '../errors/domain-errors.js';
 import type { ReportSection } from '../family/benchmark-family.js';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import { DEFAULT_ALPHA } from '../leaderboard/evidence-rank.js';
@@ -30,6 +31,25 @@ export interface ReportOptions {
   alpha?: number;
 }
 
+// A run made with a family this process did not load would read as one without results.
+function checkFamiliesLoaded(families: FamilyRegistry, run: RunEntity): void {
+  const spec = run.spec as Partial<BenchmarkSpec>;
+  const named = (kind: string, name: unknown, known: ReadonlyMap<string, unknown>) =>
+    typeof name === 'string' && !known.has(name) ? [`${kind} "${name}"`] : [];
+  const missing = new Set([
+    ...(spec.systems ?? []).flatMap((s) => [
+      ...named('strategy', (s as { strategy?: unknown }).strategy, families.strategies),
+      ...named('system source', (s as { source?: unknown }).source, families.sources),
+    ]),
+    ...(spec.metrics ?? []).flatMap((m) => named('metric', m.name, families.metrics)),
+  ]);
+  if (missing.size)
+    throw new PreconditionError(
+      `run ${run.id} uses ${[...missing].join(', ')}, which no loaded benchmark family defines: ` +
+        'load the family that does (PRECIS_FAMILIES), as when the run was made',
+    );
+}
+
 // Every family's part of a run's report, its leaderboards ranked by evidence.
 export async function loadFullRunReport(
   families: FamilyRegistry,
@@ -37,6 +57,7 @@ export async function loadFullRunReport(
   run: RunEntity,
   opts: ReportOptions = {},
 ): Promise<FullRunReport> {
+  checkFamiliesLoaded(families, run);
   const loaded: LoadedPart[] = [];
   for (const section of families.reportSections) loaded.push({ section, part: await section.load(db, run) });
   return assembleRunReport(db, run, loaded, opts);

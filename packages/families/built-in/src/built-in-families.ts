@@ -10,14 +10,18 @@ import { GENERIC_DATASET_KINDS as GENERIC_KINDS } from '@precis/ingest';
 export const GENERIC_DATASET_KINDS: readonly DatasetKind[] = GENERIC_KINDS;
 
 // The order spec errors list the kinds in, as `precis ingest` does.
-const KIND_ORDER = ['kgds', 'summeval-op', 'text', 'jsonl', 'persphere', 'retrieval', 'qmsum'];
+export const KIND_ORDER = ['kgds', 'summeval-op', 'text', 'jsonl', 'persphere', 'retrieval', 'qmsum'];
+
+// The families shipped with Precis: books (BooookScore), opinion (SummEval-OP judges), KGDS,
+// PerSphere and GoR.
+export const SHIPPED_FAMILIES = [booksFamily, opinionFamily, kgdsFamily, persphereFamily, gorFamily];
 
 let builtIn: FamilyRegistry | undefined;
 
-// The families shipped with Precis: books (BooookScore), opinion (SummEval-OP judges), KGDS,
-// PerSphere and GoR. One list, so the CLI, the services and the benches validate and run the same.
+// The shipped families' registry. One list, so the CLI, the services and the benches validate and
+// run the same (a process adds its own through PRECIS_FAMILIES, see loadFamilies).
 export function builtInFamilies(): FamilyRegistry {
-  builtIn ??= new FamilyRegistry([booksFamily, opinionFamily, kgdsFamily, persphereFamily, gorFamily], {
+  builtIn ??= new FamilyRegistry(SHIPPED_FAMILIES, {
     datasetKinds: GENERIC_DATASET_KINDS,
     kindOrder: KIND_ORDER,
   });

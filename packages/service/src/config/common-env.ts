@@ -41,6 +41,11 @@ export function commonEnv(defaults: { httpPort: number }) {
       patternHint: 'a letter followed by up to 63 letters, digits, _ or -',
       description: 'isolates stream and subject names (one prefix per test run or tenant); unset = none',
     }),
+    PRECIS_FAMILIES: str({
+      optional: true,
+      description:
+        'benchmark families to load beside the shipped ones: package names or paths to built modules, comma-separated (docs/adding-a-benchmark.md)',
+    }),
     STARTUP_TIMEOUT_MS: int({
       default: 30000,
       min: 0,

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { type DynamicModule, type INestApplication, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Stage } from '@precis/contracts';
+import { FamilyLoadError, loadFamilies } from '@precis/families';
 import { type DestinationStream, pino } from 'pino';
 import type { CommonEnvSchema } from '../config/common-env.js';
 import type { EnvConfig, EnvSchema } from '../config/env-schema.js';
@@ -149,8 +150,10 @@ export async function bootstrapService<S extends EnvSchema>(
   let config: EnvConfig<S>;
   try {
     config = validateEnv(options.name, options.env, options.processEnv ?? process.env);
+    // Every stage consumer, use case and report of this process reads the same loaded families.
+    await loadFamilies(options.processEnv ?? process.env);
   } catch (err) {
-    if (err instanceof ConfigError && handleSignals) {
+    if ((err instanceof ConfigError || err instanceof FamilyLoadError) && handleSignals) {
       process.stderr.write(`${err.message}\n`);
       process.exit(1);
     }

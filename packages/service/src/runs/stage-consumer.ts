@@ -8,7 +8,7 @@ import {
 import type { Bus, ConsumerHandle } from '@precis/bus';
 import type { Stage } from '@precis/contracts';
 import type { FamilyRegistry, JobHandler } from '@precis/engine';
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import type { Level } from 'pino';
 import { DataSource } from 'typeorm';
 import { BUS, SERVICE_CONFIG, SERVICE_LOGGER, WORKER_LOG_LEVEL } from '../core/tokens.js';
@@ -53,7 +53,7 @@ export class StageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
       config: this.config,
       logger: this.log,
       metrics: this.metrics,
-      families: this.families ?? builtInFamilies(),
+      families: this.families ?? loadedFamilies(),
       jobs: this.jobs,
     });
   }

@@ -6,7 +6,7 @@ import {
   PermanentTaskError,
   type TaskErrorCode,
 } from '@precis/engine';
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import { FileAccessError, type FileAccessProblem } from '@precis/files';
 import {
   DatasetConflictError,
@@ -47,7 +47,7 @@ export class ImportDatasetJob implements JobHandler {
     @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
   ) {
     this.logger = workerLogger(logger, level);
-    this.kinds = (families ?? builtInFamilies()).datasetKinds;
+    this.kinds = (families ?? loadedFamilies()).datasetKinds;
   }
 
   private readonly logger: ServiceLogger;

@@ -19,7 +19,7 @@ import {
   taskMessage,
   UnavailableError,
 } from '@precis/engine';
-import { builtInFamilies } from '@precis/families';
+import { loadedFamilies } from '@precis/families';
 import { getDatasetSummary, validateDatasetName } from '@precis/ingest';
 import {
   BUS,
@@ -52,7 +52,7 @@ export class ImportDatasetUseCase {
     @Inject(SERVICE_LOGGER) private readonly logger: ServiceLogger,
     @Optional() @Inject(FAMILIES) families?: FamilyRegistry,
   ) {
-    this.kinds = (families ?? builtInFamilies()).datasetKinds;
+    this.kinds = (families ?? loadedFamilies()).datasetKinds;
   }
 
   // The dataset kinds the loaded families register (checked here, parsed by the ingestion service).
