@@ -154,7 +154,7 @@ export async function bootstrapService<S extends EnvSchema>(
     await loadFamilies(options.processEnv ?? process.env);
   } catch (err) {
     if ((err instanceof ConfigError || err instanceof FamilyLoadError) && handleSignals) {
-      process.stderr.write(`${err.message}\n`);
+      process.stderr.write(`${err instanceof FamilyLoadError ? `${options.name}: ` : ''}${err.message}\n`);
       process.exit(1);
     }
     throw err;
