@@ -155,6 +155,8 @@ export async function startCluster(opts: {
   concurrency?: number;
   // Extra environment per process id ('summarization', 'verifier-1', ...), e.g. its own PRECIS_MODELS.
   env?: Record<string, Record<string, string>>;
+  // Extra environment of every process (e.g. PRECIS_FAMILIES).
+  sharedEnv?: Record<string, string>;
 }): Promise<Cluster> {
   const common = {
     DATABASE_URL: opts.databaseUrl,
@@ -171,6 +173,7 @@ export async function startCluster(opts: {
     // A killed worker's tasks come back after this long (heartbeats keep live ones claimed).
     TASK_ACK_WAIT_MS: '3000',
     WORKER_CONCURRENCY: String(opts.concurrency ?? 4),
+    ...opts.sharedEnv,
   };
   const procs = new Map<string, ServiceProcess>();
   // What a process was first started with, so a restart gets the same ports and settings.
