@@ -57,6 +57,7 @@ export {
 } from './report/report-blocks.js';
 export { errorRows, judgedBy, type ReportFigure } from './report/report-figures.js';
 export { type RunHeader, runHeader } from './report/report-format.js';
+export type { StepOrder } from './report/step-order.js';
 // Scoring: metric values, bootstrap order, how complete a row is.
 export { bootstrapInOrder } from './scoring/bootstrap-in-order.js';
 export { upsertBoardRows, upsertMetricValues } from './scoring/metric-values.js';

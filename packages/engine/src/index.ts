@@ -41,6 +41,7 @@ export * from './report/report-blocks.js';
 export * from './report/report-figures.js';
 export * from './report/report-format.js';
 export * from './report/report-render.js';
+export * from './report/step-order.js';
 export * from './report/usage-text.js';
 export * from './runtime/bus-adapters.js';
 export * from './runtime/execute-run.js';

@@ -89,6 +89,10 @@ export interface Strategy {
   // a unit's steps print as one sequence. Reads only what the step payload holds, so a run
   // stored earlier prints the same.
   traceGroup?(step: SummaryTaskStep): TraceGroup;
+  // The rank of one of its step keys, by which traces and transcripts list a unit's steps
+  // (e.g. [level, index]); without it they keep the planned order. From the key alone, so a run
+  // stored earlier lists the same.
+  stepOrder?(key: string): readonly number[];
 }
 
 export interface SettledSummary {

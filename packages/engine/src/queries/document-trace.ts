@@ -2,9 +2,10 @@ import type { RunEntity } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import { loadTraceBlocks } from '../report/render-run-report.js';
-import { renderTrace, type TraceStep } from '../report/render-trace.js';
+import { renderTrace, type TraceStep, traceStepKey } from '../report/render-trace.js';
 import type { ReportBlock } from '../report/report-blocks.js';
 import { renderBlocks } from '../report/report-render.js';
+import { sortSteps } from '../report/step-order.js';
 import { loadTraces } from './run-queries.js';
 
 // Every stored step of each system for one document, and the families' verdicts on its
@@ -21,7 +22,7 @@ export async function documentTrace(
   run: RunEntity,
   documentRef: string,
 ): Promise<DocumentTrace> {
-  const traces = await loadTraces(db, run, documentRef);
+  const traces = await loadTraces(families, db, run, documentRef);
   const verdicts = await loadTraceBlocks(families, db, run, traces.document.id);
   return {
     document: { id: traces.document.id, externalId: traces.document.externalId },
@@ -31,12 +32,14 @@ export async function documentTrace(
 }
 
 // The trace as `runs show --trace` prints it: each system's steps, then the verdicts (never cut
-// to the terminal: a trace is read for its texts). Each strategy groups its own steps.
+// to the terminal: a trace is read for its texts). Each strategy orders and groups its own steps
+// (a trace from a server comes in its order already; sorting again keeps it).
 export function renderDocumentTrace(trace: DocumentTrace, families: FamilyRegistry): string {
   const parts = [`document ${trace.document.externalId} (${trace.document.id})\n\n`];
   for (const t of trace.systems) {
     const strategy = families.strategies.get(t.strategy);
-    parts.push(`${renderTrace(t.system, t.strategy, t.steps, strategy?.traceGroup?.bind(strategy))}\n`);
+    const steps = sortSteps(t.steps, traceStepKey, strategy?.stepOrder?.bind(strategy));
+    parts.push(`${renderTrace(t.system, t.strategy, steps, strategy?.traceGroup?.bind(strategy))}\n`);
   }
   if (trace.verdicts.length) parts.push(renderBlocks('verdicts', trace.verdicts, 'text', { wide: true }));
   return parts.join('');

@@ -1,5 +1,6 @@
 import { DocumentEntity, JudgmentEntity, RunEntity, SummaryEntity, TaskEntity, toNumber } from '@precis/db';
 import { type DataSource, In, Like } from 'typeorm';
+import type { FamilyRegistry } from '../family/family-registry.js';
 import { openOf, runCounts } from '../planner/run-progress.js';
 import { type TraceStep, traceStepKey } from '../report/render-trace.js';
 import { sortSteps } from '../report/step-order.js';
@@ -120,8 +121,10 @@ export async function findRunDocument(
   return docs[0]!;
 }
 
-// Every stored step of each system for one document (by external id or document id).
+// Every stored step of each system for one document (by external id or document id), in the
+// order its strategy gives them.
 export async function loadTraces(
+  families: FamilyRegistry,
   db: DataSource,
   run: RunEntity,
   documentRef: string,
@@ -137,28 +140,32 @@ export async function loadTraces(
     .where('t.run_id = :runId', { runId: run.id })
     .andWhere('t.stage = :stage', { stage: 'summarize' })
     .andWhere('t.id LIKE :pattern', { pattern: `${run.id}:summarize:%:${document.id}:%` })
-    // Planned order first (a chain of steps, say); sortSteps then puts numbered steps in number order.
+    // Planned order first (a chain of steps, say); the strategy's stepOrder then sorts by its ranks.
     .orderBy('t.createdAt', 'ASC')
     .addOrderBy('t.id', 'ASC')
     .getMany();
   return {
     document,
-    systems: spec.systems.map((s) => ({
-      system: s.name,
-      strategy: s.strategy,
-      steps: sortSteps(
-        tasks
-          .filter((t) => (t.payload as unknown as SummaryTaskPayload).system === s.name)
-          .map((t) => ({
-            taskId: t.id,
-            status: t.status,
-            payload: t.payload as unknown as SummaryTaskPayload,
-            result: t.result as SummaryTaskResult | null,
-            error: t.error,
-          })),
-        traceStepKey,
-      ),
-    })),
+    systems: spec.systems.map((s) => {
+      const strategy = families.strategies.get(s.strategy);
+      return {
+        system: s.name,
+        strategy: s.strategy,
+        steps: sortSteps(
+          tasks
+            .filter((t) => (t.payload as unknown as SummaryTaskPayload).system === s.name)
+            .map((t) => ({
+              taskId: t.id,
+              status: t.status,
+              payload: t.payload as unknown as SummaryTaskPayload,
+              result: t.result as SummaryTaskResult | null,
+              error: t.error,
+            })),
+          traceStepKey,
+          strategy?.stepOrder?.bind(strategy),
+        ),
+      };
+    }),
   };
 }
 

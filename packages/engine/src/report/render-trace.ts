@@ -1,5 +1,4 @@
 import type { SummaryTaskPayload, SummaryTaskResult, SummaryTaskStep } from '../tasks/task-payloads.js';
-import { sortSteps } from './step-order.js';
 
 export interface TraceStep {
   taskId: string;
@@ -73,8 +72,8 @@ function groupedLines(sorted: TraceStep[], grouping: TraceGrouping, width: numbe
   return out;
 }
 
-// A strategy that groups its steps (e.g. a tree by level, which inputs each merge took) prints
-// them by group; any other prints the sequence of its steps in the order they ran.
+// Steps in the order they ran (sortSteps). A strategy that groups its steps (e.g. a tree by level,
+// which inputs each merge took) prints them by group; any other prints them as one sequence.
 export function renderTrace(
   system: string,
   strategy: string,
@@ -82,9 +81,8 @@ export function renderTrace(
   grouping?: TraceGrouping,
   width = 100,
 ): string {
-  const sorted = sortSteps(steps, traceStepKey);
   const out = [`${system} (${strategy}): ${steps.length} ${steps.length === 1 ? 'step' : 'steps'}`];
-  if (grouping) out.push(...groupedLines(sorted, grouping, width));
-  else for (const s of sorted) out.push(`  ${line(s, width)}`);
+  if (grouping) out.push(...groupedLines(steps, grouping, width));
+  else for (const s of steps) out.push(`  ${line(s, width)}`);
   return `${out.join('\n')}\n`;
 }

@@ -1,46 +1,46 @@
 import { describe, expect, it } from '@jest/globals';
-import { compareStepKeys, sortSteps } from './step-order.js';
+import { compareRanks, type StepOrder, sortSteps } from './step-order.js';
 
-const sorted = (keys: string[]) => [...keys].sort(compareStepKeys);
+// A family-neutral strategy: numbered drafts by number, then the one join.
+const draftsThenJoin: StepOrder = (key) =>
+  key === 'join' ? [Number.POSITIVE_INFINITY] : key.startsWith('draft-') ? [Number(key.slice(6))] : [];
 
-describe('compareStepKeys', () => {
-  it('orders hierarchical steps by level, then by index as a number', () => {
-    expect(sorted(['h/1/0', 'h/0/10', 'h/0/2', 'h/clean', 'h/0/1', 'h/0/0', 'h/1/1'])).toEqual([
-      'h/0/0',
-      'h/0/1',
-      'h/0/2',
-      'h/0/10',
-      'h/1/0',
-      'h/1/1',
-      'h/clean',
+const keys = (steps: { key: string }[]) => steps.map((s) => s.key);
+const of = (...names: string[]) => names.map((key) => ({ key }));
+
+describe('sortSteps', () => {
+  it('keeps the planned order when the strategy ranks no step', () => {
+    const steps = of('simulate', 'graph', 'rank', 'summary');
+    expect(keys(sortSteps(steps, (s) => s.key))).toEqual(['simulate', 'graph', 'rank', 'summary']);
+  });
+
+  it("sorts by the strategy's rank, numbers as numbers", () => {
+    const steps = of('join', 'draft-10', 'draft-2', 'draft-1');
+    expect(keys(sortSteps(steps, (s) => s.key, draftsThenJoin))).toEqual([
+      'draft-1',
+      'draft-2',
+      'draft-10',
+      'join',
     ]);
   });
 
-  it('orders incremental steps by number, an update before the compression of the same chunk', () => {
-    expect(sorted(['i/u/10', 'i/c/2', 'i/u/2', 'i/u/1', 'i/0', 'i/clean'])).toEqual([
-      'i/0',
-      'i/u/1',
-      'i/u/2',
-      'i/c/2',
-      'i/u/10',
-      'i/clean',
-    ]);
+  it('keeps steps of equal rank in the planned order (a stable sort)', () => {
+    const steps = of('b', 'draft-1', 'a', 'c');
+    expect(keys(sortSteps(steps, (s) => s.key, draftsThenJoin))).toEqual(['b', 'a', 'c', 'draft-1']);
   });
 
-  it('keeps steps of other shapes in the order given (a stable sort)', () => {
-    expect(sorted(['simulate', 'graph', 'rank', 'summary'])).toEqual([
-      'simulate',
-      'graph',
-      'rank',
-      'summary',
-    ]);
+  it('sorts a copy, leaving the input as it was', () => {
+    const steps = of('draft-10', 'draft-9');
+    expect(keys(sortSteps(steps, (s) => s.key, draftsThenJoin))).toEqual(['draft-9', 'draft-10']);
+    expect(keys(steps)).toEqual(['draft-10', 'draft-9']);
   });
 });
 
-describe('sortSteps', () => {
-  it('sorts a copy by each step key, leaving the input as it was', () => {
-    const steps = [{ key: 'h/0/10' }, { key: 'h/0/9' }];
-    expect(sortSteps(steps, (s) => s.key).map((s) => s.key)).toEqual(['h/0/9', 'h/0/10']);
-    expect(steps.map((s) => s.key)).toEqual(['h/0/10', 'h/0/9']);
+describe('compareRanks', () => {
+  it('compares entry by entry, a missing entry as 0 and a non-number as equal', () => {
+    expect(compareRanks([0, 2], [0, 10])).toBeLessThan(0);
+    expect(compareRanks([1], [0, 5])).toBeGreaterThan(0);
+    expect(compareRanks([], [0, 0])).toBe(0);
+    expect(compareRanks([Number.NaN, 1], [3, 2])).toBeLessThan(0);
   });
 });

@@ -11,6 +11,7 @@ import type { StrategyParams } from '../strategies/steps.js';
 import { booksParams, booksParamsOf } from './books-params.js';
 import { cachedChunks, chunkDocument } from './document-chunks.js';
 import { hierarchicalTraceGroup } from './hierarchical-trace.js';
+import { booksStepOrder } from './step-order.js';
 import { strategyParams } from './strategy-params.js';
 import { strategyTemplates } from './strategy-templates.js';
 
@@ -68,6 +69,7 @@ function bookStrategy(name: 'hierarchical' | 'incremental' | 'full-context'): St
         return { kind: 'steps', tasks: plan.steps.map((step) => stepTask(u, step)) };
       return { kind: 'summary', text: plan.summary, finalStep: plan.finalKey };
     },
+    stepOrder: booksStepOrder,
     ...(name === 'hierarchical' ? { traceGroup: hierarchicalTraceGroup } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { renderTrace, type TraceStep } from '@precis/engine';
+import { renderTrace, sortSteps, type TraceStep, traceStepKey } from '@precis/engine';
 import { hierarchicalTraceGroup } from './hierarchical-trace.js';
+import { booksStepOrder } from './step-order.js';
 
 // A step as books-strategies.ts stores it, less what the trace does not read.
 const step = (
@@ -38,7 +39,14 @@ describe('hierarchicalTraceGroup', () => {
       step('h/1/0', 'merge', 'Merged one.', { level: 1, input: { summaries: ['A.', 'B.'] } }),
       step('h/0/2', 'chunk', null, { level: 0, input: { text: 'b' } }),
     ];
-    expect(renderTrace('hier', 'hierarchical', steps, hierarchicalTraceGroup)).toBe(
+    expect(
+      renderTrace(
+        'hier',
+        'hierarchical',
+        sortSteps(steps, traceStepKey, booksStepOrder),
+        hierarchicalTraceGroup,
+      ),
+    ).toBe(
       [
         'hier (hierarchical): 7 steps',
         '  level 0 (chunk summaries)',
