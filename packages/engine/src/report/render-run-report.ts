@@ -37,10 +37,13 @@ function checkFamiliesLoaded(families: FamilyRegistry, run: RunEntity): void {
   const named = (kind: string, name: unknown, known: ReadonlyMap<string, unknown>) =>
     typeof name === 'string' && !known.has(name) ? [`${kind} "${name}"`] : [];
   const missing = new Set([
-    ...(spec.systems ?? []).flatMap((s) => [
-      ...named('strategy', (s as { strategy?: unknown }).strategy, families.strategies),
-      ...named('system source', (s as { source?: unknown }).source, families.sources),
-    ]),
+    // A source's systems carry the source's name as their strategy too.
+    ...(spec.systems ?? []).flatMap((s) => {
+      const { source, strategy } = s as { source?: unknown; strategy?: unknown };
+      return source === undefined
+        ? named('strategy', strategy, families.strategies)
+        : named('system source', source, families.sources);
+    }),
     ...(spec.metrics ?? []).flatMap((m) => named('metric', m.name, families.metrics)),
   ]);
   if (missing.size)
