@@ -116,6 +116,15 @@ describe('a benchmark family loaded with PRECIS_FAMILIES', () => {
     expect(cli.code).toBe(1);
     expect(cli.stderr).toMatch(/^precis: error: PRECIS_FAMILIES: cannot load "memos\.yaml": /);
     expect(cli.stderr.endsWith(`; ${how}\n`)).toBe(true);
+    const twice = await runCli(
+      ['datasets', 'ls'],
+      { ...embedded, PRECIS_FAMILIES: `${MEMOS_MODULE},./dist/index.js` },
+      MEMOS,
+    );
+    expect([twice.code, twice.stderr]).toEqual([
+      1,
+      `precis: error: PRECIS_FAMILIES: benchmark family "memos" is loaded twice (${MEMOS_MODULE}, ./dist/index.js); name each family once\n`,
+    ]);
     const proc = startService(repoRoot, 'verifier', {
       PRECIS_FAMILIES: 'node:path',
       HTTP_PORT: String(await freePort()),

@@ -68,6 +68,12 @@ export async function loadFamilies(
 
 async function extendedRegistry(modules: string[], cwd: string): Promise<FamilyRegistry> {
   const extra = await Promise.all(modules.map((m) => importFamily(m, cwd)));
+  const names = [...SHIPPED_FAMILIES, ...extra].map((f) => f.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice !== undefined)
+    throw new FamilyLoadError(
+      `benchmark family "${twice}" is loaded twice (${modules.join(', ')}); name each family once`,
+    );
   const extraKinds = extra.flatMap((f) => (f.datasetKinds ?? []).map((k) => k.name));
   try {
     return new FamilyRegistry([...SHIPPED_FAMILIES, ...extra], {
