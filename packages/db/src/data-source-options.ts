@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { DataSourceOptions, LoggerOptions } from 'typeorm';
 import { ENTITIES } from './entities/index.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { CountingLogger } from './statement-counter.js';
 
 export const MIGRATIONS_TABLE = 'migrations';
 
@@ -20,6 +21,7 @@ export function commonDataSourceOptions(logging: LoggerOptions = false) {
     installExtensions: false,
     uuidExtension: 'pgcrypto' as const,
     logging,
+    logger: new CountingLogger(logging),
   } satisfies DataSourceOptions;
 }
 

@@ -52,4 +52,5 @@ export {
   upsertInChunks,
 } from './repository-helpers.js';
 export { findSchemaDrift } from './schema-drift.js';
+export { databaseStatements } from './statement-counter.js';
 export { createThrowawayDatabase, DEFAULT_ADMIN_URL, type ThrowawayDatabase } from './throwaway-database.js';

@@ -2,6 +2,8 @@
 // plus collectors that refresh gauges right before a scrape. Enough for task throughput, in-flight
 // work and process figures without pulling in a client library.
 
+import { databaseStatements } from '@precis/db';
+
 export type Labels = Record<string, string>;
 
 const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
@@ -124,7 +126,11 @@ export function registerProcessMetrics(
   const uptime = registry.gauge('process_uptime_seconds', 'seconds since the process started');
   const rss = registry.gauge('process_resident_memory_bytes', 'resident set size');
   const heap = registry.gauge('nodejs_heap_used_bytes', 'V8 heap in use');
+  const statements = registry.counter('precis_db_statements_total', 'SQL statements sent to the database');
+  let counted = 0;
   registry.onCollect(() => {
+    statements.inc({}, databaseStatements() - counted);
+    counted = databaseStatements();
     const mem = process.memoryUsage();
     uptime.set({}, Math.round(process.uptime() * 1000) / 1000);
     rss.set({}, mem.rss);

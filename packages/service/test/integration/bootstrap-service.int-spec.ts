@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Injectable, Module, type OnModuleDestroy } from '@nestjs/common';
 import { createNatsBus } from '@precis/bus';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import { createThrowawayDatabase, databaseStatements, type ThrowawayDatabase } from '@precis/db';
 import { DataSource } from 'typeorm';
 import { commonEnv } from '../../src/config/common-env.js';
 import { bootstrapService, type RunningService } from '../../src/core/bootstrap-service.js';
@@ -89,7 +89,12 @@ describe('bootstrapService (in-process, PostgreSQL + NATS)', () => {
   it('serves Prometheus text on /metrics', async () => {
     const res = await fetch(`${base}/metrics`);
     expect(res.headers.get('content-type')).toContain('text/plain; version=0.0.4');
-    expect(await res.text()).toContain('precis_service_info{service="test-service",version="0.1.0"} 1');
+    const text = await res.text();
+    expect(text).toContain('precis_service_info{service="test-service",version="0.1.0"} 1');
+    // The statements this process sent (its readiness checks at least), as /metrics counts them.
+    const sent = Number(/^precis_db_statements_total (\d+)$/m.exec(text)?.[1]);
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThanOrEqual(databaseStatements());
   });
 
   it('turns not-ready once shutdown begins, drains work, then closes the connections', async () => {
