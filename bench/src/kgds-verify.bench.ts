@@ -3,13 +3,14 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Bus, createInProcessBus, createNatsBus } from '@precis/bus';
-import { createDataSource, createThrowawayDatabase } from '@precis/db';
+import { createDataSource, createThrowawayDatabase, databaseStatements } from '@precis/db';
 import { createRun, createRunContext, RunCoordinator, startStageWorker, validateSpec } from '@precis/engine';
 import { importDataset, prepareImport } from '@precis/ingest';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
 import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { builtInFamilies } from './built-in-families.js';
+import { sampleLockWaits, statementsOf } from './db-activity.js';
 import { startServiceProcess } from './service-process.js';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -177,6 +178,9 @@ async function withVerifiers(
     ...sharedRoles(fake),
     verifiers: () => procs.reduce((a, p) => a + cpuOf(p.pid!), 0),
   });
+  const ports = procs.map((_, i) => 19_300 + 10 * n + i);
+  const statements = { verifiers: await statementsOf(ports), here: databaseStatements() };
+  const locks = await sampleLockWaits(db.url);
   try {
     const lead = (k: number) => ({
       name: `lead-${k}`,
@@ -192,7 +196,12 @@ async function withVerifiers(
       kgdsSpec(`kgds-${n}-verifiers`, [lead(2), lead(3), lead(4), lead(5)]),
       false,
     );
-    return { ...r, cpu: meter(r.wallMs) };
+    const waits = await locks.stop();
+    const sql = {
+      verifiers: (await statementsOf(ports)) - statements.verifiers,
+      here: databaseStatements() - statements.here,
+    };
+    return { ...r, cpu: meter(r.wallMs), sql, waits };
   } finally {
     for (const p of procs) p.kill('SIGTERM');
     await bus.deleteStreams();
@@ -252,6 +261,13 @@ async function scalingPhase(
     // cannot be met here however the work is spread.
     const cpuMsPerTask = (1000 * r.cpu.total) / r.verifyTasks;
     metrics[`${n} verifier(s): CPU ms per verify task (all processes, whole run)`] = cpuMsPerTask;
+    const per = (x: number) => (x / r.verifyTasks).toFixed(2);
+    // This process plans the run and runs its summarize and score stages.
+    metrics[`${n} verifier(s): SQL statements per verify task (verifiers; this process)`] =
+      `${per(r.sql.verifiers)}; ${per(r.sql.here)}`;
+    metrics[`${n} verifier(s): lock-wait ms per verify task (pg_stat_activity every 50 ms)`] =
+      r.waits.waitMs / r.verifyTasks;
+    metrics[`${n} verifier(s): statement waiting on a lock most`] = r.waits.top;
     const target = TARGETS[n];
     if (one && target)
       metrics[`${n} verifier(s): cores the ${target}x target needs at that cost`] =
