@@ -18,12 +18,15 @@ export async function statementsOf(ports: readonly number[]): Promise<number> {
 export interface LockWaits {
   // Backend-milliseconds spent waiting on a lock (samples x interval).
   waitMs: number;
-  // The statement that waited most often (its first 80 characters), with its share of samples.
+  // The statement that waited most often, what it waited on and for whom, with its share.
   top: string;
 }
 
-const WAITING = `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 80) AS query, count(*)::int AS n
-  FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' GROUP BY 1`;
+// Each waiting statement with what it waits for and the statement of the backend holding it.
+const WAITING = `SELECT format('%s, on %s held by: %s', left(regexp_replace(a.query, '\\s+', ' ', 'g'), 60),
+    a.wait_event, coalesce(left(regexp_replace(b.query, '\\s+', ' ', 'g'), 60), '?')) AS query, count(*)::int AS n
+  FROM pg_stat_activity a LEFT JOIN pg_stat_activity b ON b.pid = (pg_blocking_pids(a.pid))[1]
+  WHERE a.datname = current_database() AND a.wait_event_type = 'Lock' GROUP BY 1`;
 
 // Samples every everyMs until stop(); what waited, and for how long in total.
 export async function sampleLockWaits(url: string, everyMs = 50): Promise<{ stop(): Promise<LockWaits> }> {
