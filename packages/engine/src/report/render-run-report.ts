@@ -5,7 +5,7 @@ import type { ReportSection } from '../family/benchmark-family.js';
 import type { FamilyRegistry } from '../family/family-registry.js';
 import { DEFAULT_ALPHA } from '../leaderboard/evidence-rank.js';
 import { type UsageSoFar, usageSoFar } from '../queries/run-queries.js';
-import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
+import { type BenchmarkSpec, isGeneratedSystem } from '../spec/benchmark-spec.schema.js';
 import { loadDocumentValues, loadSystemUsage } from './board-inputs.js';
 import { type RankedBoard, rankBoard, type SectionJson, sectionJson } from './leaderboard-board.js';
 import { loadModelNotes, type ModelNote, modelNotesBlocks } from './model-notes.js';
@@ -38,12 +38,11 @@ function checkFamiliesLoaded(families: FamilyRegistry, run: RunEntity): void {
     typeof name === 'string' && !known.has(name) ? [`${kind} "${name}"`] : [];
   const missing = new Set([
     // A source's systems carry the source's name as their strategy too.
-    ...(spec.systems ?? []).flatMap((s) => {
-      const { source, strategy } = s as { source?: unknown; strategy?: unknown };
-      return source === undefined
-        ? named('strategy', strategy, families.strategies)
-        : named('system source', source, families.sources);
-    }),
+    ...(spec.systems ?? []).flatMap((s) =>
+      isGeneratedSystem(s)
+        ? named('strategy', s.strategy, families.strategies)
+        : named('system source', s.source, families.sources),
+    ),
     ...(spec.metrics ?? []).flatMap((m) => named('metric', m.name, families.metrics)),
   ]);
   if (missing.size)
