@@ -129,8 +129,9 @@ export function registerProcessMetrics(
   const statements = registry.counter('precis_db_statements_total', 'SQL statements sent to the database');
   let counted = 0;
   registry.onCollect(() => {
-    statements.inc({}, databaseStatements() - counted);
-    counted = databaseStatements();
+    const sent = databaseStatements();
+    statements.inc({}, sent - counted);
+    counted = sent;
     const mem = process.memoryUsage();
     uptime.set({}, Math.round(process.uptime() * 1000) / 1000);
     rss.set({}, mem.rss);
