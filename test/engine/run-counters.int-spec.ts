@@ -130,4 +130,40 @@ describe.each(['postgres', 'pglite'] as const)('run counters (%s)', (kind) => {
     expect(late).toEqual({ status: 'cancelled', result: null });
     expect(await recount()).toEqual(expected);
   });
+
+  // Two workers finishing two tasks of one stage at once: the second must not wait for the first
+  // to commit (a single counter row per stage made every finish queue on its lock).
+  it('lets concurrent finishes of one stage go without waiting on each other', async () => {
+    if (kind !== 'postgres') return;
+    const ids = Array.from({ length: 40 }, (_, i) => `${runId}:verify:w:${i}`);
+    await insertTasks(
+      db,
+      ids.map((id) => ({ ...task('verify', 0), id })),
+    );
+    // Two tasks whose ids fall in different counter shards.
+    const [pair] = await db.query(
+      `SELECT a.id AS a, b.id AS b FROM unnest($1::text[]) AS a(id), unnest($1::text[]) AS b(id)
+        WHERE hashtext(a.id) & 15 <> hashtext(b.id) & 15 LIMIT 1`,
+      [ids],
+    );
+    await db.query(`UPDATE tasks SET status = 'running' WHERE id = ANY($1::text[])`, [[pair.a, pair.b]]);
+    await db.query(`UPDATE runs SET status = 'running' WHERE id = $1`, [runId]);
+    const first = db.createQueryRunner();
+    const second = db.createQueryRunner();
+    try {
+      await first.startTransaction();
+      expect(await finishTask(first.manager, pair.a, 'done', { v: 1 }, null)).toBe(true);
+      await second.startTransaction();
+      await second.query(`SET LOCAL lock_timeout = '2s'`);
+      expect(await finishTask(second.manager, pair.b, 'done', { v: 2 }, null)).toBe(true);
+      await second.commitTransaction();
+      await first.commitTransaction();
+    } finally {
+      await first.release();
+      await second.release();
+    }
+    expect((await runCounts(db, runId)).tasks.verify).toEqual(
+      (await recount()).verify as Record<string, number>,
+    );
+  });
 });

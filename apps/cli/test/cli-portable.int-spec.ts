@@ -83,17 +83,18 @@ describe('precis export / import (built binary)', () => {
     expect(model.stderr).toContain(': completed; summaries 1/1');
     ids.model = UUID.exec(model.stdout)![1]!;
 
+    // Counter rows are shards (by task id hash): how many depends on the run's ids.
     const out = await runCli(['export', ids.quick.slice(0, 8), '--out', file('quick')], embedded());
     expect(out.stdout).toMatch(
       new RegExp(
         `^exported run ${ids.quick} \\(quickstart-lighthouse\\) to ${file('quick')}: runs 1, datasets 1, ` +
-          'documents 1, chunks 16, tasks 15, summaries 3, verdicts 20, metric values 6, counters 4; \\d+\\.\\d KiB\n$',
+          'documents 1, chunks 16, tasks 15, summaries 3, verdicts 20, metric values 6, counters \\d+; \\d+\\.\\d KiB\n$',
       ),
     );
     const outModel = await runCli(['export', ids.model, '--out', file('model')], embedded());
     expect(outModel.stderr).toBe('');
     expect(outModel.stdout).toMatch(
-      /: runs 1, datasets 1, documents 1, chunks 16, tasks \d+, .*ledger calls \d+, counters 4, committed cost 1; /,
+      /: runs 1, datasets 1, documents 1, chunks 16, tasks \d+, .*ledger calls \d+, counters \d+, committed cost 1; /,
     );
 
     const imported = await runCli(['--database-url', tdb.url, 'import', file('quick')], {});

@@ -270,7 +270,8 @@ describe('precis run outcomes and exit codes (built binary)', () => {
         },
       ]);
       const counters = await sql.query(
-        `SELECT total, done, failed, cancelled FROM run_counters WHERE run_id = $1 AND key = 'summarize'`,
+        `SELECT sum(total)::int AS total, sum(done)::int AS done, sum(failed)::int AS failed,
+                sum(cancelled)::int AS cancelled FROM run_counters WHERE run_id = $1 AND key = 'summarize'`,
         [id],
       );
       expect(counters.rows).toEqual([{ total: 1, done: 0, failed: 0, cancelled: 1 }]);

@@ -69,7 +69,7 @@ export const PORTABLE_TABLES: readonly PortableTable[] = [
   { name: 'llm_calls', key: ['id'], where: RUN_ROWS, onConflict: 'reattach', runColumn: 'run_id' },
   {
     name: 'run_counters',
-    key: ['run_id', 'key'],
+    key: ['run_id', 'key', 'shard'],
     where: RUN_ROWS,
     onConflict: 'overwrite',
     runColumn: 'run_id',

@@ -16,6 +16,7 @@ import { LedgerReasoningTokens1795794073662 } from './1795794073662-LedgerReason
 import { BooookScorePercent1795900000000 } from './1795900000000-BooookScorePercent.js';
 import { MetricValueSampleIndexes1795910000000 } from './1795910000000-MetricValueSampleIndexes.js';
 import { MetricValueProducerIndex1795920000000 } from './1795920000000-MetricValueProducerIndex.js';
+import { ShardedRunCounters1795930000000 } from './1795930000000-ShardedRunCounters.js';
 
 // Every migration, in order. Listed as classes (not a glob) so the same list works from src/ under
 // Jest and from dist/ in the built services. Add each new generated migration here.
@@ -37,4 +38,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   BooookScorePercent1795900000000,
   MetricValueSampleIndexes1795910000000,
   MetricValueProducerIndex1795920000000,
+  ShardedRunCounters1795930000000,
 ];

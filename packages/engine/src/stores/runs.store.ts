@@ -2,7 +2,10 @@ import type { RunStatus } from '@precis/db';
 import type { DataSource, EntityManager } from 'typeorm';
 
 // Reads and writes of the runs table and of the runs' counters (run_counters, kept by triggers as
-// tasks, summaries and unit failures are written; migration RunCounters).
+// tasks, summaries and unit failures are written; migration RunCounters). A counter is split over
+// shards (migration ShardedRunCounters): every read sums them.
+
+const SUMS = 'SUM(total) AS total, SUM(done) AS done, SUM(failed) AS failed, SUM(cancelled) AS cancelled';
 
 export interface CounterRow {
   key: string;
@@ -34,18 +37,17 @@ export async function runStatusRow(
 // Sets how many summaries (units and source summaries) the run expects.
 export async function setExpectedSummaries(db: DataSource, runId: string, total: number): Promise<void> {
   await db.query(
-    `INSERT INTO run_counters (run_id, key, total) VALUES ($1, 'summaries', $2)
-       ON CONFLICT (run_id, key) DO UPDATE SET total = EXCLUDED.total`,
+    `INSERT INTO run_counters (run_id, key, shard, total) VALUES ($1, 'summaries', 0, $2)
+       ON CONFLICT (run_id, key, shard) DO UPDATE SET total = EXCLUDED.total`,
     [runId, total],
   );
 }
 
 // A run's counters, by key (one indexed read, whatever the size of the run).
 export async function runCounterRows(db: DataSource, runId: string): Promise<CounterRow[]> {
-  return db.query(
-    'SELECT key, total, done, failed, cancelled FROM run_counters WHERE run_id = $1 ORDER BY key',
-    [runId],
-  );
+  return db.query(`SELECT key, ${SUMS} FROM run_counters WHERE run_id = $1 GROUP BY key ORDER BY key`, [
+    runId,
+  ]);
 }
 
 // The task counters (per stage) of several runs, by run and key.
@@ -54,8 +56,8 @@ export async function runsStageCounterRows(
   runIds: readonly string[],
 ): Promise<(CounterRow & { run_id: string })[]> {
   return db.query(
-    `SELECT run_id, key, total, done, failed, cancelled FROM run_counters
-       WHERE run_id = ANY($1::uuid[]) AND key <> 'summaries' ORDER BY run_id, key`,
+    `SELECT run_id, key, ${SUMS} FROM run_counters
+       WHERE run_id = ANY($1::uuid[]) AND key <> 'summaries' GROUP BY run_id, key ORDER BY run_id, key`,
     [runIds],
   );
 }
