@@ -5,7 +5,7 @@ import { ConfigurationError } from '../handlers/templates.js';
 import { SYSTEM_SCOPE, scoreTaskId, unitKey, unitOfTaskId } from '../ids.js';
 import { type BenchmarkSpec, isGeneratedSystem, type SystemSpec } from '../spec/benchmark-spec.schema.js';
 import { documentTexts } from '../stores/documents.store.js';
-import { runStatusRow, setExpectedSummaries } from '../stores/runs.store.js';
+import { setExpectedSummaries } from '../stores/runs.store.js';
 import { firstFailedTask, openRunTasks, taskError } from '../stores/tasks.store.js';
 import { insertTasks, type NewTask } from '../tasks/task-store.js';
 import { planUnit, settled, type UnitPlan, type UnitState } from './plan-unit.js';
@@ -18,6 +18,7 @@ import {
   type RunCounts,
   type RunProgress,
   runCounts,
+  runState,
   setRunStatus,
 } from './run-progress.js';
 import { readySystemTasks } from './system-steps.js';
@@ -164,10 +165,11 @@ export class RunPlanner {
   // Reads the counters: queues the score task once every unit settled and nothing is open, and
   // records the run's outcome once it is scored.
   async settle(): Promise<RunProgress> {
-    let [counts] = await Promise.all([runCounts(this.ctx.db, this.run.id), this.refreshStatus()]);
-    // Read beside the status, the counters may predate the end of a run that ended meanwhile (its
-    // open tasks end with it): read them again then.
-    if (!isOpenRunStatus(this.run.status)) counts = await runCounts(this.ctx.db, this.run.id);
+    // One statement: the status and the counters come from one snapshot, so a run that ended
+    // meanwhile shows its open tasks ended with it.
+    const state = await runState(this.ctx.db, this.run.id);
+    if (state) Object.assign(this.run, { status: state.status, error: state.error });
+    const counts = state?.counts ?? (await runCounts(this.ctx.db, this.run.id));
     let dispatched = 0;
     const s = counts.summaries;
     if (isOpenRunStatus(this.run.status) && s.done + s.failed >= s.expected && openTasks(counts) === 0) {
@@ -219,12 +221,6 @@ export class RunPlanner {
       .map((part) => this.docs.get(part)?.externalId ?? part)
       .join(':');
     return `${where}: ${first.error ?? 'no error recorded'}`;
-  }
-
-  // Another process may have cancelled the run (or a worker stopped it at the cost limit).
-  private async refreshStatus(): Promise<void> {
-    const row = await runStatusRow(this.ctx.db, this.run.id);
-    if (row) Object.assign(this.run, row);
   }
 
   async finish(status: RunEntity['status'], error: string | null): Promise<void> {

@@ -1,7 +1,7 @@
 import { OPEN_RUN_STATUSES, RunEntity, type RunStatus, toNumber } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
-import { runCounterRows } from '../stores/runs.store.js';
+import { type CounterRow, runCounterRows, runStateRows } from '../stores/runs.store.js';
 import { cancelOpenTasks } from '../stores/tasks.store.js';
 
 export interface StageTotals {
@@ -30,7 +30,21 @@ export interface RunCounts {
 // A run's counters (kept by triggers as rows are written; migration RunCounters): one indexed read,
 // whatever the size of the run.
 export async function runCounts(db: DataSource, runId: string): Promise<RunCounts> {
-  const rows = await runCounterRows(db, runId);
+  return countsOf(await runCounterRows(db, runId));
+}
+
+// A run's status and counters from one snapshot; undefined when there is no such run.
+export async function runState(
+  db: DataSource,
+  runId: string,
+): Promise<{ status: RunStatus; error: string | null; counts: RunCounts } | undefined> {
+  const rows = await runStateRows(db, runId);
+  if (rows.length === 0) return undefined;
+  const { status, error } = rows[0]!;
+  return { status, error, counts: countsOf(rows.filter((r) => r.key !== null)) };
+}
+
+function countsOf(rows: readonly CounterRow[]): RunCounts {
   const out: RunCounts = { summaries: { expected: 0, done: 0, failed: 0 }, tasks: {} };
   for (const r of rows) {
     const c = {

@@ -22,18 +22,6 @@ export async function runIdsByPrefix(db: DataSource, prefix: string): Promise<{ 
   ]);
 }
 
-// A run's status and error as stored now; undefined when there is no such run.
-export async function runStatusRow(
-  db: DataSource,
-  runId: string,
-): Promise<{ status: RunStatus; error: string | null } | undefined> {
-  const rows: { status: RunStatus; error: string | null }[] = await db.query(
-    'SELECT status, error FROM runs WHERE id = $1',
-    [runId],
-  );
-  return rows[0];
-}
-
 // Sets how many summaries (units and source summaries) the run expects.
 export async function setExpectedSummaries(db: DataSource, runId: string, total: number): Promise<void> {
   await db.query(
@@ -48,6 +36,19 @@ export async function runCounterRows(db: DataSource, runId: string): Promise<Cou
   return db.query(`SELECT key, ${SUMS} FROM run_counters WHERE run_id = $1 GROUP BY key ORDER BY key`, [
     runId,
   ]);
+}
+
+// A run's status and error with its counters by key, read in one statement (one snapshot: a run
+// that ended shows the tasks it cancelled); no rows when there is no such run.
+export async function runStateRows(
+  db: DataSource,
+  runId: string,
+): Promise<(CounterRow & { status: RunStatus; error: string | null })[]> {
+  return db.query(
+    `SELECT r.status, r.error, c.key, ${SUMS} FROM runs AS r LEFT JOIN run_counters AS c ON c.run_id = r.id
+       WHERE r.id = $1 GROUP BY r.status, r.error, c.key ORDER BY c.key`,
+    [runId],
+  );
 }
 
 // The task counters (per stage) of several runs, by run and key.
