@@ -163,8 +163,6 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
     expect(claims.map((c) => c?.id ?? null)).toEqual([id('a'), id('b'), null, null, null]);
     expect(claims[0]).toMatchObject({ runId, stage: 'verify', kind: 'judge-dimension', attempts: 1 });
     expect(claims[0]!.payload).toEqual({ type: 'judge-dimension', key: 'a' });
-    // The tasks are handed out on a read; their marks as running land on their own.
-    await Promise.all(claims.map((c) => c?.marked));
     const rows: { id: string; status: string; attempts: number }[] = await db.query(
       'SELECT id, status, attempts FROM tasks WHERE run_id = $1 ORDER BY id',
       [runId],
@@ -302,7 +300,6 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
       { type: 'booookscore-batch', summaryId },
       { type: 'booookscore-batch', summaryId },
     ]);
-    await Promise.all(claimed.map((c) => c?.marked));
     // Gone from the database now, the text is still at hand: the claim brought it along.
     await db.query('DELETE FROM summaries WHERE id = $1', [summaryId]);
     expect(await summaryText(db, summaryId)).toBe('One sentence. Another sentence.');

@@ -58,7 +58,6 @@ export async function handleTask(ctx: RunContext, messageId: string): Promise<Ta
       // Not the task's failure: the run stops here and its open tasks (this one too) end
       // cancelled; no later call is made (a re-run with a higher limit redoes them, from the cache).
       await setRunStatus(ctx.db, runId, 'stopped', `cost limit reached: ${err.reason}`);
-      await task.marked;
       await ctx.events.taskFinished(runId, task.id);
       return 'skipped';
     }
@@ -66,7 +65,6 @@ export async function handleTask(ctx: RunContext, messageId: string): Promise<Ta
     await finishTask(ctx.db.manager, task.id, 'failed', null, (err as Error).message);
     outcome = 'failed';
   }
-  await task.marked;
   const detail = { stage: task.stage, kind: task.kind };
   await ctx.events.taskFinished(
     runId,

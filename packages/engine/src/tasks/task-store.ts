@@ -57,8 +57,6 @@ export interface ClaimedTask {
   // Deliveries of the task so far, this one included.
   attempts: number;
   payload: Record<string, unknown>;
-  // Settles once the task is marked as running (see claimTask); await it before acking.
-  marked: Promise<void>;
 }
 
 type ClaimRow = {
@@ -72,36 +70,31 @@ type ClaimRow = {
   summary_text: string | null;
 };
 
-const claimBatchers = new WeakMap<DataSource, TurnBatcher<string, Omit<ClaimedTask, 'marked'> | null>>();
-const markBatchers = new WeakMap<DataSource, TurnBatcher<string, void>>();
+const claimBatchers = new WeakMap<DataSource, TurnBatcher<string, ClaimedTask | null>>();
 
-// The task to work on; null when it has already finished (a redelivery) or its run is no longer
-// running (completed, failed, stopped or cancelled). The task is read, and marked as running
-// (attempts + 1) by a write the caller does not wait for before starting: the handler's model
-// call goes out after one read instead of after a write and its commit. Nothing depends on the
-// mark coming first: finishing a task works from any unfinished state, and the mark never
-// touches a finished task. Reads and marks made by concurrent handlers in one event-loop turn
-// share one statement each.
+// The task to work on, marked as running (attempts + 1); null when it has already finished (a
+// redelivery) or its run is no longer running (completed, failed, stopped or cancelled). Claims
+// made by concurrent handlers in one event-loop turn share one statement.
 export async function claimTask(db: DataSource, id: string): Promise<ClaimedTask | null> {
-  const task = await batcherFor(claimBatchers, db, (ids: string[]) => readClaimable(db, ids)).submit(id);
-  if (!task) return null;
-  const marked = batcherFor(markBatchers, db, (ids: string[]) => markRunning(db, ids)).submit(id);
-  // Observed now, awaited by the caller: a failed mark is not an unhandled rejection meanwhile.
-  marked.catch(() => {});
-  return { ...task, marked };
+  return batcherFor(claimBatchers, db, (ids: string[]) => claim(db, ids)).submit(id);
 }
 
-// One task per id, in order. An id listed twice is handed out once: the first entry gets it.
-// A judge task reads the summary it judges next: the same query reads it (once per summary),
-// into summaryText()'s memo, which saves the handler a round trip before its model call.
-async function readClaimable(db: DataSource, ids: string[]): Promise<(Omit<ClaimedTask, 'marked'> | null)[]> {
+// One task per id, in order. An id listed twice is handed out once (the first entry gets it) and
+// counts one delivery. The mark and the read are one statement (a separate read, then a mark
+// not waited for, cost a statement more per task). A judge task reads the summary it judges next:
+// the same statement reads it (once per summary) into summaryText()'s memo, which saves the
+// handler a round trip before its model call.
+async function claim(db: DataSource, ids: string[]): Promise<(ClaimedTask | null)[]> {
   const rows: ClaimRow[] = await db.query(
-    `SELECT t.id, t.run_id, t.stage, t.kind, t.attempts, t.payload, s.id AS summary_id,
-            CASE WHEN row_number() OVER (PARTITION BY s.id ORDER BY t.id) = 1 THEN s.text END AS summary_text
-     FROM tasks AS t JOIN runs AS r ON r.id = t.run_id
-     LEFT JOIN summaries AS s ON s.id = t.payload->>'summaryId'
-     WHERE t.id = ANY($1::text[]) AND r.status IN ('pending', 'running')
-       AND t.status NOT IN ${FINISHED_SQL}`,
+    `WITH claimed AS (
+       UPDATE tasks AS t SET status = 'running', attempts = t.attempts + 1, updated_at = now()
+       FROM runs AS r
+       WHERE t.id = ANY($1::text[]) AND r.id = t.run_id AND r.status IN ('pending', 'running')
+         AND t.status NOT IN ${FINISHED_SQL}
+       RETURNING t.id, t.run_id, t.stage, t.kind, t.attempts, t.payload)
+     SELECT c.*, s.id AS summary_id,
+            CASE WHEN row_number() OVER (PARTITION BY s.id ORDER BY c.id) = 1 THEN s.text END AS summary_text
+     FROM claimed AS c LEFT JOIN summaries AS s ON s.id = c.payload->>'summaryId'`,
     [[...new Set(ids)]],
   );
   for (const row of rows)
@@ -117,20 +110,10 @@ async function readClaimable(db: DataSource, ids: string[]): Promise<(Omit<Claim
       runId: row.run_id,
       stage: row.stage,
       kind: row.kind,
-      attempts: Number(row.attempts) + 1,
+      attempts: Number(row.attempts),
       payload: row.payload,
     };
   });
-}
-
-// An id listed twice in one batch counts one delivery.
-async function markRunning(db: DataSource, ids: string[]): Promise<void[]> {
-  await db.query(
-    `UPDATE tasks SET status = 'running', attempts = attempts + 1, updated_at = now()
-     WHERE id = ANY($1::text[]) AND status NOT IN ${FINISHED_SQL}`,
-    [[...new Set(ids)]],
-  );
-  return ids.map(() => undefined);
 }
 
 // A run's spec never changes once stored, so workers keep it instead of reading it per task.
