@@ -18,8 +18,8 @@ export class RunCounterEntity {
   key!: string;
 
   // hashtext(row id) & 15 of the task or summary counted: concurrent finishes of one run's tasks
-  // update different rows instead of queueing on one (a hot row at 2 verifiers: 6.6 ms lock
-  // wait per verify task, 0.5 ms sharded).
+  // update different rows instead of queueing on one (kgds-verify, 2 verifiers: lock waits of
+  // 5.7 ms per verify task on one row, 0.4 ms sharded).
   @PrimaryColumn({ type: 'smallint', default: 0 })
   shard!: number;
 
