@@ -1,12 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   createDataSource,
   createThrowawayDatabase,
+  databaseStatements,
   RunEntity,
   SummaryEntity,
   type ThrowawayDatabase,
 } from '@precis/db';
 import { inDistinctRounds, TurnBatcher } from '@precis/db/group-commit';
+import { createTypeOrmLlmStore, withLedgerScope } from '@precis/llm';
 import type { DataSource } from 'typeorm';
 import {
   claimTask,
@@ -303,5 +306,52 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
     // Gone from the database now, the text is still at hand: the claim brought it along.
     await db.query('DELETE FROM summaries WHERE id = $1', [summaryId]);
     expect(await summaryText(db, summaryId)).toBe('One sentence. Another sentence.');
+  });
+
+  // The call's 'sent' row went out before its request; the row that settles it waits in the
+  // task's ledger scope and is written by the statement that finishes the task.
+  it("writes a task's settled ledger row in the statement that finishes it", async () => {
+    await insertVerifyTasks('booookscore-batch', ['h'], (key) => ({ key }));
+    const store = createTypeOrmLlmStore(db);
+    const call = {
+      id: randomUUID(),
+      runId,
+      taskId: id('h'),
+      model: 'judge',
+      modelId: 'judge-1',
+      kind: 'chat' as const,
+      cacheKey: 'key-h',
+      cacheHit: false,
+      templateVersion: null,
+      request: { messages: [] },
+      response: null,
+      tokensIn: 10,
+      tokensOut: 0,
+      latencyMs: 0,
+      costUsd: '0.0000000000',
+      attempts: 0,
+      error: null,
+      calls: 1,
+    };
+    const statuses = async () =>
+      (await db.query('SELECT status FROM llm_calls WHERE task_id = $1', [id('h')])).map(
+        (r: { status: string }) => r.status,
+      );
+    const seen: string[][] = [];
+    let statements = 0;
+    await withLedgerScope(id('h'), async () => {
+      await store.recordSent({ ...call, status: 'sent' });
+      await store.record({ ...call, status: 'ok', response: { answer: 'yes' }, tokensOut: 3, attempts: 1 });
+      seen.push(await statuses());
+      const before = databaseStatements();
+      expect(await finishTaskWithJudgments(db, id('h'), 'done', { n: 0 }, null, [])).toBe(true);
+      statements = databaseStatements() - before;
+    });
+    expect(seen).toEqual([['sent']]);
+    expect(statements).toBe(1);
+    const [row] = await db.query('SELECT status, response, tokens_out FROM llm_calls WHERE task_id = $1', [
+      id('h'),
+    ]);
+    expect(row).toEqual({ status: 'ok', response: { answer: 'yes' }, tokens_out: 3 });
   });
 });

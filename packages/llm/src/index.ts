@@ -30,6 +30,7 @@ export {
   PermanentModelError,
   redactSecrets,
 } from './errors.js';
+export { ledgerInsertSql, ledgerRowsJson } from './ledger-rows.js';
 export type { EndpointLimiterStats } from './limits/endpoint-limiter.js';
 export { LimiterRegistry, processLimiters } from './limits/limiter-registry.js';
 export { PgSharedLimits, type SharedLimits } from './limits/pg-shared-limits.js';
@@ -83,6 +84,7 @@ export {
   type Support,
 } from './registry/providers.js';
 export { looksLikeSecret, redactSecretLooking, SECRET_MASK } from './secret-looking.js';
+export { type Held, takeHeldLedgerRows, withLedgerScope } from './store/ledger-scope.js';
 export type { LlmCallRecord, LlmCallStatus, LlmLedgerTotals, LlmStore } from './store/llm-store.js';
 export { MemoryLlmStore } from './store/memory-llm-store.js';
 export {

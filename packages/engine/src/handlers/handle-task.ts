@@ -1,5 +1,5 @@
 import { RunEntity } from '@precis/db';
-import { CostLimitError, LlmConfigError, PermanentModelError } from '@precis/llm';
+import { CostLimitError, LlmConfigError, PermanentModelError, withLedgerScope } from '@precis/llm';
 import type { HandlerResult, TaskOutcome } from '../family/benchmark-family.js';
 import { runIdOfTask } from '../ids.js';
 import type { RunContext } from '../planner/run-context.js';
@@ -52,7 +52,8 @@ export async function handleTask(ctx: RunContext, messageId: string): Promise<Ta
   const ref = { id: task.id, runId };
   let outcome: TaskOutcome;
   try {
-    outcome = await runTaskKind(ctx, ref, task.kind, task.payload, spec);
+    // The ledger records of the task's calls ride on its next statement (its finish, mostly).
+    outcome = await withLedgerScope(task.id, () => runTaskKind(ctx, ref, task.kind, task.payload, spec));
   } catch (err) {
     if (err instanceof CostLimitError) {
       // Not the task's failure: the run stops here and its open tasks (this one too) end

@@ -1,5 +1,6 @@
 import type { TaskStatus } from '@precis/db';
 import { batcherFor, inDistinctRounds, type TurnBatcher } from '@precis/db/group-commit';
+import { type Held, ledgerInsertSql, ledgerRowsJson, takeHeldLedgerRows } from '@precis/llm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { unitKey } from '../ids.js';
 import type { RunStage } from '../ports.js';
@@ -136,7 +137,17 @@ export function runSpec(db: DataSource, runId: string): Promise<Record<string, u
   return spec;
 }
 
-// Records a final state once: a second completion of the same task changes nothing.
+// Ledger records held by tasks' scopes (takeHeldLedgerRows, at each task's submit) as a
+// data-modifying CTE for the statement that finishes those tasks: `ledger AS (...), ` over
+// parameter `$param`, or nothing when there are none.
+export function heldLedgerCte(held: readonly Held[], param: number): { cte: string; params: string[] } {
+  const rows = held.flatMap((h) => h.rows);
+  if (rows.length === 0) return { cte: '', params: [] };
+  return { cte: `ledger AS (${ledgerInsertSql(`$${param}::jsonb`)}), `, params: [ledgerRowsJson(rows)] };
+}
+
+// Records a final state once: a second completion of the same task changes nothing. The ledger
+// records its calls' scope holds (@precis/llm withLedgerScope) are written by the same statement.
 export async function finishTask(
   db: DataSource | EntityManager,
   id: string,
@@ -144,11 +155,20 @@ export async function finishTask(
   result: Record<string, unknown> | null,
   error: string | null,
 ): Promise<boolean> {
-  const res = await db.query(
-    `UPDATE tasks SET status = $2, result = $3, error = $4, finished_at = now(), updated_at = now()
-     WHERE id = $1 AND status NOT IN ${FINISHED_SQL} RETURNING id`,
-    [id, status, result === null ? null : JSON.stringify(result), error],
-  );
+  const held = takeHeldLedgerRows();
+  const params = [id, status, result === null ? null : JSON.stringify(result), error];
+  const ledger = held.rows.length ? `WITH ledger AS (${ledgerInsertSql('$5::jsonb')}) ` : '';
+  let res: unknown[];
+  try {
+    res = await db.query(
+      `${ledger}UPDATE tasks SET status = $2, result = $3, error = $4, finished_at = now(), updated_at = now()
+       WHERE id = $1 AND status NOT IN ${FINISHED_SQL} RETURNING id`,
+      held.rows.length ? [...params, ledgerRowsJson(held.rows)] : params,
+    );
+  } catch (err) {
+    held.putBack();
+    throw err;
+  }
   const rows = Array.isArray(res[0]) ? res[0] : res;
   return rows.length > 0;
 }
@@ -173,13 +193,16 @@ interface TaskJudgmentsWrite {
   result: Record<string, unknown> | null;
   error: string | null;
   rows: JudgmentRow[];
+  // Ledger records of the task's calls, written by the same statement.
+  ledger: Held;
 }
 
 const judgedBatchers = new WeakMap<DataSource, TurnBatcher<TaskJudgmentsWrite, boolean>>();
 
 // Finishes a task and stores its judgments atomically: the rows are written only when this call
 // is the one that finished the task (true). Finishes by concurrent handlers in one event-loop turn
-// share one statement (group commit); each resolves once its part is written.
+// share one statement (group commit); each resolves once its part is written. The ledger records
+// the task's scope holds (@precis/llm withLedgerScope) go into that statement too.
 export function finishTaskWithJudgments(
   db: DataSource,
   id: string,
@@ -188,21 +211,28 @@ export function finishTaskWithJudgments(
   error: string | null,
   rows: JudgmentRow[],
 ): Promise<boolean> {
-  return batcherFor(judgedBatchers, db, (ws: TaskJudgmentsWrite[]) =>
+  const ledger = takeHeldLedgerRows();
+  const written = batcherFor(judgedBatchers, db, (ws: TaskJudgmentsWrite[]) =>
     inDistinctRounds(
       ws,
       (w) => [`t:${w.id}`, ...w.rows.map((r) => `j:${r.id}`)],
       (distinct) => finishJudgedTasks(db, distinct),
     ),
-  ).submit({ id, status, result, error, rows });
+  ).submit({ id, status, result, error, rows, ledger });
+  written.catch(() => ledger.putBack());
+  return written;
 }
 
 // One statement for writes whose task ids and judgment ids are all distinct.
 async function finishJudgedTasks(db: DataSource, writes: TaskJudgmentsWrite[]): Promise<boolean[]> {
+  const ledger = heldLedgerCte(
+    writes.map((w) => w.ledger),
+    2,
+  );
   const done: { id: string }[] = await db.query(
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(id text, status text, result jsonb, error text, judgments jsonb)
-     ), done AS (
+     ), ${ledger.cte}done AS (
        UPDATE tasks AS t SET status = i.status, result = i.result, error = i.error, finished_at = now(), updated_at = now()
        FROM input AS i
        WHERE t.id = i.id AND t.status NOT IN ${FINISHED_SQL}
@@ -240,6 +270,7 @@ async function finishJudgedTasks(db: DataSource, writes: TaskJudgmentsWrite[]): 
           })),
         })),
       ),
+      ...ledger.params,
     ],
   );
   const finished = new Set(done.map((r) => r.id));

@@ -1,7 +1,7 @@
 import type { TaskEntity } from '@precis/db';
-import { FINISHED_SQL } from '@precis/engine/family';
+import { FINISHED_SQL, heldLedgerCte } from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
-import type { DimensionJudgmentWrite } from './dimensions/finish-judgment.js';
+import type { HeldWrite } from './dimensions/finish-judgment.js';
 
 // The opinion family's reads and writes of its dimension judges' tasks, judgments and values
 // (the engine's stores hold the rest).
@@ -43,17 +43,19 @@ export async function gevalStepTasks(db: DataSource, runId: string): Promise<Tas
 
 // Finishes judge tasks and writes their judgments and metric values in one statement, for writes
 // whose tasks, judgments and metric values are all distinct; true for each task this finished.
-export async function finishDimensionJudgments(
-  db: DataSource,
-  writes: DimensionJudgmentWrite[],
-): Promise<boolean[]> {
+// The ledger records the tasks hold are written by the same statement.
+export async function finishDimensionJudgments(db: DataSource, writes: HeldWrite[]): Promise<boolean[]> {
+  const ledger = heldLedgerCte(
+    writes.map((w) => w.ledger),
+    2,
+  );
   const rows: { id: string }[] = await db.query(
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
          task_id text, status text, result jsonb, error text, judgment_id text, run_id uuid,
          summary_id text, system text, metric text, verdict_status text, judge text, template text,
          metric_value_id text, document_id uuid, value double precision, details jsonb, produced_by text)
-     ), done AS (
+     ), ${ledger.cte}done AS (
        UPDATE tasks AS t SET status = i.status, result = i.result, error = i.error, finished_at = now(), updated_at = now()
        FROM input AS i
        WHERE t.id = i.task_id AND t.status NOT IN ${FINISHED_SQL}
@@ -93,6 +95,7 @@ export async function finishDimensionJudgments(
           produced_by: w.producedBy,
         })),
       ),
+      ...ledger.params,
     ],
   );
   const finished = new Set(rows.map((r) => r.id));

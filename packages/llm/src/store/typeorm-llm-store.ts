@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { formatCost, parseCost } from '../cost.js';
 import { CostLimitError } from '../errors.js';
 import { ledgerInsertSql, ledgerRowsJson } from '../ledger-rows.js';
+import { type Held, ledgerScopeOf } from './ledger-scope.js';
 import { isCacheable, type LlmCallRecord, type LlmLedgerTotals, type LlmStore } from './llm-store.js';
 
 export interface TypeOrmLlmStoreOptions {
@@ -72,6 +73,8 @@ export class TypeOrmLlmStore implements LlmStore {
   }
 
   async recordSent(call: LlmCallRecord): Promise<void> {
+    const held = ledgerScopeOf(call.taskId)?.take();
+    if (held?.rows.length) return this.insertSentWith(held, call);
     if (this.opts.groupCommit !== false) return this.groupSends.submit(call);
     return this.insertSent([call]);
   }
@@ -80,6 +83,9 @@ export class TypeOrmLlmStore implements LlmStore {
     if (this.failure) throw this.failure;
     if (!this.opts.batch) {
       if (this.opts.groupCommit === false) return this.insert([call]);
+      // Held for the task's next statement (ledger-scope.ts) when its work runs in a scope.
+      const scope = ledgerScopeOf(call.taskId);
+      if (scope) return scope.hold(call, (rows) => this.insert(rows));
       return this.groupWrites.submit(call);
     }
     this.pending.push(call);
@@ -167,6 +173,23 @@ export class TypeOrmLlmStore implements LlmStore {
       }
     });
     return this.writing;
+  }
+
+  // The task's held records and its next 'sent' row in one statement; when that fails (e.g. the
+  // 'sent' row is over the run's cost limit), the held records alone, then the 'sent' row alone.
+  private async insertSentWith(held: Held, call: LlmCallRecord): Promise<void> {
+    try {
+      await this.insert([...held.rows, call]);
+      return;
+    } catch {
+      try {
+        await this.insert(held.rows);
+      } catch (err) {
+        held.putBack();
+        throw err;
+      }
+    }
+    await this.insertSent([call]);
   }
 
   private async insertSent(rows: LlmCallRecord[]): Promise<void> {

@@ -1,4 +1,5 @@
 import { batcherFor, inDistinctRounds, type TurnBatcher } from '@precis/db/group-commit';
+import { type Held, takeHeldLedgerRows } from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 import { finishDimensionJudgments } from '../store.js';
 
@@ -22,18 +23,27 @@ export interface DimensionJudgmentWrite {
   producedBy: string;
 }
 
-const finishBatchers = new WeakMap<DataSource, TurnBatcher<DimensionJudgmentWrite, boolean>>();
+const finishBatchers = new WeakMap<DataSource, TurnBatcher<HeldWrite, boolean>>();
 
 // Finishes a judge task and writes its judgment and its metric_values row atomically; the rows
 // are written only when this call is the one that finished the task (true). Concurrent finishes
 // in one event-loop turn share one statement (group commit); each resolves once it is written.
+// The ledger records the task's calls hold (the engine's ledger scope) go into that statement too.
 export function finishDimensionJudgment(db: DataSource, w: DimensionJudgmentWrite): Promise<boolean> {
-  return batcherFor(finishBatchers, db, (ws: DimensionJudgmentWrite[]) => finishMany(db, ws)).submit(w);
+  const ledger = takeHeldLedgerRows();
+  const written = batcherFor(finishBatchers, db, (ws: HeldWrite[]) => finishMany(db, ws)).submit({
+    ...w,
+    ledger,
+  });
+  written.catch(() => ledger.putBack());
+  return written;
 }
+
+export type HeldWrite = DimensionJudgmentWrite & { ledger: Held };
 
 // One statement for writes whose tasks, judgments and metric values are all distinct; a write
 // that repeats one of those ids (a duplicate delivery) goes into a later statement.
-function finishMany(db: DataSource, writes: DimensionJudgmentWrite[]): Promise<boolean[]> {
+function finishMany(db: DataSource, writes: HeldWrite[]): Promise<boolean[]> {
   return inDistinctRounds(
     writes,
     (w) => [`t:${w.taskId}`, `j:${w.judgmentId}`, `m:${w.metricValueId}`],
