@@ -8,6 +8,9 @@ import type { LlmCallRecord } from './llm-store.js';
 interface LedgerScope {
   taskId: string;
   rows: LlmCallRecord[];
+  // The work returned (or threw) while a call it started may still run (Promise.all rejects at
+  // the first failure): that call's record is written on its own then, not held.
+  closed: boolean;
   // Writes rows still held when the task's work ends (set by the store that held them).
   write: ((rows: LlmCallRecord[]) => Promise<void>) | null;
 }
@@ -17,15 +20,17 @@ const scopes = new AsyncLocalStorage<LedgerScope>();
 // Runs a task's work in a scope; records still held when it ends are written before this returns
 // (also when the work failed: the calls were made and paid for).
 export async function withLedgerScope<T>(taskId: string, work: () => Promise<T>): Promise<T> {
-  const scope: LedgerScope = { taskId, rows: [], write: null };
+  const scope: LedgerScope = { taskId, rows: [], closed: false, write: null };
   let result: T;
   try {
     result = await scopes.run(scope, work);
   } catch (err) {
+    scope.closed = true;
     // The work's error is what the caller acts on (a redelivery when the database is down).
     await writeHeld(scope).catch(() => undefined);
     throw err;
   }
+  scope.closed = true;
   await writeHeld(scope);
   return result;
 }
@@ -46,7 +51,7 @@ export function ledgerScopeOf(
   taskId: string | null,
 ): { hold(row: LlmCallRecord, write: LedgerScope['write']): void; take(): Held } | null {
   const scope = scopes.getStore();
-  if (!scope || taskId === null || scope.taskId !== taskId) return null;
+  if (!scope || scope.closed || taskId === null || scope.taskId !== taskId) return null;
   return {
     hold(row, write) {
       scope.rows.push(row);

@@ -83,4 +83,21 @@ describe('ledger records held in a task scope', () => {
     expect(again.cached).toBe(true);
     expect(server.stats().completedChats).toBe(calls);
   });
+
+  // Promise.all rejects at the first failure while the other calls still run: their records
+  // arrive after the scope ended and are written on their own.
+  it('writes a call that settles after its scope ended on its own', async () => {
+    server.setLatency(300);
+    let slow: Promise<unknown> = Promise.resolve();
+    const failing = withLedgerScope('task-e', async () => {
+      slow = ask('task-e', 8);
+      await new Promise((r) => setTimeout(r, 50));
+      throw new Error('another call of the task failed');
+    });
+    await expect(failing).rejects.toThrow('another call of the task failed');
+    expect(await statuses('task-e')).toEqual(['sent']);
+    await slow;
+    server.setLatency(0);
+    expect(await statuses('task-e')).toEqual(['ok+answer']);
+  });
 });
