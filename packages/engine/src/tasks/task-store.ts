@@ -147,7 +147,8 @@ export function heldLedgerCte(held: readonly Held[], param: number): { cte: stri
 }
 
 // Records a final state once: a second completion of the same task changes nothing. The ledger
-// records its calls' scope holds (@precis/llm withLedgerScope) are written by the same statement.
+// records its calls' scope holds (@precis/llm withLedgerScope) are written by the same statement
+// (in a transaction, make it the last statement: a rollback after it takes those rows with it).
 export async function finishTask(
   db: DataSource | EntityManager,
   id: string,
