@@ -2,7 +2,7 @@
 // the services start (coordinator, planner, workers, queries, renderers). Families import only
 // this entry; test/architecture/family-api.spec.ts fails when one imports '@precis/engine'.
 
-export { type Held, takeHeldLedgerRows } from '@precis/llm';
+export { type LlmCallRecord, withHeldLedger } from '@precis/llm';
 // The interfaces a family implements and registers.
 export type {
   BenchmarkFamily,

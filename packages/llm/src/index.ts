@@ -84,7 +84,7 @@ export {
   type Support,
 } from './registry/providers.js';
 export { looksLikeSecret, redactSecretLooking, SECRET_MASK } from './secret-looking.js';
-export { type Held, takeHeldLedgerRows, withLedgerScope } from './store/ledger-scope.js';
+export { withHeldLedger, withLedgerScope } from './store/ledger-scope.js';
 export type { LlmCallRecord, LlmCallStatus, LlmLedgerTotals, LlmStore } from './store/llm-store.js';
 export { MemoryLlmStore } from './store/memory-llm-store.js';
 export {

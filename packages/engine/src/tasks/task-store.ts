@@ -1,6 +1,6 @@
 import type { TaskStatus } from '@precis/db';
 import { batcherFor, inDistinctRounds, type TurnBatcher } from '@precis/db/group-commit';
-import { type Held, ledgerInsertSql, ledgerRowsJson, takeHeldLedgerRows } from '@precis/llm';
+import { type LlmCallRecord, ledgerInsertSql, ledgerRowsJson, withHeldLedger } from '@precis/llm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { unitKey } from '../ids.js';
 import type { RunStage } from '../ports.js';
@@ -137,11 +137,13 @@ export function runSpec(db: DataSource, runId: string): Promise<Record<string, u
   return spec;
 }
 
-// Ledger records held by tasks' scopes (takeHeldLedgerRows, at each task's submit) as a
+// Ledger records held by tasks' scopes (withHeldLedger, at each task's submit) as a
 // data-modifying CTE for the statement that finishes those tasks: `ledger AS (...), ` over
 // parameter `$param`, or nothing when there are none.
-export function heldLedgerCte(held: readonly Held[], param: number): { cte: string; params: string[] } {
-  const rows = held.flatMap((h) => h.rows);
+export function heldLedgerCte(
+  rows: readonly LlmCallRecord[],
+  param: number,
+): { cte: string; params: string[] } {
   if (rows.length === 0) return { cte: '', params: [] };
   return { cte: `ledger AS (${ledgerInsertSql(`$${param}::jsonb`)}), `, params: [ledgerRowsJson(rows)] };
 }
@@ -149,29 +151,24 @@ export function heldLedgerCte(held: readonly Held[], param: number): { cte: stri
 // Records a final state once: a second completion of the same task changes nothing. The ledger
 // records its calls' scope holds (@precis/llm withLedgerScope) are written by the same statement
 // (in a transaction, make it the last statement: a rollback after it takes those rows with it).
-export async function finishTask(
+export function finishTask(
   db: DataSource | EntityManager,
   id: string,
   status: 'done' | 'failed' | 'dead',
   result: Record<string, unknown> | null,
   error: string | null,
 ): Promise<boolean> {
-  const held = takeHeldLedgerRows();
-  const params = [id, status, result === null ? null : JSON.stringify(result), error];
-  const ledger = held.rows.length ? `WITH ledger AS (${ledgerInsertSql('$5::jsonb')}) ` : '';
-  let res: unknown[];
-  try {
-    res = await db.query(
-      `${ledger}UPDATE tasks SET status = $2, result = $3, error = $4, finished_at = now(), updated_at = now()
-       WHERE id = $1 AND status NOT IN ${FINISHED_SQL} RETURNING id`,
-      held.rows.length ? [...params, ledgerRowsJson(held.rows)] : params,
+  return withHeldLedger(async (held) => {
+    const ledger = heldLedgerCte(held, 5);
+    const rows: { id: string }[] = await db.query(
+      `WITH ${ledger.cte}done AS (
+         UPDATE tasks SET status = $2, result = $3, error = $4, finished_at = now(), updated_at = now()
+         WHERE id = $1 AND status NOT IN ${FINISHED_SQL} RETURNING id)
+       SELECT id FROM done`,
+      [id, status, result === null ? null : JSON.stringify(result), error, ...ledger.params],
     );
-  } catch (err) {
-    held.putBack();
-    throw err;
-  }
-  const rows = Array.isArray(res[0]) ? res[0] : res;
-  return rows.length > 0;
+    return rows.length > 0;
+  });
 }
 
 export interface JudgmentRow {
@@ -195,7 +192,7 @@ interface TaskJudgmentsWrite {
   error: string | null;
   rows: JudgmentRow[];
   // Ledger records of the task's calls, written by the same statement.
-  ledger: Held;
+  ledger: readonly LlmCallRecord[];
 }
 
 const judgedBatchers = new WeakMap<DataSource, TurnBatcher<TaskJudgmentsWrite, boolean>>();
@@ -212,22 +209,21 @@ export function finishTaskWithJudgments(
   error: string | null,
   rows: JudgmentRow[],
 ): Promise<boolean> {
-  const ledger = takeHeldLedgerRows();
-  const written = batcherFor(judgedBatchers, db, (ws: TaskJudgmentsWrite[]) =>
-    inDistinctRounds(
-      ws,
-      (w) => [`t:${w.id}`, ...w.rows.map((r) => `j:${r.id}`)],
-      (distinct) => finishJudgedTasks(db, distinct),
-    ),
-  ).submit({ id, status, result, error, rows, ledger });
-  written.catch(() => ledger.putBack());
-  return written;
+  return withHeldLedger((ledger) =>
+    batcherFor(judgedBatchers, db, (ws: TaskJudgmentsWrite[]) =>
+      inDistinctRounds(
+        ws,
+        (w) => [`t:${w.id}`, ...w.rows.map((r) => `j:${r.id}`)],
+        (distinct) => finishJudgedTasks(db, distinct),
+      ),
+    ).submit({ id, status, result, error, rows, ledger }),
+  );
 }
 
 // One statement for writes whose task ids and judgment ids are all distinct.
 async function finishJudgedTasks(db: DataSource, writes: TaskJudgmentsWrite[]): Promise<boolean[]> {
   const ledger = heldLedgerCte(
-    writes.map((w) => w.ledger),
+    writes.flatMap((w) => w.ledger),
     2,
   );
   const done: { id: string }[] = await db.query(

@@ -46,7 +46,7 @@ export async function gevalStepTasks(db: DataSource, runId: string): Promise<Tas
 // The ledger records the tasks hold are written by the same statement.
 export async function finishDimensionJudgments(db: DataSource, writes: HeldWrite[]): Promise<boolean[]> {
   const ledger = heldLedgerCte(
-    writes.map((w) => w.ledger),
+    writes.flatMap((w) => w.ledger),
     2,
   );
   const rows: { id: string }[] = await db.query(

@@ -12,7 +12,7 @@ interface LedgerScope {
   // the first failure): that call's record is written on its own then, not held.
   closed: boolean;
   // Writes rows still held when the task's work ends (set by the store that held them).
-  write: ((rows: LlmCallRecord[]) => Promise<void>) | null;
+  write: ((rows: readonly LlmCallRecord[]) => Promise<void>) | null;
 }
 
 const scopes = new AsyncLocalStorage<LedgerScope>();
@@ -21,35 +21,45 @@ const scopes = new AsyncLocalStorage<LedgerScope>();
 // (also when the work failed: the calls were made and paid for).
 export async function withLedgerScope<T>(taskId: string, work: () => Promise<T>): Promise<T> {
   const scope: LedgerScope = { taskId, rows: [], closed: false, write: null };
+  const writeLeft = () =>
+    writeTaken(scope, async (rows) => {
+      if (rows.length > 0 && scope.write) await scope.write(rows);
+    });
   let result: T;
   try {
     result = await scopes.run(scope, work);
   } catch (err) {
     scope.closed = true;
     // The work's error is what the caller acts on (a redelivery when the database is down).
-    await writeHeld(scope).catch(() => undefined);
+    await writeLeft().catch(() => undefined);
     throw err;
   }
   scope.closed = true;
-  await writeHeld(scope);
+  await writeLeft();
   return result;
 }
 
-async function writeHeld(scope: LedgerScope): Promise<void> {
-  const rows = scope.rows.splice(0);
-  if (rows.length === 0 || !scope.write) return;
+// Takes what the scope holds (at once, in the caller's context) and gives it to `write`, the
+// statement that writes it; when that fails the rows go back to wait for the next.
+async function writeTaken<T>(
+  scope: LedgerScope | undefined,
+  write: (rows: readonly LlmCallRecord[]) => Promise<T>,
+): Promise<T> {
+  const rows = scope ? scope.rows.splice(0) : [];
   try {
-    await scope.write(rows);
+    return await write(rows);
   } catch (err) {
-    scope.rows.unshift(...rows);
+    scope?.rows.unshift(...rows);
     throw err;
   }
 }
 
 // The scope a record of this task may wait in, if its work runs in one.
-export function ledgerScopeOf(
-  taskId: string | null,
-): { hold(row: LlmCallRecord, write: LedgerScope['write']): void; take(): Held } | null {
+export function ledgerScopeOf(taskId: string | null): {
+  hold(row: LlmCallRecord, write: LedgerScope['write']): void;
+  holding(): boolean;
+  writeHeld<T>(write: (rows: readonly LlmCallRecord[]) => Promise<T>): Promise<T>;
+} | null {
   const scope = scopes.getStore();
   if (!scope || scope.closed || taskId === null || scope.taskId !== taskId) return null;
   return {
@@ -57,22 +67,13 @@ export function ledgerScopeOf(
       scope.rows.push(row);
       scope.write ??= write;
     },
-    take: () => takeFrom(scope),
+    holding: () => scope.rows.length > 0,
+    writeHeld: (write) => writeTaken(scope, write),
   };
 }
 
-export interface Held {
-  rows: LlmCallRecord[];
-  // The statement that was to write them failed: they wait again.
-  putBack(): void;
-}
-
-function takeFrom(scope: LedgerScope | undefined): Held {
-  const rows = scope ? scope.rows.splice(0) : [];
-  return { rows, putBack: () => scope?.rows.unshift(...rows) };
-}
-
-// The records the current task's scope holds, for the statement that finishes the task to write.
-export function takeHeldLedgerRows(): Held {
-  return takeFrom(scopes.getStore());
+// For a statement that finishes the current task: `write` gets the records its scope holds (none
+// outside a scope) to write with it.
+export function withHeldLedger<T>(write: (rows: readonly LlmCallRecord[]) => Promise<T>): Promise<T> {
+  return writeTaken(scopes.getStore(), write);
 }

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { formatCost, parseCost } from '../cost.js';
 import { CostLimitError } from '../errors.js';
 import { ledgerInsertSql, ledgerRowsJson } from '../ledger-rows.js';
-import { type Held, ledgerScopeOf } from './ledger-scope.js';
+import { ledgerScopeOf } from './ledger-scope.js';
 import { isCacheable, type LlmCallRecord, type LlmLedgerTotals, type LlmStore } from './llm-store.js';
 
 export interface TypeOrmLlmStoreOptions {
@@ -73,8 +73,19 @@ export class TypeOrmLlmStore implements LlmStore {
   }
 
   async recordSent(call: LlmCallRecord): Promise<void> {
-    const held = ledgerScopeOf(call.taskId)?.take();
-    if (held?.rows.length) return this.insertSentWith(held, call);
+    const scope = ledgerScopeOf(call.taskId);
+    if (scope?.holding()) {
+      // The task's held records and this 'sent' row in one statement; when that fails (e.g. the
+      // 'sent' row is over the run's cost limit), the held records alone, then the 'sent' row.
+      const together = await scope.writeHeld((rows) =>
+        this.insert([...rows, call]).then(
+          () => true,
+          () => this.insert(rows).then(() => false),
+        ),
+      );
+      if (together) return;
+      return this.insertSent([call]);
+    }
     if (this.opts.groupCommit !== false) return this.groupSends.submit(call);
     return this.insertSent([call]);
   }
@@ -175,23 +186,6 @@ export class TypeOrmLlmStore implements LlmStore {
     return this.writing;
   }
 
-  // The task's held records and its next 'sent' row in one statement; when that fails (e.g. the
-  // 'sent' row is over the run's cost limit), the held records alone, then the 'sent' row alone.
-  private async insertSentWith(held: Held, call: LlmCallRecord): Promise<void> {
-    try {
-      await this.insert([...held.rows, call]);
-      return;
-    } catch {
-      try {
-        await this.insert(held.rows);
-      } catch (err) {
-        held.putBack();
-        throw err;
-      }
-    }
-    await this.insertSent([call]);
-  }
-
   private async insertSent(rows: LlmCallRecord[]): Promise<void> {
     try {
       await this.insert(rows);
@@ -202,7 +196,7 @@ export class TypeOrmLlmStore implements LlmStore {
 
   // One statement per chunk, the rows passed as a single JSON parameter: the ledger is written on
   // every call, so this path stays lean (no per-column parameter building).
-  private async insert(rows: LlmCallRecord[]): Promise<void> {
+  private async insert(rows: readonly LlmCallRecord[]): Promise<void> {
     const chunk = 500;
     for (let i = 0; i < rows.length; i += chunk) {
       await this.ds.query(ledgerInsertSql('$1::jsonb'), [ledgerRowsJson(rows.slice(i, i + chunk))]);

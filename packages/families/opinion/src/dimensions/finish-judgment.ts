@@ -1,5 +1,5 @@
 import { batcherFor, inDistinctRounds, type TurnBatcher } from '@precis/db/group-commit';
-import { type Held, takeHeldLedgerRows } from '@precis/engine/family';
+import { type LlmCallRecord, withHeldLedger } from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 import { finishDimensionJudgments } from '../store.js';
 
@@ -30,16 +30,12 @@ const finishBatchers = new WeakMap<DataSource, TurnBatcher<HeldWrite, boolean>>(
 // in one event-loop turn share one statement (group commit); each resolves once it is written.
 // The ledger records the task's calls hold (the engine's ledger scope) go into that statement too.
 export function finishDimensionJudgment(db: DataSource, w: DimensionJudgmentWrite): Promise<boolean> {
-  const ledger = takeHeldLedgerRows();
-  const written = batcherFor(finishBatchers, db, (ws: HeldWrite[]) => finishMany(db, ws)).submit({
-    ...w,
-    ledger,
-  });
-  written.catch(() => ledger.putBack());
-  return written;
+  return withHeldLedger((ledger) =>
+    batcherFor(finishBatchers, db, (ws: HeldWrite[]) => finishMany(db, ws)).submit({ ...w, ledger }),
+  );
 }
 
-export type HeldWrite = DimensionJudgmentWrite & { ledger: Held };
+export type HeldWrite = DimensionJudgmentWrite & { ledger: readonly LlmCallRecord[] };
 
 // One statement for writes whose tasks, judgments and metric values are all distinct; a write
 // that repeats one of those ids (a duplicate delivery) goes into a later statement.
