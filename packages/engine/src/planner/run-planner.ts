@@ -167,9 +167,8 @@ export class RunPlanner {
   async settle(): Promise<RunProgress> {
     // One statement: the status and the counters come from one snapshot, so a run that ended
     // meanwhile shows its open tasks ended with it.
-    const state = await runState(this.ctx.db, this.run.id);
-    if (state) Object.assign(this.run, { status: state.status, error: state.error });
-    const counts = state?.counts ?? (await runCounts(this.ctx.db, this.run.id));
+    const { run, counts } = await runState(this.ctx.db, this.run.id);
+    if (run) Object.assign(this.run, run);
     let dispatched = 0;
     const s = counts.summaries;
     if (isOpenRunStatus(this.run.status) && s.done + s.failed >= s.expected && openTasks(counts) === 0) {

@@ -33,15 +33,14 @@ export async function runCounts(db: DataSource, runId: string): Promise<RunCount
   return countsOf(await runCounterRows(db, runId));
 }
 
-// A run's status and counters from one snapshot; undefined when there is no such run.
+// A run's status (null when there is no such run) and counters, from one snapshot.
 export async function runState(
   db: DataSource,
   runId: string,
-): Promise<{ status: RunStatus; error: string | null; counts: RunCounts } | undefined> {
+): Promise<{ run: { status: RunStatus; error: string | null } | null; counts: RunCounts }> {
   const rows = await runStateRows(db, runId);
-  if (rows.length === 0) return undefined;
-  const { status, error } = rows[0]!;
-  return { status, error, counts: countsOf(rows.filter((r) => r.key !== null)) };
+  const run = rows[0] ? { status: rows[0].status, error: rows[0].error } : null;
+  return { run, counts: countsOf(rows.filter((r) => r.key !== null)) };
 }
 
 function countsOf(rows: readonly CounterRow[]): RunCounts {
