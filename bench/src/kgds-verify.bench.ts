@@ -132,7 +132,16 @@ const sharedRoles = (fake: FakeLlmProcess) => ({
   'nats-server': () => cpuOfCommand('nats-server'),
 });
 
-const startVerifier = (env: Record<string, string>) => startServiceProcess(VERIFIER, env, 'verifier');
+// `profileDir`: each verifier writes a V8 CPU profile there when it exits.
+const startVerifier = (env: Record<string, string>, profileDir?: string) =>
+  startServiceProcess(
+    VERIFIER,
+    env,
+    'verifier',
+    profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  );
+
+type PoolOptions = { capacity: number; perProcess: number; copies: number; profileDir?: string };
 
 const abs = { name: 'gold-abs', source: 'gold', pattern: 'abs-aos' };
 const kgdsSpec = (name: string, systems: unknown[]) => ({
@@ -149,9 +158,7 @@ async function withVerifiers(
   n: number,
   db: { url: string; ds: DataSource },
   fake: FakeLlmProcess,
-  capacity: number,
-  perProcess: number,
-  copies: number,
+  { capacity, perProcess, copies, profileDir }: PoolOptions,
 ) {
   const prefix = `bench_kgds_${n}_${process.pid}`;
   const models = join(tmpdir(), `${prefix}-models.json`);
@@ -166,18 +173,21 @@ async function withVerifiers(
   const bus = await createNatsBus({ prefix });
   const procs = await Promise.all(
     Array.from({ length: n }, (_, i) =>
-      startVerifier({
-        DATABASE_URL: db.url,
-        DATABASE_RUN_MIGRATIONS: 'false',
-        DATABASE_POOL_SIZE: '10',
-        NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-        PRECIS_BUS_PREFIX: prefix,
-        PRECIS_MODELS: models,
-        HTTP_HOST: '127.0.0.1',
-        HTTP_PORT: String(19_300 + 10 * n + i),
-        LOG_LEVEL: 'warn',
-        WORKER_CONCURRENCY: String(perProcess),
-      }),
+      startVerifier(
+        {
+          DATABASE_URL: db.url,
+          DATABASE_RUN_MIGRATIONS: 'false',
+          DATABASE_POOL_SIZE: '10',
+          NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+          PRECIS_BUS_PREFIX: prefix,
+          PRECIS_MODELS: models,
+          HTTP_HOST: '127.0.0.1',
+          HTTP_PORT: String(19_300 + 10 * n + i),
+          LOG_LEVEL: 'warn',
+          WORKER_CONCURRENCY: String(perProcess),
+        },
+        profileDir,
+      ),
     ),
   );
   const meter = cpuMeter({
@@ -253,14 +263,12 @@ async function scalingPhase(
   counts: number[],
   db: { url: string; ds: DataSource },
   fake: FakeLlmProcess,
-  capacity: number,
-  perProcess: number,
-  copies: number,
+  pool: PoolOptions,
 ) {
   const metrics: Record<string, number | string> = {};
   let one = 0;
   for (const n of counts) {
-    const r = await withVerifiers(n, db, fake, capacity, perProcess, copies);
+    const r = await withVerifiers(n, db, fake, pool);
     const perS = r.verifyTasks / (r.verifyMs / 1000);
     if (n === 1) one = perS;
     metrics[`${n} verifier(s): verify tasks/s`] = perS;
@@ -299,6 +307,8 @@ export async function run(args: string[]) {
       processes: { type: 'string', default: '1,2,4' },
       // Copies of the four lead systems per process count (800 verify tasks each).
       copies: { type: 'string', default: '1' },
+      // A folder for the verifier processes' V8 CPU profiles (one file per process).
+      profile: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -328,9 +338,12 @@ export async function run(args: string[]) {
           .filter((x) => x > 0),
         { url: tdb.url, ds },
         fake,
-        capacity,
-        Number(values['per-process']),
-        Number(values.copies),
+        {
+          capacity,
+          perProcess: Number(values['per-process']),
+          copies: Number(values.copies),
+          profileDir: values.profile,
+        },
       )),
     };
     return {

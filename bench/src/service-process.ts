@@ -1,13 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
 // Starts a built service (apps/<name>/dist/main.js) with only the given environment and resolves
-// once its /health/ready answers 200 (60 s at most).
+// once its /health/ready answers 200 (60 s at most). `nodeArgs`: e.g. --cpu-prof.
 export function startServiceProcess(
   script: string,
   env: Record<string, string>,
   label: string,
+  nodeArgs: string[] = [],
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
