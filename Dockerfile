@@ -1,37 +1,44 @@
-# One image for every Precis service; the SERVICE build arg picks which app the container runs:
-#   docker build --build-arg SERVICE=gateway -t precis-gateway .
-# (docker-compose.yml builds all six from this file; deploy/kubernetes names them precis-<service>.)
-# The migrations Job and the services' init containers run packages/db/dist/migrate.js from it.
+# One image for every Precis service; the command picks the service:
+#   docker build -t precis .
+#   docker run precis node apps/verifier/dist/main.js     (gateway when no command is given)
+# The migrations Job and the services' init containers run `node packages/db/dist/migrate.js`.
+# docker-compose.yml, deploy/kubernetes and `npm run test:containers` use these command lines.
+# BASE: any image with Node 20+ and npm at /usr/local/bin; test:containers builds one locally.
+ARG BASE=node:20-bookworm-slim
 
-# Only the workspaces the service depends on (turbo prune): their manifests first, so the
+# Only the workspaces the six services depend on (turbo prune): their manifests first, so the
 # dependency layer is rebuilt only when a package.json or the lockfile changes.
-FROM node:20-bookworm-slim AS prune
+FROM ${BASE} AS prune
 WORKDIR /src
 COPY . .
-ARG SERVICE=gateway
-RUN npx --yes turbo@2.11.11 prune @precis/${SERVICE} --docker --out-dir /pruned
+ENV TURBO_TELEMETRY_DISABLED=1
+RUN npx --yes turbo@2.11.11 prune @precis/gateway @precis/ingestion @precis/retrieval \
+      @precis/summarization @precis/verifier @precis/scoring --docker --out-dir /pruned
 
-FROM node:20-bookworm-slim AS build
+FROM ${BASE} AS build
 WORKDIR /app
+ENV TURBO_TELEMETRY_DISABLED=1
 COPY --from=prune /pruned/json/ ./
 # `npm ci` rejects a lockfile written without other platforms' optional builds (see STACK.md).
 RUN npm install --no-audit --no-fund
 COPY --from=prune /pruned/full/ ./
 COPY .swcrc ./
 COPY scripts/build-package.mjs ./scripts/
-ARG SERVICE=gateway
-RUN npx turbo run build --filter=@precis/${SERVICE}... \
- && npm prune --omit=dev --no-audit --no-fund
+RUN npx turbo run build --output-logs=errors-only \
+ && npm prune --omit=dev --no-audit --no-fund \
+ && rm -rf .turbo node_modules/.cache \
+ && chmod -R a+rX /app
 
-FROM node:20-bookworm-slim
+FROM ${BASE}
 ENV NODE_ENV=production
 WORKDIR /app
+# Owned by root and run as uid 1000: the service cannot change its own code, and the root
+# filesystem can be mounted read-only (only /tmp needs to be writable).
 COPY --from=build /app /app
-ARG SERVICE=gateway
-ENV SERVICE=${SERVICE}
-USER node
+USER 1000:1000
 # The same check as the compose file's and the Kubernetes readiness probe's.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.HTTP_PORT || 8080) + '/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# exec: node becomes PID 1 and receives SIGTERM itself (graceful shutdown, exit 0).
-CMD ["sh", "-c", "exec node apps/${SERVICE}/dist/main.js"]
+EXPOSE 8080
+# node is PID 1 and receives SIGTERM itself (graceful shutdown, exit 0).
+CMD ["node", "apps/gateway/dist/main.js"]

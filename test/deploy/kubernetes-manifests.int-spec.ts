@@ -169,9 +169,21 @@ describe.each(['dev', 'production'])('deploy/kubernetes/overlays/%s', (overlay) 
     const ours = objs.filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name);
     expect(ours.includes('nats') && ours.includes('postgres')).toBe(overlay === 'dev');
     expect(objs.some((o) => o.kind === 'Secret')).toBe(overlay === 'dev');
-    for (const d of services)
-      expect(d.spec.template.spec.containers[0].image).toMatch(
-        /^ghcr\.io\/precis-benchmarks\/precis-(gateway|ingestion|retrieval|summarization|verifier|scoring):0\.1\.0$/,
-      );
+  });
+
+  // One image; each container's command picks its service (the lines test:containers runs).
+  it('runs every service, init container and the Job from the one image, by command', () => {
+    const image = 'ghcr.io/precis-benchmarks/precis:0.1.0';
+    services.forEach((d, i) => {
+      const pod = d.spec.template.spec;
+      const service = pod.containers.find((c: Any) => c.name === 'service');
+      expect([d.metadata.name, service.image, service.command]).toEqual([
+        d.metadata.name,
+        image,
+        ['node', `apps/${SERVICES[i]}/dist/main.js`],
+      ]);
+      expect(pod.initContainers[0].image).toBe(image);
+    });
+    expect(named(objs, 'Job', 'precis-migrate').spec.template.spec.containers[0].image).toBe(image);
   });
 });

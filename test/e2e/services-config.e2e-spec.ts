@@ -1,5 +1,5 @@
 // The deployment files agree with the services: .env.example lists every variable each service
-// reads, and docker-compose.yml (YAML syntax, merge keys resolved) gives every service a build,
+// reads, and docker-compose.yml (YAML syntax, merge keys resolved) gives every service the one image,
 // a healthcheck and an environment that passes that service's own validation.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -26,6 +26,10 @@ const SCHEMAS: Record<string, EnvSchema> = {
 
 interface ComposeService {
   build?: { dockerfile?: string; args?: Record<string, string> };
+  image?: string;
+  command?: string[];
+  read_only?: boolean;
+  tmpfs?: string[];
   env_file?: { path: string; required?: boolean }[];
   environment?: Record<string, string>;
   healthcheck?: { test?: string[] };
@@ -78,11 +82,16 @@ describe('docker-compose.yml', () => {
   });
 
   it.each(Object.keys(SCHEMAS))(
-    'builds %s from the shared Dockerfile with a readiness healthcheck',
+    'runs %s from the one image by its command, read-only, with a readiness healthcheck',
     (name) => {
       const svc = compose.services[name]!;
       expect(svc.build?.dockerfile).toBe('Dockerfile');
-      expect(svc.build?.args?.SERVICE).toBe(name);
+      expect([svc.image, svc.command, svc.read_only, svc.tmpfs]).toEqual([
+        'precis:local',
+        ['node', `apps/${name}/dist/main.js`],
+        true,
+        ['/tmp'],
+      ]);
       expect(svc.healthcheck?.test?.join(' ')).toContain('/health/ready');
       expect(Object.keys(svc.depends_on ?? {}).length).toBeGreaterThan(0);
     },
