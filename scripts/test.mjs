@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: provisions PostgreSQL and NATS (see lib/provision.mjs), then runs every check CI
-// relies on: build, generated-code freshness, typecheck, lint, and the Jest suites (unit,
-// integration against the real servers, end-to-end with services as separate processes).
+// relies on: build, generated-code freshness, typecheck, lint, the Jest suites (unit,
+// integration against the real servers, end-to-end with services as separate processes) and the
+// container test (npm run test:containers).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -61,6 +62,13 @@ if (run('build', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only']))
     `--outputFile=${jestJson}`,
     ...extraJestArgs,
   ]);
+  // The image and the cluster as containers (podman; about 3 minutes here, see the README).
+  const skip =
+    process.env.PRECIS_SKIP_CONTAINERS === '1'
+      ? 'PRECIS_SKIP_CONTAINERS=1'
+      : extraJestArgs.length > 0 && 'jest arguments select a subset';
+  if (skip) results.push({ name: `containers (skipped: ${skip})`, passed: true });
+  else run('containers', 'node', ['scripts/test-containers.mjs']);
 }
 const ok = results.every((r) => r.passed);
 

@@ -62,7 +62,7 @@ function comparable(report: Record<string, unknown>): Record<string, unknown> {
   return { ...report, run };
 }
 
-async function reportOf(db: DataSource, runId: string): Promise<Record<string, unknown>> {
+export async function reportOf(db: DataSource, runId: string): Promise<Record<string, unknown>> {
   const run = await db.getRepository(RunEntity).findOneByOrFail({ id: runId });
   return comparable(reportJson(await loadFullRunReport(builtInFamilies, db, run)));
 }
@@ -173,7 +173,7 @@ export async function runChaos(
   }
 }
 
-function difference(got: RunCounts, want: RunCounts): { lost: number; duplicated: number } {
+export function difference(got: RunCounts, want: RunCounts): { lost: number; duplicated: number } {
   let lost = 0;
   let duplicated = 0;
   for (const key of ['tasks', 'summaries', 'judgments', 'metricValues'] as const) {

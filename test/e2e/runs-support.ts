@@ -230,7 +230,7 @@ export async function deleteBusStreams(prefix: string): Promise<void> {
 }
 
 // Tasks of a stage one service process finished (precis_tasks_total: done, failed or dead).
-export async function finishedTasks(proc: ServiceProcess, stage: string): Promise<number> {
+export async function finishedTasks(proc: Pick<ServiceProcess, 'httpPort'>, stage: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${proc.httpPort}/metrics`)).text();
   const finished = /^precis_tasks_total\{kind="[^"]*",outcome="(done|failed|dead)",stage="([^"]*)"\} (\d+)$/;
   let sum = 0;
