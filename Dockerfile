@@ -36,7 +36,7 @@ WORKDIR /app
 # filesystem can be mounted read-only (only /tmp needs to be writable).
 COPY --from=build /app /app
 USER 1000:1000
-# The same check as the compose file's and the Kubernetes readiness probe's.
+# docker-compose.yml uses this check; the Kubernetes readiness probe asks the same endpoint.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.HTTP_PORT || 8080) + '/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 EXPOSE 8080

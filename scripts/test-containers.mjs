@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import {
   buildBase,
   buildImage,
+  buildServerImages,
   ContainerSetupError,
   ensurePodman,
   imageSizeBytes,
@@ -58,6 +59,9 @@ try {
   lines[lines.length - 1] += base.built ? ` (built ${base.tag})` : ` (${base.tag} already built)`;
   timed(`image ${IMAGE} build`, () => buildImage({ repo: root, base: base.tag, tag: IMAGE }));
   lines.push(`image size: ${(imageSizeBytes(IMAGE) / 1e6).toFixed(0)} MB`);
+  const servers = timed('PostgreSQL and NATS images (for docker-compose.yml)', () =>
+    buildServerImages({ repo: root, base: base.tag }),
+  );
   pruneOldLayers();
   const jest = spawnSync(
     'node',
@@ -77,6 +81,8 @@ try {
         ...process.env,
         PRECIS_IMAGE: IMAGE,
         PRECIS_CONTAINER_LABEL: LABEL,
+        PRECIS_POSTGRES_IMAGE: servers.postgres,
+        PRECIS_NATS_IMAGE: servers.nats,
         DATABASE_URL: services.databaseUrl,
         NATS_URL: services.natsUrl,
         FORCE_COLOR: '0',

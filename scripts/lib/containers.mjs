@@ -11,7 +11,6 @@ export class ContainerSetupError extends Error {}
 
 export const PODMAN = ['--runtime', 'runc'];
 export const ULIMITS = ['--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1000:1000'];
-const TOOLS = { podman: 'podman', runc: 'runc', debootstrap: 'debootstrap' };
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 function log(msg) {
@@ -37,13 +36,13 @@ export function podman(args, opts = {}) {
   return res.stdout ?? '';
 }
 
-// podman, runc and debootstrap, installed with apt-get when missing and running as root.
+// podman, runc, debootstrap and podman-compose, installed with apt-get when missing and running as root.
 export function ensurePodman() {
-  const missing = Object.keys(TOOLS).filter((t) => !which(t));
+  const missing = ['podman', 'runc', 'debootstrap', 'podman-compose'].filter((t) => !which(t));
   if (missing.length === 0) return;
   if (!isRoot || !which('apt-get'))
     throw new ContainerSetupError(
-      `${missing.join(', ')} not installed, and installing needs root and apt-get: run \`apt-get install -y podman runc debootstrap\` as root, or set PRECIS_SKIP_CONTAINERS=1 to leave the container test out of npm test`,
+      `${missing.join(', ')} not installed, and installing needs root and apt-get: run \`apt-get install -y podman runc debootstrap podman-compose\` as root, or set PRECIS_SKIP_CONTAINERS=1 to leave the container test out of npm test`,
     );
   log(`installing ${missing.join(', ')} with apt-get`);
   sh('apt-get', ['update'], { stdio: 'inherit' });
@@ -59,7 +58,7 @@ export function imageExists(tag) {
 
 // npm pack <spec> into dir; returns the tarball's path.
 function npmPack(spec, dir) {
-  const name = sh('npm', ['pack', spec, '--silent'], { cwd: dir }).trim().split('\n').at(-1);
+  const name = sh('npm', ['pack', spec, '--silent'], { cwd: dir, stdio: 'pipe' }).trim().split('\n').at(-1);
   return join(dir, name);
 }
 
@@ -121,23 +120,34 @@ export function buildBase({ nodeVersion, npmVersion }) {
   }
 }
 
-// The Precis image from the Dockerfile on `base`; --format docker keeps its HEALTHCHECK.
-export function buildImage({ repo, base, tag, noCache = false }) {
-  const args = [
-    'build',
-    '--format',
-    'docker',
-    '--network',
-    'host',
-    ...ULIMITS,
-    '--build-arg',
-    `BASE=${base}`,
-  ];
-  if (noCache) args.push('--no-cache');
-  const res = spawnSync('podman', [...PODMAN, ...args, '-t', tag, repo], {
-    stdio: ['ignore', 'inherit', 'inherit'],
+// podman build on `base` (host network for the registries, this machine's ulimits); the build's
+// log is shown only when it fails: its last lines say which step and why.
+function podmanBuild({ base, tag, context, file, extra = [] }) {
+  const args = ['build', '--network', 'host', ...ULIMITS, '--build-arg', `BASE=${base}`, ...extra];
+  if (file) args.push('-f', file);
+  const res = spawnSync('podman', [...PODMAN, ...args, '-t', tag, context], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
   });
-  if (res.status !== 0) throw new Error(`podman build of ${tag} failed (exit ${res.status})`);
+  if (res.status !== 0) {
+    process.stderr.write(`${`${res.stdout}\n${res.stderr}`.split('\n').slice(-60).join('\n')}\n`);
+    throw new Error(`podman build of ${tag} failed (exit ${res.status})`);
+  }
+}
+
+// The Precis image from the Dockerfile on `base`; --format docker keeps its HEALTHCHECK.
+export function buildImage({ repo, base, tag }) {
+  podmanBuild({ base, tag, context: repo, extra: ['--format', 'docker'] });
+}
+
+// PostgreSQL and NATS from Debian packages, for docker-compose.yml's postgres and nats services
+// (test/containers/images): no registry with their public images is reachable here.
+export function buildServerImages({ repo, base }) {
+  const dir = join(repo, 'test/containers/images');
+  const images = { postgres: 'localhost/precis-ct-postgres:15', nats: 'localhost/precis-ct-nats:2.9' };
+  for (const [name, tag] of Object.entries(images))
+    podmanBuild({ base, tag, context: dir, file: join(dir, `${name}.Containerfile`) });
+  return images;
 }
 
 // Build-cache layers nobody has used for a day: each changed build leaves ~1.4 GB of them.

@@ -19,7 +19,7 @@ it('explains in one line what to install when podman is missing and cannot be in
     expect(res.stdout).toBe('');
     expect(res.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
-        /^npm run test:containers: podman(, runc)?(, debootstrap)? not installed, and installing needs root and apt-get: run `apt-get install -y podman runc debootstrap` as root, or set PRECIS_SKIP_CONTAINERS=1 to leave the container test out of npm test$/,
+        /^npm run test:containers: podman(, runc)?(, debootstrap)?, podman-compose not installed, and installing needs root and apt-get: run `apt-get install -y podman runc debootstrap podman-compose` as root, or set PRECIS_SKIP_CONTAINERS=1 to leave the container test out of npm test$/,
       ),
     ]);
   } finally {

@@ -1,6 +1,6 @@
 // The deployment files agree with the services: .env.example lists every variable each service
 // reads, and docker-compose.yml (YAML syntax, merge keys resolved) gives every service the one image,
-// a healthcheck and an environment that passes that service's own validation.
+// the image's healthcheck and an environment that passes that service's own validation.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +30,7 @@ interface ComposeService {
   command?: string[];
   read_only?: boolean;
   tmpfs?: string[];
-  env_file?: { path: string; required?: boolean }[];
+  env_file?: string[];
   environment?: Record<string, string>;
   healthcheck?: { test?: string[] };
   depends_on?: Record<string, { condition: string }>;
@@ -82,17 +82,18 @@ describe('docker-compose.yml', () => {
   });
 
   it.each(Object.keys(SCHEMAS))(
-    'runs %s from the one image by its command, read-only, with a readiness healthcheck',
+    'runs %s from the one image by its command, read-only, healthy by the image check',
     (name) => {
       const svc = compose.services[name]!;
       expect(svc.build?.dockerfile).toBe('Dockerfile');
-      expect([svc.image, svc.command, svc.read_only, svc.tmpfs]).toEqual([
+      expect([substituteDefaults(svc.image ?? ''), svc.command, svc.read_only, svc.tmpfs]).toEqual([
         'precis:local',
         ['node', `apps/${name}/dist/main.js`],
         true,
         ['/tmp'],
       ]);
-      expect(svc.healthcheck?.test?.join(' ')).toContain('/health/ready');
+      // The image's HEALTHCHECK (podman-compose 1.0 garbles a CMD list holding quotes).
+      expect(svc.healthcheck).toBeUndefined();
       expect(Object.keys(svc.depends_on ?? {}).length).toBeGreaterThan(0);
     },
   );
@@ -101,8 +102,7 @@ describe('docker-compose.yml', () => {
   it('gives every service that reads PRECIS_MODELS, the gateway included, the model keys in .env', () => {
     const readers = Object.keys(SCHEMAS).filter((n) => compose.services[n]!.environment?.PRECIS_MODELS);
     expect(readers).toContain('gateway');
-    for (const name of readers)
-      expect([name, compose.services[name]!.env_file?.map((f) => f.path)]).toEqual([name, ['.env']]);
+    for (const name of readers) expect([name, compose.services[name]!.env_file]).toEqual([name, ['.env']]);
   });
 
   it.each(Object.keys(SCHEMAS))('gives %s an environment its own validation accepts', (name) => {
