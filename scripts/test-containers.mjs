@@ -43,7 +43,7 @@ try {
   console.error(`${COMMAND}: ${err.message}`);
   process.exit(1);
 }
-const services = await provisionOrExit(COMMAND);
+const services = await provisionOrExit(COMMAND, { chromium: false });
 let status = 1;
 try {
   const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {

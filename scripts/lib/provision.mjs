@@ -218,19 +218,20 @@ function redact(url) {
   return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }
 
-export async function provisionServices() {
+// `chromium: false`: only the servers (the container test drives no browser).
+export async function provisionServices({ chromium = true } = {}) {
   const databaseUrl = await ensurePostgres();
   const natsUrl = await ensureNats();
-  const chromiumPath = ensureChromium();
+  const chromiumPath = chromium ? ensureChromium() : 'not needed';
   log(`PostgreSQL: ${redact(databaseUrl)}  NATS: ${natsUrl}  Chromium: ${chromiumPath}`);
   return { databaseUrl, natsUrl, chromiumPath };
 }
 
 // provisionServices() for a command line script: a service that cannot be had ends the process
 // with exit 1 and one line naming the command (`npm test: ...`).
-export async function provisionOrExit(command) {
+export async function provisionOrExit(command, opts) {
   try {
-    return await provisionServices();
+    return await provisionServices(opts);
   } catch (err) {
     if (err instanceof ProvisionError) {
       console.error(`${command}: ${err.message}`);

@@ -134,7 +134,8 @@ describe('the Precis image as a cluster runs it', () => {
     const job = runOnce(opts, manifests.migrate, { DATABASE_URL: tdb.url });
     expect(job.status).toBe(0);
     db = await createDataSource({ url: tdb.url, runMigrations: false });
-    expect(Number((await db.query('SELECT count(*) AS n FROM migrations'))[0].n)).toBeGreaterThan(10);
+    // Nothing pending: the schema is what this checkout's migrations make it.
+    expect(await db.showMigrations()).toBe(false);
 
     const ready = await Promise.all(
       SERVICES.map(async (s) => {

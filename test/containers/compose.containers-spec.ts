@@ -16,7 +16,7 @@ import { reportOf } from '../chaos/chaos-run.js';
 import { embeddedWithFake } from '../e2e/embedded-runs.js';
 import { bookSpec, judgeRules, registryObject, repoRoot, tempDir, writeJson } from '../e2e/runs-support.js';
 import { type ComposeProject, composeProject } from './compose-project.js';
-import { podman, waitHealthy } from './container-cluster.js';
+import { SERVICES as PRECIS_SERVICES, podman, waitHealthy } from './container-cluster.js';
 
 const env = (name: string) => {
   const value = process.env[name];
@@ -25,16 +25,7 @@ const env = (name: string) => {
   return value;
 };
 const label = process.env.PRECIS_CONTAINER_LABEL ?? 'precis-test=containers';
-const SERVICES = [
-  'postgres',
-  'nats',
-  'gateway',
-  'ingestion',
-  'retrieval',
-  'summarization',
-  'verifier',
-  'scoring',
-];
+const SERVICES = ['postgres', 'nats', ...PRECIS_SERVICES];
 // The story as the gateway sees it: PRECIS_DATASETS_DIR is mounted at /data.
 const spec = () =>
   bookSpec({ dataset: { name: 'lighthouse', kind: 'text', path: '/data/the-lighthouse-keeper.md' } });
