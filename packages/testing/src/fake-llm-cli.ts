@@ -44,6 +44,9 @@ async function main(): Promise<void> {
       'embedding-dim': { type: 'string', default: '64' },
       profile: { type: 'string', default: 'generic' },
       'cached-prompt-tokens': { type: 'string' },
+      // The Batch API: how long each batch phase lasts (ms) and the share of requests that expire.
+      'batch-delay': { type: 'string', default: '0' },
+      'batch-expire-share': { type: 'string', default: '0' },
     },
     strict: true,
   });
@@ -66,6 +69,10 @@ async function main(): Promise<void> {
       values['cached-prompt-tokens'] === undefined
         ? undefined
         : num('cached-prompt-tokens', values['cached-prompt-tokens']),
+    batches: {
+      delayMs: num('batch-delay', values['batch-delay']),
+      expireShare: num('batch-expire-share', values['batch-expire-share']),
+    },
     randomFaults:
       values['fault-rate'] === undefined
         ? undefined

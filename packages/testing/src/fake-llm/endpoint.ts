@@ -1,4 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FileStore } from './batch-files.js';
+import { batchRoute, isBatchRoute } from './batch-routes.js';
+import { BatchDesk } from './batches.js';
 import { FaultPlan } from './faults.js';
 import {
   CHAT,
@@ -15,7 +18,7 @@ import { ReplyBook } from './replies.js';
 import { BadRequest, type ChatPlan, chatResponse, embeddingResponse, parseChat } from './responses.js';
 import { SlotQueue } from './slots.js';
 import { StatsBook } from './stats.js';
-import type { FakeFault, FakeLlmServerOptions, FakeRequestRecord } from './types.js';
+import type { FakeFault, FakeLlmServerOptions, FakeLlmStats, FakeRequestRecord } from './types.js';
 
 const hold = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
 
@@ -44,6 +47,9 @@ export class FakeEndpoint {
   profile: FakeProviderProfile;
   cachedPromptTokens: number | undefined;
   private readonly promptCache = new PromptCacheBook();
+  // Uploaded files and the Batch API's batches, answered as the online routes answer.
+  readonly files = new FileStore();
+  readonly batches: BatchDesk;
 
   constructor(private readonly opts: FakeLlmServerOptions) {
     this.latencyMs = nonNegative(opts.latencyMs ?? 0, 'latencyMs');
@@ -58,6 +64,13 @@ export class FakeEndpoint {
       opts.cachedPromptTokens === undefined
         ? undefined
         : nonNegative(opts.cachedPromptTokens, 'cachedPromptTokens');
+    this.batches = new BatchDesk(this.files, opts.batches ?? {}, (url, body) =>
+      this.answerBatchLine(url, body),
+    );
+  }
+
+  snapshot(): FakeLlmStats {
+    return { ...this.book.snapshot(this.slots), batches: this.batches.stats() };
   }
 
   sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -138,8 +151,7 @@ export class FakeEndpoint {
     const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
     // Control routes for a server running in another process (CLI): stats, the request log and
     // reset, not counted as traffic.
-    if (req.method === 'GET' && rawPath === '/_fake/stats')
-      return this.sendJson(res, 200, this.book.snapshot(this.slots));
+    if (req.method === 'GET' && rawPath === '/_fake/stats') return this.sendJson(res, 200, this.snapshot());
     if (req.method === 'GET' && rawPath === '/_fake/requests')
       return this.sendJson(res, 200, this.book.log());
     if (req.method === 'POST' && rawPath === '/_fake/reset') {
@@ -148,7 +160,9 @@ export class FakeEndpoint {
     }
     let body: Record<string, unknown> = {};
     let parseError: string | null = null;
-    if (req.method === 'POST') {
+    // A file upload is multipart/form-data, read by the files route itself.
+    const multipart = /^multipart\//i.test(req.headers['content-type'] ?? '');
+    if (req.method === 'POST' && !multipart) {
       try {
         body = JSON.parse(raw || '{}');
       } catch {
@@ -178,6 +192,7 @@ export class FakeEndpoint {
       }));
       return this.sendJson(res, 200, { object: 'list', data });
     }
+    if (isBatchRoute(path)) return batchRoute(this, this.files, this.batches, req, res, { path, body, raw });
     if (req.method !== 'POST' || (path !== CHAT && path !== EMBED)) {
       return this.sendError(res, 404, `Unknown route ${req.method} ${path}`, 'invalid_request_error');
     }
@@ -220,13 +235,26 @@ export class FakeEndpoint {
     }
   }
 
-  // A chat request as the profile's provider takes it: refused at once, or answered in a slot.
-  private async answerChat(res: ServerResponse, parsed: ChatPlan, arrivedAt: number): Promise<void> {
-    const prepared = prepareChat(this.profile, parsed, (prompt) =>
+  private prepare(parsed: ChatPlan) {
+    return prepareChat(this.profile, parsed, (prompt) =>
       this.cachedPromptTokens === undefined
         ? this.promptCache.cachedTokens(parsed.model, parsed.messages, prompt)
         : Math.min(this.cachedPromptTokens, prompt),
     );
+  }
+
+  private answered<T extends { usage: { prompt_tokens: number; completion_tokens: number } }>(
+    plan: ChatPlan,
+    out: T,
+  ): T {
+    this.promptCache.remember(plan.model, plan.messages);
+    this.book.chatDone(out.usage.prompt_tokens, out.usage.completion_tokens);
+    return out;
+  }
+
+  // A chat request as the profile's provider takes it: refused at once, or answered in a slot.
+  private async answerChat(res: ServerResponse, parsed: ChatPlan, arrivedAt: number): Promise<void> {
+    const prepared = this.prepare(parsed);
     if (prepared.refusal) return this.sendJson(res, 400, { error: prepared.refusal });
     const { plan, shaping } = prepared;
     const seq = this.chatSeq++;
@@ -234,8 +262,36 @@ export class FakeEndpoint {
     const out = await this.withSlot(arrivedAt, rule?.latencyMs ?? 0, () =>
       chatResponse(plan, this.replies, rule, seq, shaping),
     );
-    this.promptCache.remember(plan.model, plan.messages);
-    this.book.chatDone(out.usage.prompt_tokens, out.usage.completion_tokens);
-    return this.sendJson(res, 200, out);
+    return this.sendJson(res, 200, this.answered(plan, out));
+  }
+
+  // One line of a batch, answered as online but without a slot (the batch's phases take the
+  // time): a drawn fault becomes that line's error status.
+  private answerBatchLine(url: string, body: Record<string, unknown>): { status: number; body: unknown } {
+    const fault = this.faults.draw(url, typeof body.model === 'string' ? body.model : null);
+    if (fault) {
+      this.book.fault(fault.kind);
+      const status =
+        fault.kind === 'status' ? (fault.status ?? 400) : fault.kind === 'rate-limit' ? 429 : 500;
+      const type = status >= 500 ? 'server_error' : 'invalid_request_error';
+      const message = fault.message ?? `Scripted HTTP ${status} (fake)`;
+      return { status, body: { error: { message, type, param: null, code: null } } };
+    }
+    try {
+      if (url === EMBED) {
+        this.book.embeddingDone();
+        return { status: 200, body: embeddingResponse(body, this.embeddingDim) };
+      }
+      const prepared = this.prepare(parseChat(body));
+      if (prepared.refusal) return { status: 400, body: { error: prepared.refusal } };
+      const { plan, shaping } = prepared;
+      const seq = this.chatSeq++;
+      const rule = this.replies.matchRule({ ...plan, requestIndex: seq });
+      return { status: 200, body: this.answered(plan, chatResponse(plan, this.replies, rule, seq, shaping)) };
+    } catch (err) {
+      if (!(err instanceof BadRequest)) throw err;
+      const error = { message: err.message, type: 'invalid_request_error', param: null, code: null };
+      return { status: 400, body: { error } };
+    }
   }
 }

@@ -35,12 +35,21 @@ export interface FakeLlmServer {
   injectFault(fault: FakeFault, count?: number, filter?: FakeFaultFilter): void;
   setRandomFaults(random: FakeRandomFaults | undefined): void;
   clearFaults(): void;
+  // The Batch API's phase delay and expiring share from the next batch step on.
+  setBatchOptions(opts: { delayMs?: number; expireShare?: number }): void;
   close(): Promise<void>;
+}
+
+function share(n: number): number {
+  if (!(n >= 0 && n <= 1)) throw new Error(`fake LLM server: batches.expireShare must be in 0..1, got ${n}`);
+  return n;
 }
 
 export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promise<FakeLlmServer> {
   const endpoint = new FakeEndpoint(opts);
   const { slots, replies, faults, book } = endpoint;
+  if (opts.batches?.expireShare !== undefined) share(opts.batches.expireShare);
+  if (opts.batches?.delayMs !== undefined) nonNegative(opts.batches.delayMs, 'batches.delayMs');
   // Load the tokenizer now (it takes most of a second): otherwise the first requests pay for it
   // inside their latency.
   countChatPromptTokens([{ role: 'user', content: 'warm-up' }]);
@@ -73,7 +82,7 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
     },
     url,
     port,
-    stats: () => book.snapshot(slots),
+    stats: () => endpoint.snapshot(),
     resetStats: () => book.reset(),
     requests: () => book.log(),
     setReply: (text) => {
@@ -95,8 +104,13 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions = {}): Promi
     injectFault: (fault, count, filter) => faults.inject(fault, count, filter),
     setRandomFaults: (random) => faults.setRandom(random),
     clearFaults: () => faults.clear(),
+    setBatchOptions: ({ delayMs, expireShare }) => {
+      if (delayMs !== undefined) endpoint.batches.delayMs = nonNegative(delayMs, 'batches.delayMs');
+      if (expireShare !== undefined) endpoint.batches.expireShare = share(expireShare);
+    },
     close: () =>
       new Promise<void>((resolve) => {
+        endpoint.batches.close();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),

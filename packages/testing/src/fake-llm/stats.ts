@@ -4,7 +4,7 @@ import type { FakeLlmStats, FakeRequestRecord } from './types.js';
 // Counters and a bounded request log for the fake server.
 export class StatsBook {
   total = 0;
-  private s: FakeLlmStats = emptyStats();
+  private s = emptyStats();
   private entries: FakeRequestRecord[] = [];
 
   constructor(private readonly maxLog: number) {}
@@ -75,7 +75,7 @@ export class StatsBook {
     this.s.completedEmbeddings++;
   }
 
-  snapshot(slots: SlotQueue): FakeLlmStats {
+  snapshot(slots: SlotQueue): Omit<FakeLlmStats, 'batches'> {
     const s = this.s;
     return {
       ...s,
@@ -102,7 +102,7 @@ export class StatsBook {
   }
 }
 
-function emptyStats(): FakeLlmStats {
+function emptyStats(): Omit<FakeLlmStats, 'batches'> {
   return {
     total: 0,
     byPath: {},

@@ -1,3 +1,4 @@
+import type { FakeBatchOptions, FakeBatchStats } from './batches.js';
 // Public types of the fake OpenAI-compatible server.
 import type { FakeProviderProfile } from './profiles.js';
 
@@ -112,6 +113,8 @@ export interface FakeLlmServerOptions {
   // openai/azure-openai/openrouter: report this many cached prompt tokens (at most the prompt's)
   // on every reply instead of emulating OpenAI's prefix cache.
   cachedPromptTokens?: number;
+  // The Batch API (/v1/files, /v1/batches): phase delay, expiring share, request limit.
+  batches?: FakeBatchOptions;
 }
 
 export interface FakeRequestRecord {
@@ -151,4 +154,6 @@ export interface FakeLlmStats {
   completedEmbeddings: number;
   promptTokens: number;
   completionTokens: number;
+  // Files uploaded, batches created and their requests (answered lines count in completedChats).
+  batches: FakeBatchStats;
 }
