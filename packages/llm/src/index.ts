@@ -1,3 +1,18 @@
+export {
+  type BatchEndpoint,
+  BatchFileError,
+  type BatchFileLimits,
+  type BatchLineResult,
+  type BatchRequest,
+  batchInputFiles,
+  batchResults,
+  cancelBatch,
+  ENDED_BATCH_STATUSES,
+  type ProviderBatchState,
+  type ProviderBatchStatus,
+  readBatch,
+  submitBatch,
+} from './batch/provider-batch.js';
 export { canonicalJson, computeCacheKey, computeCacheKeys } from './cache-key.js';
 export { backoffDelayMs, parseRetryAfterMs } from './client/backoff.js';
 export { LlmClient, type LlmClientOptions, sampleTemplateVersion } from './client/llm-client.js';
