@@ -1,4 +1,18 @@
 export {
+  callsOfBatch,
+  markSubmitted,
+  type ParkedCall,
+  parkCall,
+  recordBatchState,
+  type Settlement,
+  type StoredBatch,
+  settleBatch,
+  type TakenBatch,
+  takeQueuedCalls,
+  unsettledBatches,
+} from './batch/batch.store.js';
+export { type BatchRound, type BatchRoundOptions, batchRound, type EndedBatch } from './batch/batcher.js';
+export {
   type BatchEndpoint,
   BatchFileError,
   type BatchFileLimits,

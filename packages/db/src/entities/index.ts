@@ -6,6 +6,7 @@ import { DatasetEntity } from './dataset.entity.js';
 import { DocumentEntity } from './document.entity.js';
 import { GorModelEntity } from './gor-model.entity.js';
 import { JudgmentEntity } from './judgment.entity.js';
+import { LlmBatchCallEntity, LlmBatchEntity, LlmBatchWaiterEntity } from './llm-batch.entity.js';
 import { LlmCallEntity } from './llm-call.entity.js';
 import { LlmRateWindowEntity, LlmSlotEntity } from './llm-lease.entity.js';
 import { MetricValueEntity } from './metric-value.entity.js';
@@ -30,6 +31,9 @@ export {
   DocumentEntity,
   GorModelEntity,
   JudgmentEntity,
+  LlmBatchCallEntity,
+  LlmBatchEntity,
+  LlmBatchWaiterEntity,
   LlmCallEntity,
   LlmRateWindowEntity,
   LlmSlotEntity,
@@ -51,6 +55,9 @@ export const ENTITIES = [
   RunEntity,
   RunCostEntity,
   TaskEntity,
+  LlmBatchCallEntity,
+  LlmBatchEntity,
+  LlmBatchWaiterEntity,
   LlmCallEntity,
   LlmRateWindowEntity,
   LlmSlotEntity,

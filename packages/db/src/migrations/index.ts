@@ -17,6 +17,7 @@ import { BooookScorePercent1795900000000 } from './1795900000000-BooookScorePerc
 import { MetricValueSampleIndexes1795910000000 } from './1795910000000-MetricValueSampleIndexes.js';
 import { MetricValueProducerIndex1795920000000 } from './1795920000000-MetricValueProducerIndex.js';
 import { ShardedRunCounters1795930000000 } from './1795930000000-ShardedRunCounters.js';
+import { LlmBatches1795940000000 } from './1795940000000-LlmBatches.js';
 
 // Every migration, in order. Listed as classes (not a glob) so the same list works from src/ under
 // Jest and from dist/ in the built services. Add each new generated migration here.
@@ -39,4 +40,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   MetricValueSampleIndexes1795910000000,
   MetricValueProducerIndex1795920000000,
   ShardedRunCounters1795930000000,
+  LlmBatches1795940000000,
 ];
