@@ -131,16 +131,22 @@ export async function settleBatch(
       batchId,
     ]);
     if (!open) return { answered: [], failed: [], requeued: [], tasks: [] };
+    // Only this batch's calls: a result naming another key changes nothing.
     const ok = results.filter((r) => r.ok).map((r) => r.customId);
     const bad = results.filter((r) => !r.ok && !r.expired);
-    await tx.query(
-      `UPDATE llm_batch_calls SET status = 'answered', error = NULL WHERE batch_id = $1 AND cache_key = ANY($2::text[])`,
+    const answered: { cache_key: string }[] = await tx.query(
+      `WITH done AS (
+         UPDATE llm_batch_calls SET status = 'answered', error = NULL
+         WHERE batch_id = $1 AND status = 'submitted' AND cache_key = ANY($2::text[]) RETURNING cache_key
+       ) SELECT cache_key FROM done`,
       [batchId, ok],
     );
-    await tx.query(
-      `UPDATE llm_batch_calls AS c SET status = 'failed', error = f.error
-       FROM unnest($2::text[], $3::text[]) AS f(key, error)
-       WHERE c.batch_id = $1 AND c.cache_key = f.key`,
+    const failed: { cache_key: string }[] = await tx.query(
+      `WITH done AS (
+         UPDATE llm_batch_calls AS c SET status = 'failed', error = f.error
+         FROM unnest($2::text[], $3::text[]) AS f(key, error)
+         WHERE c.batch_id = $1 AND c.status = 'submitted' AND c.cache_key = f.key RETURNING c.cache_key
+       ) SELECT cache_key FROM done`,
       [batchId, bad.map((r) => r.customId), bad.map((r) => (r.ok ? '' : r.message))],
     );
     const requeued: { cache_key: string }[] = await tx.query(
@@ -153,13 +159,13 @@ export async function settleBatch(
     const tasks: { task_id: string; run_id: string | null }[] = await tx.query(
       `WITH gone AS (DELETE FROM llm_batch_waiters WHERE cache_key = ANY($1::text[]) RETURNING task_id, run_id)
        SELECT task_id, run_id FROM gone`,
-      [[...ok, ...bad.map((r) => r.customId)]],
+      [[...answered, ...failed].map((r) => r.cache_key)],
     );
     await tx.query('UPDATE llm_batches SET ended_at = now() WHERE id = $1', [batchId]);
     const seen = new Set<string>();
     return {
-      answered: ok,
-      failed: bad.map((r) => r.customId),
+      answered: answered.map((r) => r.cache_key).sort(),
+      failed: failed.map((r) => r.cache_key).sort(),
       requeued: requeued.map((r) => r.cache_key).sort(),
       tasks: tasks
         .filter((t) => !seen.has(t.task_id) && seen.add(t.task_id))

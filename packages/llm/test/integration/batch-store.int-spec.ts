@@ -82,6 +82,8 @@ function batchStoreSuite(
         { customId: 'k6', ok: true as const, body: {} },
         { customId: 'k7', ok: false as const, expired: false, status: 400, message: 'too long' },
         { customId: 'k8', ok: false as const, expired: true, status: null, message: 'expired' },
+        // A line naming a call of another batch changes nothing.
+        { customId: 'k90', ok: true as const, body: {} },
       ];
       const settled = await settleBatch(ds, batch.batchId, results);
       expect(settled).toEqual({
