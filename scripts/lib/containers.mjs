@@ -6,20 +6,15 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { aptInstall, which } from './provision.mjs';
 
 export class ContainerSetupError extends Error {}
 
 export const PODMAN = ['--runtime', 'runc'];
 export const ULIMITS = ['--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1000:1000'];
-const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 function log(msg) {
   process.stderr.write(`[containers] ${msg}\n`);
-}
-
-function which(cmd) {
-  const dirs = [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/sbin'];
-  return dirs.some((d) => d && existsSync(join(d, cmd)));
 }
 
 function sh(cmd, args, opts = {}) {
@@ -38,18 +33,12 @@ export function podman(args, opts = {}) {
 
 // podman, runc, debootstrap and podman-compose, installed with apt-get when missing and running as root.
 export function ensurePodman() {
-  const missing = ['podman', 'runc', 'debootstrap', 'podman-compose'].filter((t) => !which(t));
-  if (missing.length === 0) return;
-  if (!isRoot || !which('apt-get'))
-    throw new ContainerSetupError(
-      `${missing.join(', ')} not installed, and installing needs root and apt-get: run \`apt-get install -y podman runc debootstrap podman-compose\` as root, or set PRECIS_SKIP_CONTAINERS=1 to leave the container test out of npm test`,
-    );
-  log(`installing ${missing.join(', ')} with apt-get`);
-  sh('apt-get', ['update'], { stdio: 'inherit' });
-  sh('apt-get', ['install', '-y', 'podman', 'runc', 'debootstrap', 'podman-compose'], {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
+  const tools = ['podman', 'runc', 'debootstrap', 'podman-compose'];
+  const missing = tools.filter((t) => !which(t, ['/usr/sbin', '/sbin']));
+  if (missing.length === 0 || aptInstall(tools, missing.join(', '))) return;
+  throw new ContainerSetupError(
+    `${missing.join(', ')} not installed, and installing needs root and apt-get: run \`apt-get install -y podman runc debootstrap podman-compose\` as root, or set PRECIS_SKIP_CONTAINERS=1 to leave the container test out of npm test`,
+  );
 }
 
 export function imageExists(tag) {

@@ -20,7 +20,7 @@ function log(msg) {
   process.stderr.write(`[provision] ${msg}\n`);
 }
 
-function which(cmd, extraDirs = []) {
+export function which(cmd, extraDirs = []) {
   for (const dir of [...(process.env.PATH ?? '').split(':'), ...extraDirs]) {
     if (dir && existsSync(join(dir, cmd))) return join(dir, cmd);
   }
@@ -31,12 +31,14 @@ function run(cmd, args, opts = {}) {
   return execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...opts });
 }
 
-// Installs a Debian package when running as root with apt-get; false when that is not possible.
-function aptInstall(pkg, what) {
+// Installs Debian packages (one name or a list) when running as root with apt-get; false when
+// that is not possible.
+export function aptInstall(pkgs, what) {
   if (!isRoot || !which('apt-get')) return false;
-  log(`${what} is not installed: installing ${pkg} with apt-get`);
+  const names = [pkgs].flat();
+  log(`${what} is not installed: installing ${names.join(' ')} with apt-get`);
   run('apt-get', ['update'], { stdio: 'inherit' });
-  run('apt-get', ['install', '-y', pkg], {
+  run('apt-get', ['install', '-y', ...names], {
     stdio: 'inherit',
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });

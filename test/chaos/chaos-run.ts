@@ -57,7 +57,7 @@ export interface ChaosOutcome {
 const RULES = judgeRules();
 
 // What a report says that no two runs share.
-function comparable(report: Record<string, unknown>): Record<string, unknown> {
+export function comparable(report: Record<string, unknown>): Record<string, unknown> {
   const { id: _id, createdAt: _c, finishedAt: _f, ...run } = report.run as Record<string, unknown>;
   return { ...report, run };
 }

@@ -119,10 +119,7 @@ describe('the Precis image as a cluster runs it', () => {
   }, 120_000);
 
   afterAll(async () => {
-    const ids = podman(['ps', '-aq', '--filter', `label=${label}`])
-      .stdout.split('\n')
-      .filter(Boolean);
-    if (ids.length) podman(['rm', '-f', '-t', '0', ...ids]);
+    podman(['rm', '-f', '-t', '0', '--ignore', ...Object.values(names)]);
     await fake?.close();
     await db?.destroy();
     await tdb?.drop();

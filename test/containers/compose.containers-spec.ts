@@ -12,7 +12,7 @@ import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
 import { insecureAccess } from '../../apps/cli/src/runtime/remote-access.js';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import { freePort } from '../../packages/service/test/support/service-process.js';
-import { reportOf } from '../chaos/chaos-run.js';
+import { comparable, reportOf } from '../chaos/chaos-run.js';
 import { embeddedWithFake } from '../e2e/embedded-runs.js';
 import { bookSpec, judgeRules, registryObject, repoRoot, tempDir, writeJson } from '../e2e/runs-support.js';
 import { type ComposeProject, composeProject } from './compose-project.js';
@@ -30,12 +30,9 @@ const SERVICES = ['postgres', 'nats', ...PRECIS_SERVICES];
 const spec = () =>
   bookSpec({ dataset: { name: 'lighthouse', kind: 'text', path: '/data/the-lighthouse-keeper.md' } });
 
-// What no two runs share; the story's path as the gateway sees it.
-function comparable(report: Record<string, unknown>): Record<string, unknown> {
-  const { id: _id, createdAt: _c, finishedAt: _f, ...run } = report.run as Record<string, unknown>;
-  const text = JSON.stringify({ ...report, run });
-  return JSON.parse(text.replaceAll(join(repoRoot, 'examples/data'), '/data'));
-}
+// The embedded run's report with the story's path as the gateway sees it.
+const asGatewaySees = (report: Record<string, unknown>): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(report).replaceAll(join(repoRoot, 'examples/data'), '/data'));
 
 describe('docker-compose.yml under podman-compose', () => {
   const tmp = tempDir('precis-compose-');
@@ -52,7 +49,7 @@ describe('docker-compose.yml under podman-compose', () => {
       spec: bookSpec(),
       rules,
       registry: registryObject,
-      outcome: async (d, runId) => comparable(await reportOf(d, runId)),
+      outcome: async (d, runId) => asGatewaySees(await reportOf(d, runId)),
     });
     // On all addresses: the containers reach the host as host.containers.internal.
     const rulesFile = writeJson(join(tmp.dir, 'rules.json'), rules);
