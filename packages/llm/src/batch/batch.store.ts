@@ -158,19 +158,15 @@ export async function settleBatch(
     );
     const tasks: { task_id: string; run_id: string | null }[] = await tx.query(
       `WITH gone AS (DELETE FROM llm_batch_waiters WHERE cache_key = ANY($1::text[]) RETURNING task_id, run_id)
-       SELECT task_id, run_id FROM gone`,
+       SELECT DISTINCT task_id, run_id FROM gone ORDER BY task_id`,
       [[...answered, ...failed].map((r) => r.cache_key)],
     );
     await tx.query('UPDATE llm_batches SET ended_at = now() WHERE id = $1', [batchId]);
-    const seen = new Set<string>();
     return {
       answered: answered.map((r) => r.cache_key).sort(),
       failed: failed.map((r) => r.cache_key).sort(),
       requeued: requeued.map((r) => r.cache_key).sort(),
-      tasks: tasks
-        .filter((t) => !seen.has(t.task_id) && seen.add(t.task_id))
-        .map((t) => ({ taskId: t.task_id, runId: t.run_id }))
-        .sort((a, b) => a.taskId.localeCompare(b.taskId)),
+      tasks: tasks.map((t) => ({ taskId: t.task_id, runId: t.run_id })),
     };
   });
 }

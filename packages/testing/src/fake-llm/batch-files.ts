@@ -11,7 +11,8 @@ export interface FakeFile {
   status: 'processed';
 }
 
-export class FileError extends Error {
+// An error answer of the Files or Batch API (its HTTP status and message).
+export class BatchApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -26,7 +27,7 @@ export function parseMultipart(
   raw: string,
 ): Map<string, { filename?: string; text: string }> {
   const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
-  if (!boundary) throw new FileError(400, 'multipart/form-data body without a boundary');
+  if (!boundary) throw new BatchApiError(400, 'multipart/form-data body without a boundary');
   const parts = new Map<string, { filename?: string; text: string }>();
   for (const chunk of raw.split(`--${boundary[1] ?? boundary[2]}`)) {
     const split = chunk.indexOf('\r\n\r\n');
@@ -62,12 +63,12 @@ export class FileStore {
   // POST /v1/files: a client's upload.
   upload(contentType: string, raw: string): FakeFile {
     if (!/^multipart\/form-data/i.test(contentType))
-      throw new FileError(400, "'file' and 'purpose' must be sent as multipart/form-data");
+      throw new BatchApiError(400, "'file' and 'purpose' must be sent as multipart/form-data");
     const parts = parseMultipart(contentType, raw);
     const file = parts.get('file');
     const purpose = parts.get('purpose')?.text;
-    if (!file) throw new FileError(400, "missing required parameter: 'file'");
-    if (!purpose) throw new FileError(400, "missing required parameter: 'purpose'");
+    if (!file) throw new BatchApiError(400, "missing required parameter: 'file'");
+    if (!purpose) throw new BatchApiError(400, "missing required parameter: 'purpose'");
     this.uploads++;
     return this.add(file.filename ?? 'upload.jsonl', purpose, file.text);
   }
@@ -88,7 +89,7 @@ export class FileStore {
 
   private entry(id: string) {
     const found = this.files.get(id);
-    if (!found) throw new FileError(404, `No such File object: ${id}`);
+    if (!found) throw new BatchApiError(404, `No such File object: ${id}`);
     return found;
   }
 }

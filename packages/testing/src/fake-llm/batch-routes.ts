@@ -1,6 +1,6 @@
 // The Files and Batch routes of the fake server (/v1/files..., /v1/batches...).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FileError, type FileStore } from './batch-files.js';
+import { BatchApiError, type FileStore } from './batch-files.js';
 import type { BatchDesk } from './batches.js';
 
 interface Responder {
@@ -34,7 +34,7 @@ export function batchRoute(
     }
     out.sendJson(res, 200, reply);
   } catch (err) {
-    if (!(err instanceof FileError)) throw err;
+    if (!(err instanceof BatchApiError)) throw err;
     out.sendError(res, err.status, err.message, 'invalid_request_error');
   }
 }

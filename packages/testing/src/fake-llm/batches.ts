@@ -2,7 +2,7 @@
 // sequence (validating -> in_progress -> finalizing -> completed; failed on a bad input file;
 // expired; cancelling -> cancelled), output and error files in OpenAI's line format, a delay per
 // phase, per-request faults (the fault plan) and a share of requests left to expire.
-import { FileError, type FileStore } from './batch-files.js';
+import { BatchApiError, type FileStore } from './batch-files.js';
 
 export type FakeBatchStatus =
   | 'validating'
@@ -94,9 +94,12 @@ export class BatchDesk {
     const input = String(body.input_file_id ?? '');
     const endpoint = String(body.endpoint ?? '');
     if (!ENDPOINTS.has(endpoint))
-      throw new FileError(400, `endpoint must be one of ${[...ENDPOINTS].join(', ')}, got '${endpoint}'`);
+      throw new BatchApiError(400, `endpoint must be one of ${[...ENDPOINTS].join(', ')}, got '${endpoint}'`);
     if (body.completion_window !== '24h')
-      throw new FileError(400, `completion_window must be '24h', got '${String(body.completion_window)}'`);
+      throw new BatchApiError(
+        400,
+        `completion_window must be '24h', got '${String(body.completion_window)}'`,
+      );
     this.files.get(input);
     const created = now();
     const batch: FakeBatch = {
@@ -129,7 +132,7 @@ export class BatchDesk {
 
   get(id: string): FakeBatch {
     const batch = this.batches.get(id);
-    if (!batch) throw new FileError(404, `No batch found with id '${id}'.`);
+    if (!batch) throw new BatchApiError(404, `No batch found with id '${id}'.`);
     return { ...batch };
   }
 
@@ -149,9 +152,9 @@ export class BatchDesk {
 
   cancel(id: string): FakeBatch {
     const batch = this.batches.get(id);
-    if (!batch) throw new FileError(404, `No batch found with id '${id}'.`);
+    if (!batch) throw new BatchApiError(404, `No batch found with id '${id}'.`);
     if (batch.status !== 'validating' && batch.status !== 'in_progress')
-      throw new FileError(400, `Cannot cancel a batch with status '${batch.status}'.`);
+      throw new BatchApiError(400, `Cannot cancel a batch with status '${batch.status}'.`);
     batch.status = 'cancelling';
     batch.cancelling_at = now();
     this.later(() => {

@@ -235,12 +235,17 @@ export class FakeEndpoint {
     }
   }
 
-  private prepare(parsed: ChatPlan) {
-    return prepareChat(this.profile, parsed, (prompt) =>
+  // A chat request as the profile's provider takes it: its refusal, or the plan, the rule that
+  // answers it and its sequence number.
+  private planChat(parsed: ChatPlan) {
+    const prepared = prepareChat(this.profile, parsed, (prompt) =>
       this.cachedPromptTokens === undefined
         ? this.promptCache.cachedTokens(parsed.model, parsed.messages, prompt)
         : Math.min(this.cachedPromptTokens, prompt),
     );
+    if (prepared.refusal) return { refusal: prepared.refusal } as const;
+    const seq = this.chatSeq++;
+    return { ...prepared, seq, rule: this.replies.matchRule({ ...prepared.plan, requestIndex: seq }) };
   }
 
   private answered<T extends { usage: { prompt_tokens: number; completion_tokens: number } }>(
@@ -254,11 +259,9 @@ export class FakeEndpoint {
 
   // A chat request as the profile's provider takes it: refused at once, or answered in a slot.
   private async answerChat(res: ServerResponse, parsed: ChatPlan, arrivedAt: number): Promise<void> {
-    const prepared = this.prepare(parsed);
-    if (prepared.refusal) return this.sendJson(res, 400, { error: prepared.refusal });
-    const { plan, shaping } = prepared;
-    const seq = this.chatSeq++;
-    const rule = this.replies.matchRule({ ...plan, requestIndex: seq });
+    const planned = this.planChat(parsed);
+    if (planned.refusal) return this.sendJson(res, 400, { error: planned.refusal });
+    const { plan, shaping, seq, rule } = planned;
     const out = await this.withSlot(arrivedAt, rule?.latencyMs ?? 0, () =>
       chatResponse(plan, this.replies, rule, seq, shaping),
     );
@@ -282,11 +285,9 @@ export class FakeEndpoint {
         this.book.embeddingDone();
         return { status: 200, body: embeddingResponse(body, this.embeddingDim) };
       }
-      const prepared = this.prepare(parseChat(body));
-      if (prepared.refusal) return { status: 400, body: { error: prepared.refusal } };
-      const { plan, shaping } = prepared;
-      const seq = this.chatSeq++;
-      const rule = this.replies.matchRule({ ...plan, requestIndex: seq });
+      const planned = this.planChat(parseChat(body));
+      if (planned.refusal) return { status: 400, body: { error: planned.refusal } };
+      const { plan, shaping, seq, rule } = planned;
       return { status: 200, body: this.answered(plan, chatResponse(plan, this.replies, rule, seq, shaping)) };
     } catch (err) {
       if (!(err instanceof BadRequest)) throw err;
