@@ -11,7 +11,7 @@ import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { builtInFamilies } from './built-in-families.js';
 import { sampleLockWaits, statementsOf } from './db-activity.js';
-import { startServiceProcess } from './service-process.js';
+import { cpuProfileArgs, startServiceProcess } from './service-process.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 const KGDS = resolve(repo, '../shared/datasets/kgds/KGDS.json');
@@ -134,12 +134,7 @@ const sharedRoles = (fake: FakeLlmProcess) => ({
 
 // `profileDir`: each verifier writes a V8 CPU profile there when it exits.
 const startVerifier = (env: Record<string, string>, profileDir?: string) =>
-  startServiceProcess(
-    VERIFIER,
-    env,
-    'verifier',
-    profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-  );
+  startServiceProcess(VERIFIER, env, 'verifier', cpuProfileArgs(profileDir));
 
 type PoolOptions = { capacity: number; perProcess: number; copies: number; profileDir?: string };
 

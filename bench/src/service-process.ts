@@ -1,5 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
+// Node flags that write a V8 CPU profile into `dir` when the process exits (none without a dir).
+export const cpuProfileArgs = (dir?: string): string[] =>
+  dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+
 // Starts a built service (apps/<name>/dist/main.js) with only the given environment and resolves
 // once its /health/ready answers 200 (60 s at most). `nodeArgs`: e.g. --cpu-prof.
 export function startServiceProcess(

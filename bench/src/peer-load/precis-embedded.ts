@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createDataSource } from '@precis/db';
+import { cpuProfileArgs } from '../service-process.js';
 import { type JobOptions, jobSpec, PRECIS_CLI, registry, scratch } from './job.js';
 import {
   childEnv,
@@ -46,7 +47,7 @@ async function startupProbes(): Promise<EmbeddedResult['probes']> {
 // The real `precis run` as its own process on a fresh PRECIS_HOME (embedded PGlite, nothing
 // cached), the registry in PRECIS_MODELS. `profileDir`: also write a V8 CPU profile there.
 export async function runEmbedded(job: JobOptions, profileDir?: string): Promise<EmbeddedResult> {
-  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const nodeArgs = cpuProfileArgs(profileDir);
   log('precis embedded: start-up probes (precis --version, precis datasets ls on a fresh home)');
   const probes = await startupProbes();
   const fake = await startFake(job);
