@@ -92,7 +92,7 @@ export class PluginCaller {
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
     if (call.cache) {
-      const hit = await this.store.findCached(cacheKey);
+      const hit = (await this.store.findCached(cacheKey))?.body;
       if (hit && typeof hit.text === 'string' && hit.text.trim() !== '') {
         const cached = { cachedAs: cacheKey };
         await this.store.record({
@@ -271,5 +271,6 @@ function pluginEndpoint(target: PluginTarget): ModelSpec {
     retryMaxMs: 5000,
     maxRetryAfterSeconds: 60,
     defaultMaxTokens: 0,
+    batch: null,
   };
 }

@@ -1,3 +1,4 @@
+import type { BatchSettings } from './batch-settings.js';
 import type { ProviderSettings } from './provider-fields.js';
 
 export type ModelKind = 'chat' | 'embedding';
@@ -31,6 +32,8 @@ export interface ModelSpec extends ProviderSettings {
   maxRetryAfterSeconds: number;
   // Output tokens a call without maxTokens may produce, as reserved against a run's cost limit.
   defaultMaxTokens: number;
+  // Batch API settings (registry `batch`), null when the model's calls always go online.
+  batch: BatchSettings | null;
 }
 
 export interface ModelRegistry {
@@ -76,4 +79,5 @@ export interface ModelEntryInput {
   deployment?: string;
   apiVersion?: string;
   lengthRetryFactor?: number;
+  batch?: Record<string, unknown> | false;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parsePrice } from '../cost.js';
+import { readBatchSettings } from './batch-settings.js';
 import { checker, type Fail, got, nonEmptyText } from './field-checks.js';
 import type { ModelSpec } from './model-spec.js';
 import { PROVIDER_FIELDS, readProviderSettings } from './provider-fields.js';
@@ -27,6 +28,7 @@ const KNOWN_FIELDS = new Set([
   'maxRetryAfterSeconds',
   'defaultMaxTokens',
   'pricePer1MCachedInput',
+  'batch',
   ...PROVIDER_FIELDS,
 ]);
 
@@ -160,6 +162,7 @@ function toSpec(
     retryMaxMs: int('retryMaxMs', 30_000, 0),
     maxRetryAfterSeconds: int('maxRetryAfterSeconds', 60, 0),
     defaultMaxTokens: int('defaultMaxTokens', 4096, 1),
+    batch: readBatchSettings(e.batch, fail),
   };
   if (spec.retryMaxMs < spec.retryBaseMs) fail('retryMaxMs', `must be >= retryBaseMs (${spec.retryBaseMs})`);
   return issues.length === before ? spec : null;
