@@ -2,16 +2,24 @@ export {
   callsOfBatch,
   markSubmitted,
   type ParkedCall,
+  type ParkOutcome,
   parkCall,
+  queuedCallsOf,
   recordBatchState,
-  type Settlement,
   type StoredBatch,
-  settleBatch,
   type TakenBatch,
   takeQueuedCalls,
   unsettledBatches,
 } from './batch/batch.store.js';
+export { type ActiveBatchScope, batchScopeOf, CallParkedError, withBatchScope } from './batch/batch-scope.js';
+export {
+  type AnsweredLedger,
+  type SettledCall,
+  type Settlement,
+  settleBatch,
+} from './batch/batch-settle.js';
 export { type BatchRound, type BatchRoundOptions, batchRound, type EndedBatch } from './batch/batcher.js';
+export { batchAnswerPricer } from './batch/price-answer.js';
 export {
   type BatchEndpoint,
   BatchFileError,
@@ -29,7 +37,12 @@ export {
 } from './batch/provider-batch.js';
 export { canonicalJson, computeCacheKey, computeCacheKeys } from './cache-key.js';
 export { backoffDelayMs, parseRetryAfterMs } from './client/backoff.js';
-export { LlmClient, type LlmClientOptions, sampleTemplateVersion } from './client/llm-client.js';
+export {
+  batchEndpointKey,
+  LlmClient,
+  type LlmClientOptions,
+  sampleTemplateVersion,
+} from './client/llm-client.js';
 export { splitReasoning } from './client/parse-response.js';
 export { PreflightError, type PreflightOptions, preflightModels } from './client/preflight.js';
 export type {
@@ -76,6 +89,7 @@ export type {
   RegistrySuggestion,
 } from './probe/probe-types.js';
 export { fitCapabilities, suggestRegistryLines } from './probe/registry-lines.js';
+export { type BatchSettings, batchCostUnits, parseByteSize } from './registry/batch-settings.js';
 export {
   capabilityProblems,
   describeCapabilityProblems,

@@ -13,6 +13,7 @@ const COLUMNS = [
   ['kind', 'text'],
   ['cache_key', 'text'],
   ['cache_hit', 'boolean'],
+  ['batched', 'boolean'],
   ['template_version', 'text'],
   ['request', 'jsonb'],
   ['response', 'jsonb'],
@@ -78,6 +79,7 @@ function toRow(c: LlmCallRecord): Record<string, unknown> {
     kind: c.kind,
     cache_key: c.cacheKey,
     cache_hit: c.cacheHit,
+    batched: c.batched ?? false,
     template_version: c.templateVersion,
     // The request body is written when the call settles, not in its 'sent' row: serializing and
     // storing every prompt before it goes out delayed a burst's first request by ~30 ms.

@@ -52,6 +52,8 @@ export class LlmBatchEntity {
 // answer is in the response cache) or 'failed' (`error`); an expired call is queued again.
 @Entity({ name: 'llm_batch_calls' })
 @Index(['endpoint', 'status', 'queuedAt'])
+// The endpoints with batch work, found without reading the answered calls.
+@Index('ix_llm_batch_calls_pending', ['endpoint', 'model'], { where: "status IN ('queued', 'submitted')" })
 export class LlmBatchCallEntity {
   @PrimaryColumn({ name: 'cache_key', type: 'text' })
   cacheKey!: string;
@@ -69,6 +71,10 @@ export class LlmBatchCallEntity {
   @Column({ type: 'text', default: 'queued' })
   status!: string;
 
+  // The call's ledger row (llm_calls, 'sent' at the batch price until the batch answers it).
+  @Column({ name: 'ledger_id', type: 'uuid', nullable: true })
+  ledgerId!: string | null;
+
   @Column({ name: 'batch_id', type: 'uuid', nullable: true })
   batchId!: string | null;
 
@@ -83,7 +89,8 @@ export class LlmBatchCallEntity {
   queuedAt!: Date;
 }
 
-// A task parked until a batched call is answered (several tasks may wait for one call).
+// A task parked until a batched call is answered (several tasks may wait for one call), or told
+// why it failed.
 @Entity({ name: 'llm_batch_waiters' })
 export class LlmBatchWaiterEntity {
   @PrimaryColumn({ name: 'cache_key', type: 'text' })
@@ -94,4 +101,15 @@ export class LlmBatchWaiterEntity {
 
   @Column({ name: 'run_id', type: 'uuid', nullable: true })
   runId!: string | null;
+
+  // Set when the call failed in its batch: the task reads it when it runs again (and the row goes).
+  @Column({ type: 'text', nullable: true })
+  error!: string | null;
+
+  @Column({ name: 'http_status', type: 'integer', nullable: true })
+  httpStatus!: number | null;
+
+  // The batch expired before answering it, and the model sends such calls online (onExpiry).
+  @Column({ type: 'boolean', default: false })
+  expired!: boolean;
 }

@@ -34,6 +34,14 @@ export class LlmCallEntity {
   @Column({ name: 'cache_hit', type: 'boolean', default: false })
   cacheHit!: boolean;
 
+  // Sent through a provider's Batch API (issue 39): cost_usd and list_cost_usd are the batch
+  // price, online_cost_usd what the call would have cost online (the saving is the difference).
+  @Column({ type: 'boolean', default: false })
+  batched!: boolean;
+
+  @Column({ name: 'online_cost_usd', type: 'numeric', precision: 20, scale: 10, nullable: true })
+  onlineCostUsd!: string | null;
+
   @Column({ name: 'template_version', type: 'text', nullable: true })
   templateVersion!: string | null;
 

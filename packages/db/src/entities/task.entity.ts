@@ -13,13 +13,24 @@ import { RunEntity } from './run.entity.js';
 
 // cancelled: its run ended (stopped, cancelled or failed) before the task did; a late result is
 // discarded.
-export type TaskStatus = 'pending' | 'queued' | 'running' | 'done' | 'failed' | 'dead' | 'cancelled';
+// waiting: parked until a provider batch answers its model calls (issue 39); no worker holds it.
+export type TaskStatus =
+  | 'pending'
+  | 'queued'
+  | 'running'
+  | 'waiting'
+  | 'done'
+  | 'failed'
+  | 'dead'
+  | 'cancelled';
 
 // A unit of work of a run. The id is a deterministic natural key (run, stage, unit), so planning
 // twice and persisting a redelivered result are both upserts, never duplicates.
 @Entity({ name: 'tasks' })
 @Index('ix_tasks_run_stage_status', ['runId', 'stage', 'status'])
 @Index('ix_tasks_run_unit', ['runId', 'unit'], { where: 'unit IS NOT NULL' })
+// Waiting tasks (batch mode) are found per run without reading the run's other tasks.
+@Index('ix_tasks_waiting', ['runId'], { where: "status = 'waiting'" })
 export class TaskEntity {
   @PrimaryColumn({ type: 'text' })
   id!: string;

@@ -18,6 +18,7 @@ import { MetricValueSampleIndexes1795910000000 } from './1795910000000-MetricVal
 import { MetricValueProducerIndex1795920000000 } from './1795920000000-MetricValueProducerIndex.js';
 import { ShardedRunCounters1795930000000 } from './1795930000000-ShardedRunCounters.js';
 import { LlmBatches1795940000000 } from './1795940000000-LlmBatches.js';
+import { BatchedCalls1795950000000 } from './1795950000000-BatchedCalls.js';
 
 // Every migration, in order. Listed as classes (not a glob) so the same list works from src/ under
 // Jest and from dist/ in the built services. Add each new generated migration here.
@@ -41,4 +42,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   MetricValueProducerIndex1795920000000,
   ShardedRunCounters1795930000000,
   LlmBatches1795940000000,
+  BatchedCalls1795950000000,
 ];

@@ -2,7 +2,10 @@
 // (one per cache key, with the tasks waiting for it), batches taken per endpoint by one batcher at
 // a time, and their settlement. The provider side is provider-batch.ts.
 import type { DataSource } from 'typeorm';
-import type { BatchFileLimits, BatchLineResult, ProviderBatchState } from './provider-batch.js';
+import { ledgerInsertSql, ledgerRowsJson } from '../ledger-rows.js';
+import type { LlmCallRecord } from '../store/llm-store.js';
+import { costLimitError } from '../store/typeorm-llm-store.js';
+import type { BatchFileLimits, ProviderBatchState } from './provider-batch.js';
 
 export interface ParkedCall {
   cacheKey: string;
@@ -11,7 +14,16 @@ export interface ParkedCall {
   request: Record<string, unknown>;
   taskId: string;
   runId: string | null;
+  // The call's 'sent' ledger row at the batch price (with its id), written when this park is the
+  // one that queues the call: its reserved cost counts against the run's limit from then on.
+  sent: LlmCallRecord;
 }
+
+// What a task's park found: the call now waits for a batch (parked), or it failed in a batch
+// this task waited for (told once; the next park sends it again).
+export type ParkOutcome =
+  | { parked: true }
+  | { parked: false; error: string; status: number | null; expired: boolean };
 
 // Bytes a call adds to an input file besides its body (custom_id, method, url: about 70 with a
 // chat url). Generous, and jsonb's text (spaces after ':' and ',') is longer than the line's
@@ -19,21 +31,40 @@ export interface ParkedCall {
 const LINE_OVERHEAD = 160;
 
 // Parks a call for the next batch of its endpoint and records the task waiting for it; a call
-// already parked (another task, or the same one again) is not parked twice. Its status after.
-export async function parkCall(db: DataSource, c: ParkedCall): Promise<string> {
-  const rows: { status: string }[] = await db.query(
-    `WITH call AS (
-       INSERT INTO llm_batch_calls (cache_key, endpoint, model, request) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (cache_key) DO UPDATE SET cache_key = EXCLUDED.cache_key
-       RETURNING status
-     ), waiter AS (
-       INSERT INTO llm_batch_waiters (cache_key, task_id, run_id) VALUES ($1, $5, $6)
-       ON CONFLICT DO NOTHING
-     )
-     SELECT status FROM call`,
-    [c.cacheKey, c.endpoint, c.model, c.request, c.taskId, c.runId],
-  );
-  return rows[0]!.status;
+// already parked (another task, or the same one again) is not parked twice, and its ledger row is
+// written once. Over the run's cost limit: CostLimitError, nothing parked.
+export async function parkCall(db: DataSource, c: ParkedCall): Promise<ParkOutcome> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [told] = await tx.query(
+        `WITH told AS (
+           DELETE FROM llm_batch_waiters WHERE cache_key = $1 AND task_id = $2 AND error IS NOT NULL
+           RETURNING error, http_status, expired
+         ) SELECT * FROM told`,
+        [c.cacheKey, c.taskId],
+      );
+      if (told)
+        return {
+          parked: false,
+          error: told.error,
+          status: told.http_status,
+          expired: told.expired,
+        };
+      const inserted: unknown[] = await tx.query(
+        `INSERT INTO llm_batch_calls (cache_key, endpoint, model, request, ledger_id) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (cache_key) DO NOTHING RETURNING status`,
+        [c.cacheKey, c.endpoint, c.model, c.request, c.sent.id],
+      );
+      if (inserted.length > 0) await tx.query(ledgerInsertSql('$1::jsonb'), [ledgerRowsJson([c.sent])]);
+      await tx.query(
+        `INSERT INTO llm_batch_waiters (cache_key, task_id, run_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+        [c.cacheKey, c.taskId, c.runId],
+      );
+      return { parked: true };
+    });
+  } catch (err) {
+    throw costLimitError(err, c.sent) ?? err;
+  }
 }
 
 export interface TakenBatch {
@@ -110,67 +141,6 @@ export async function recordBatchState(
   );
 }
 
-export interface Settlement {
-  answered: string[];
-  failed: string[];
-  requeued: string[];
-  // Tasks waiting for the answered or failed calls: theirs to run again.
-  tasks: { taskId: string; runId: string | null }[];
-}
-
-// Writes an ended batch's results: answered and failed calls end (their waiters are returned and
-// forgotten); expired calls, and calls the results do not name, are queued again. Idempotent: a
-// batch already settled changes nothing.
-export async function settleBatch(
-  db: DataSource,
-  batchId: string,
-  results: BatchLineResult[],
-): Promise<Settlement> {
-  return db.transaction(async (tx) => {
-    const [open] = await tx.query('SELECT 1 FROM llm_batches WHERE id = $1 AND ended_at IS NULL FOR UPDATE', [
-      batchId,
-    ]);
-    if (!open) return { answered: [], failed: [], requeued: [], tasks: [] };
-    // Only this batch's calls: a result naming another key changes nothing.
-    const ok = results.filter((r) => r.ok).map((r) => r.customId);
-    const bad = results.filter((r) => !r.ok && !r.expired);
-    const answered: { cache_key: string }[] = await tx.query(
-      `WITH done AS (
-         UPDATE llm_batch_calls SET status = 'answered', error = NULL
-         WHERE batch_id = $1 AND status = 'submitted' AND cache_key = ANY($2::text[]) RETURNING cache_key
-       ) SELECT cache_key FROM done`,
-      [batchId, ok],
-    );
-    const failed: { cache_key: string }[] = await tx.query(
-      `WITH done AS (
-         UPDATE llm_batch_calls AS c SET status = 'failed', error = f.error
-         FROM unnest($2::text[], $3::text[]) AS f(key, error)
-         WHERE c.batch_id = $1 AND c.status = 'submitted' AND c.cache_key = f.key RETURNING c.cache_key
-       ) SELECT cache_key FROM done`,
-      [batchId, bad.map((r) => r.customId), bad.map((r) => (r.ok ? '' : r.message))],
-    );
-    const requeued: { cache_key: string }[] = await tx.query(
-      `WITH again AS (
-         UPDATE llm_batch_calls SET status = 'queued', batch_id = NULL, expirations = expirations + 1, queued_at = now()
-         WHERE batch_id = $1 AND status = 'submitted' RETURNING cache_key
-       ) SELECT cache_key FROM again`,
-      [batchId],
-    );
-    const tasks: { task_id: string; run_id: string | null }[] = await tx.query(
-      `WITH gone AS (DELETE FROM llm_batch_waiters WHERE cache_key = ANY($1::text[]) RETURNING task_id, run_id)
-       SELECT DISTINCT task_id, run_id FROM gone ORDER BY task_id`,
-      [[...answered, ...failed].map((r) => r.cache_key)],
-    );
-    await tx.query('UPDATE llm_batches SET ended_at = now() WHERE id = $1', [batchId]);
-    return {
-      answered: answered.map((r) => r.cache_key).sort(),
-      failed: failed.map((r) => r.cache_key).sort(),
-      requeued: requeued.map((r) => r.cache_key).sort(),
-      tasks: tasks.map((t) => ({ taskId: t.task_id, runId: t.run_id })),
-    };
-  });
-}
-
 export interface StoredBatch {
   id: string;
   status: string;
@@ -201,12 +171,28 @@ export async function unsettledBatches(
   };
 }
 
-// The calls a batch took, in the order they were taken.
-export async function callsOfBatch(db: DataSource, batchId: string): Promise<TakenBatch['calls']> {
-  const rows: { cache_key: string; request: Record<string, unknown> }[] = await db.query(
-    `SELECT cache_key, request FROM llm_batch_calls WHERE batch_id = $1 AND status = 'submitted'
+// The calls a batch took, in the order they were taken, and how often each went back to the queue.
+export async function callsOfBatch(
+  db: DataSource,
+  batchId: string,
+): Promise<(TakenBatch['calls'][number] & { expirations: number })[]> {
+  const rows: { cache_key: string; request: Record<string, unknown>; expirations: number }[] = await db.query(
+    `SELECT cache_key, request, expirations FROM llm_batch_calls WHERE batch_id = $1 AND status = 'submitted'
      ORDER BY queued_at, cache_key`,
     [batchId],
   );
-  return rows.map((r) => ({ cacheKey: r.cache_key, request: r.request }));
+  return rows.map((r) => ({ cacheKey: r.cache_key, request: r.request, expirations: Number(r.expirations) }));
+}
+
+// An endpoint's queued calls and how long since the last one was queued (ms).
+export async function queuedCallsOf(
+  db: DataSource,
+  endpoint: string,
+): Promise<{ count: number; quietMs: number }> {
+  const [row] = await db.query(
+    `SELECT count(*)::int AS n, coalesce(extract(epoch FROM now() - max(queued_at)) * 1000, 0) AS quiet_ms
+     FROM llm_batch_calls WHERE endpoint = $1 AND status = 'queued'`,
+    [endpoint],
+  );
+  return { count: Number(row.n), quietMs: Number(row.quiet_ms) };
 }

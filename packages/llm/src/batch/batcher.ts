@@ -7,13 +7,13 @@ import type { DataSource } from 'typeorm';
 import {
   callsOfBatch,
   markSubmitted,
+  queuedCallsOf,
   recordBatchState,
-  type Settlement,
-  settleBatch,
   type TakenBatch,
   takeQueuedCalls,
   unsettledBatches,
 } from './batch.store.js';
+import { type AnsweredLedger, type SettledCall, type Settlement, settleBatch } from './batch-settle.js';
 import {
   type BatchEndpoint,
   type BatchFileLimits,
@@ -35,12 +35,22 @@ export interface BatchRoundOptions {
   limits: BatchFileLimits;
   // How long a batch may stay 'preparing' before another round takes it as stranded (ms).
   strandedAfterMs?: number;
+  // Queued calls are sent once none has arrived for this long (or a file's worth is queued).
+  gatherMs: number;
+  // Whether this round polls the open batches (the caller paces polls by the model's pollSeconds).
+  poll: boolean;
+  // An answer's ledger columns at the batch price; throws when the answer is no usable reply.
+  price: (body: unknown) => AnsweredLedger;
+  // A call that failed transiently (429, 5xx) goes into the next batch this many times at most;
+  // expired calls go into the next batch, or fail as expired (to be sent online) with 'online'.
+  maxRetries: number;
+  onExpiry: 'batch' | 'online';
 }
 
 export interface EndedBatch {
   batchId: string;
   state: ProviderBatchState;
-  results: BatchLineResult[];
+  settled: SettledCall[];
   settlement: Settlement;
 }
 
@@ -60,18 +70,22 @@ export async function batchRound(o: BatchRoundOptions): Promise<BatchRound> {
     if (found) await markSubmitted(o.db, b.id, found);
     else submitted.push(await send(o, { batchId: b.id, calls: await callsOfBatch(o.db, b.id) }));
   }
-  for (;;) {
-    const taken = await takeQueuedCalls(o.db, o.endpoint, o.limits);
-    if (!taken) break;
-    submitted.push(await send(o, taken));
+  const queued = await queuedCallsOf(o.db, o.endpoint);
+  if (queued.count >= o.limits.maxRequests || (queued.count > 0 && queued.quietMs >= o.gatherMs)) {
+    for (;;) {
+      const taken = await takeQueuedCalls(o.db, o.endpoint, o.limits);
+      if (!taken) break;
+      submitted.push(await send(o, taken));
+    }
   }
   const ended: EndedBatch[] = [];
+  if (!o.poll) return { submitted, ended };
   for (const b of (await unsettledBatches(o.db, o.endpoint, 0)).open) {
     const state = await readBatch(o.openai, b.providerBatchId!);
     await recordBatchState(o.db, b.id, state);
     if (!ENDED_BATCH_STATUSES.includes(state.status)) continue;
-    const results = await endedResults(o, b.id, state);
-    ended.push({ batchId: b.id, state, results, settlement: await settleBatch(o.db, b.id, results) });
+    const settled = await settledCalls(o, b.id, state);
+    ended.push({ batchId: b.id, state, settled, settlement: await settleBatch(o.db, b.id, settled) });
   }
   return { submitted, ended };
 }
@@ -104,15 +118,51 @@ async function findAtProvider(
   return null;
 }
 
-// Each call's outcome: the result files of a completed or expired batch; every call failed when
-// the provider refused the input file or the batch was cancelled.
-async function endedResults(o: BatchRoundOptions, batchId: string, state: ProviderBatchState) {
-  if (state.status === 'completed' || state.status === 'expired') return batchResults(o.openai, state);
-  const why =
-    state.status === 'failed'
-      ? `the provider refused batch ${state.id}: ${state.errors.join('; ') || 'no reason given'}`
-      : `batch ${state.id} was cancelled`;
-  return (await callsOfBatch(o.db, batchId)).map(
-    (c): BatchLineResult => ({ customId: c.cacheKey, ok: false, expired: false, status: null, message: why }),
+// Each call's outcome: from the result files of a completed or expired batch (calls they do not
+// name are queued again by the settlement); every call failed when the provider refused the input
+// file or the batch was cancelled.
+async function settledCalls(o: BatchRoundOptions, batchId: string, state: ProviderBatchState) {
+  const calls = await callsOfBatch(o.db, batchId);
+  if (state.status !== 'completed' && state.status !== 'expired') {
+    const error =
+      state.status === 'failed'
+        ? `the provider refused batch ${state.id}: ${state.errors.join('; ') || 'no reason given'}`
+        : `batch ${state.id} was cancelled`;
+    return calls.map(
+      (c): SettledCall => ({ cacheKey: c.cacheKey, outcome: 'failed', error, status: null, expired: false }),
+    );
+  }
+  const retries = new Map(calls.map((c) => [c.cacheKey, c.expirations]));
+  return (await batchResults(o.openai, state)).map((r) =>
+    settledCall(o, state.id, r, retries.get(r.customId) ?? 0),
   );
+}
+
+// Transient statuses: retried as online calls are (timeouts, conflicts, rate limits, 5xx).
+const isTransient = (status: number | null) =>
+  status === null || status === 408 || status === 409 || status === 429 || status >= 500;
+
+function settledCall(o: BatchRoundOptions, batch: string, r: BatchLineResult, retried: number): SettledCall {
+  const cacheKey = r.customId;
+  if (r.ok) {
+    try {
+      return { cacheKey, outcome: 'answered', ledger: o.price(r.body) };
+    } catch (err) {
+      const error = `batch ${batch} answered with no usable reply: ${(err as Error).message}`;
+      return { cacheKey, outcome: 'failed', error, status: null, expired: false };
+    }
+  }
+  if (r.expired) {
+    if (o.onExpiry === 'batch') return { cacheKey, outcome: 'requeued' };
+    return {
+      cacheKey,
+      outcome: 'failed',
+      error: `batch ${batch} expired before answering it`,
+      status: null,
+      expired: true,
+    };
+  }
+  if (isTransient(r.status) && retried < o.maxRetries) return { cacheKey, outcome: 'requeued' };
+  const error = `in batch ${batch}: ${r.status === null ? '' : `HTTP ${r.status}: `}${r.message}`;
+  return { cacheKey, outcome: 'failed', error, status: r.status, expired: false };
 }

@@ -1,9 +1,19 @@
 import type OpenAI from 'openai';
+import type { ParkedCall, ParkOutcome } from '../batch/batch.store.js';
+import { batchScopeOf, CallParkedError } from '../batch/batch-scope.js';
 import { computeCacheKey, computeCacheKeys } from '../cache-key.js';
-import { chatCostUnits, costUnits, formatCost } from '../cost.js';
-import { LlmConfigError, LlmError, LlmResponseError, MissingApiKeyError } from '../errors.js';
+import { chatCostUnits, costUnits, formatCost, parseCost } from '../cost.js';
+import {
+  LlmConfigError,
+  LlmError,
+  LlmHttpError,
+  LlmResponseError,
+  MissingApiKeyError,
+  PermanentModelError,
+} from '../errors.js';
 import type { EndpointLimiterStats } from '../limits/endpoint-limiter.js';
 import { type LimiterRegistry, processLimiters } from '../limits/limiter-registry.js';
+import { batchCostUnits } from '../registry/batch-settings.js';
 import type { ModelKind, ModelRegistry, ModelSpec } from '../registry/model-spec.js';
 import type { LlmCallRecord, LlmStore } from '../store/llm-store.js';
 import { MemoryLlmStore } from '../store/memory-llm-store.js';
@@ -39,6 +49,9 @@ export interface LlmClientOptions {
   limiters?: LimiterRegistry;
   // Randomness for backoff jitter (tests).
   random?: () => number;
+  // Where calls wait for a provider batch (parkCall over the run's database). Without it, or
+  // outside a task's batch scope, every call goes online.
+  parkCall?: (call: ParkedCall) => Promise<ParkOutcome>;
 }
 
 interface Sdk {
@@ -102,8 +115,14 @@ export class LlmClient {
     const prepared = prepareChat(spec, req);
     const [cacheKey] = computeCacheKeys(prepared.keyParts, [req.templateVersion]);
     const templateVersion = req.templateVersion ?? null;
-    if (req.cache ?? this.cacheEnabled) {
-      const hit = await this.cachedChat(prepared, cacheKey!);
+    const useCache = req.cache ?? this.cacheEnabled;
+    // In a batch scope the answer of the task's own batched call is read also with the cache off.
+    if (useCache || this.batchScope(spec, req.taskId)) {
+      const cached = await this.cachedChat(prepared, cacheKey!);
+      // The answer of this task's own batched call: its ledger row is that call, not a cache hit.
+      if (cached?.batchTaskId != null && cached.batchTaskId === req.taskId)
+        return chatResult(cached.value, cacheKey!, started, false, ZERO_COST, 1, prepared.notes);
+      const hit = useCache ? cached?.value : undefined;
       if (hit) {
         const result = chatResult(hit, cacheKey!, started, true, ZERO_COST, 0, prepared.notes);
         const base = {
@@ -133,11 +152,16 @@ export class LlmClient {
     const versions = Array.from({ length: count }, (_, k) => sampleTemplateVersion(req.templateVersion, k));
     const keys = computeCacheKeys(prepared.keyParts, versions);
     const started = performance.now();
-    const looked = req.cache ?? this.cacheEnabled;
-    const cached = looked
-      ? await Promise.all(keys.map((key) => this.cachedChat(prepared, key)))
-      : keys.map(() => null);
+    const useCache = req.cache ?? this.cacheEnabled;
+    const found =
+      useCache || this.batchScope(prepared.spec, req.taskId)
+        ? await Promise.all(keys.map((key) => this.cachedChat(prepared, key)))
+        : keys.map(() => null);
+    // Answers of this task's own batched calls stand as those calls (no cache-hit row).
+    const own = found.map((f) => f?.batchTaskId != null && f.batchTaskId === req.taskId);
+    const cached = found.map((f, k) => (own[k] || !useCache ? null : (f?.value ?? null)));
     const results: (ChatResult | Promise<ChatResult>)[] = keys.map((key, k) => {
+      if (own[k]) return chatResult(found[k]!.value, key, started, false, ZERO_COST, 1, prepared.notes);
       const hit = cached[k];
       if (hit) return chatResult(hit, key, started, true, ZERO_COST, 0, prepared.notes);
       return this.callChat(prepared, req, key, versions[k]!, started, false);
@@ -171,7 +195,7 @@ export class LlmClient {
   private async cachedChat(prepared: PreparedChat, cacheKey: string) {
     const hit = await this.cachedBody(cacheKey, (b) => parseChatBody(b, prepared.spec.name));
     // A reply cut at its budget (cached before such replies were refused) is not an answer.
-    return hit?.finishReasons.includes('length') ? null : hit;
+    return hit?.value.finishReasons.includes('length') ? null : hit;
   }
 
   // The call itself (after a cache miss, or with the cache off), recorded in the ledger.
@@ -192,6 +216,7 @@ export class LlmClient {
       tokens: (req.maxTokens ?? spec.defaultMaxTokens) * n,
       limited: (req.maxTokens ?? 0) * n,
     };
+    await this.parkInBatch(spec, base, promptTokens, output.tokens, req);
     const outcome = await this.send(spec, base, promptTokens, output, started, req, async (sdk, signal) => {
       const raw: unknown = await sdk.openai.chat.completions.create(
         body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
@@ -249,7 +274,7 @@ export class LlmClient {
       cacheKey,
     });
     if (req.cache ?? this.cacheEnabled) {
-      const hit = await this.cachedBody(cacheKey, (b) => parseEmbeddingBody(b, spec.name, expected));
+      const hit = (await this.cachedBody(cacheKey, (b) => parseEmbeddingBody(b, spec.name, expected)))?.value;
       if (hit) {
         const result = finish(hit, ZERO_COST, 0);
         await this.store.record(hitRecord(spec, base, hit.usage, result.latencyMs, { cachedAs: cacheKey }));
@@ -279,6 +304,11 @@ export class LlmClient {
       attempts: outcome.attempts,
     });
     return result;
+  }
+
+  // The openai client of a model's endpoint (with its key), for its provider's Batch API.
+  providerClient(name: string): OpenAI {
+    return this.sdk(this.registry.get(name)).openai;
   }
 
   // Limiter state of every model this client has called.
@@ -327,6 +357,44 @@ export class LlmClient {
     return sdk;
   }
 
+  // In a task's batch scope, a call to a model with batches enabled waits for the model's next
+  // batch: its 'sent' row at the batch price is written with the park (CostLimitError when over
+  // the run's limit) and the work ends with CallParkedError. Returns when the call is to go out
+  // online (no scope, or it expired in a batch with onExpiry online); a call that failed in its
+  // batch throws as it would have online.
+  private async parkInBatch(
+    spec: ModelSpec,
+    base: LlmCallRecord,
+    promptTokens: number,
+    outputTokens: number,
+    req: { taskId?: string },
+  ): Promise<void> {
+    const scope = this.batchScope(spec, req.taskId);
+    if (!scope || !spec.batch) return;
+    this.sdk(spec);
+    const sent = { ...sentRecord(base, spec, promptTokens, outputTokens), batched: true };
+    sent.costUsd = formatCost(batchCostUnits(parseCost(sent.costUsd), spec.batch));
+    const park = {
+      cacheKey: base.cacheKey,
+      endpoint: batchEndpointKey(spec),
+      model: spec.name,
+      request: base.request,
+    };
+    const out = await scope.park(base.cacheKey, () =>
+      this.opts.parkCall!({ ...park, taskId: scope.taskId, runId: base.runId, sent }),
+    );
+    if (out.parked) throw new CallParkedError(scope.taskId, [base.cacheKey]);
+    if (out.expired) return;
+    if (out.status !== null && !isTransientStatus(out.status))
+      throw new PermanentModelError(spec.name, spec.baseURL, out.status, out.error);
+    throw new LlmHttpError(`model "${spec.name}" failed ${out.error}`, spec.name, out.status ?? 0);
+  }
+
+  // The task's batch scope, when its calls to this model may wait for a batch.
+  private batchScope(spec: ModelSpec, taskId: string | undefined) {
+    return spec.batch && this.opts.parkCall ? batchScopeOf(taskId) : null;
+  }
+
   // Sends one call: refused at once without a key or after a permanent refusal; otherwise its
   // 'sent' row is written (its reserved cost committed against the run's limit, or CostLimitError
   // and nothing sent), then the attempts run. A failure settles the row as an error; the caller
@@ -372,14 +440,25 @@ export class LlmClient {
     }
   }
 
-  private async cachedBody<P>(cacheKey: string, parse: (body: unknown) => P): Promise<P | null> {
-    const body = await this.store.findCached(cacheKey);
-    if (!body) return null;
+  private async cachedBody<P>(
+    cacheKey: string,
+    parse: (body: unknown) => P,
+  ): Promise<{ value: P; batchTaskId: string | null } | null> {
+    const hit = await this.store.findCached(cacheKey);
+    if (!hit) return null;
     try {
-      return parse(body);
+      return { value: parse(hit.body), batchTaskId: hit.batchTaskId };
     } catch {
       // An unusable cached body is a miss; the fresh response will be cached instead.
       return null;
     }
   }
 }
+
+// The key of a model's batches: one batch file holds calls to one model of one account.
+export function batchEndpointKey(spec: ModelSpec): string {
+  return `${spec.baseURL} ${spec.modelId} ${spec.apiKeyEnv ?? ''}`;
+}
+
+const isTransientStatus = (status: number) =>
+  status === 408 || status === 409 || status === 429 || status >= 500;

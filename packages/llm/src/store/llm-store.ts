@@ -18,6 +18,8 @@ export interface LlmCallRecord {
   kind: 'chat' | 'embedding' | 'plugin';
   cacheKey: string;
   cacheHit: boolean;
+  // Parked for a provider batch (issue 39) and answered by it, at the batch price (default false).
+  batched?: boolean;
   templateVersion: string | null;
   request: Record<string, unknown>;
   // Provider response body for successful uncached calls (this is what the cache serves).
@@ -42,6 +44,12 @@ export interface LlmCallRecord {
   calls: number;
 }
 
+export interface CachedAnswer {
+  body: Record<string, unknown>;
+  // The task whose batched call this answer is (its own re-run reads it as that call), or null.
+  batchTaskId: string | null;
+}
+
 export interface LlmLedgerTotals {
   // Model calls and cache hits (a grouped cache-hit record counts each call it stands for).
   calls: number;
@@ -57,7 +65,7 @@ export interface LlmLedgerTotals {
 
 export interface LlmStore {
   // Response body of an earlier successful uncached call with this key, or null.
-  findCached(cacheKey: string): Promise<Record<string, unknown> | null>;
+  findCached(cacheKey: string): Promise<CachedAnswer | null>;
   // Writes a call's 'sent' row (status 'sent', an id) before its request goes out, and commits
   // its reserved cost against its run's cost limit: rejects with CostLimitError, writing
   // nothing, when it does not fit. Never buffered.

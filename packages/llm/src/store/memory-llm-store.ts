@@ -1,5 +1,6 @@
 import { formatCost, parseCost } from '../cost.js';
 import {
+  type CachedAnswer,
   isCacheable,
   type LlmCallRecord,
   type LlmLedgerTotals,
@@ -14,8 +15,9 @@ export class MemoryLlmStore implements LlmStore {
   // Where each 'sent' row stands in `calls`, until it is settled.
   private readonly sentAt = new Map<string, number>();
 
-  async findCached(cacheKey: string): Promise<Record<string, unknown> | null> {
-    return this.cache.get(cacheKey) ?? null;
+  async findCached(cacheKey: string): Promise<CachedAnswer | null> {
+    const body = this.cache.get(cacheKey);
+    return body ? { body, batchTaskId: null } : null;
   }
 
   async recordSent(call: LlmCallRecord): Promise<void> {

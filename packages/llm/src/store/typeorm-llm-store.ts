@@ -4,7 +4,13 @@ import { formatCost, parseCost } from '../cost.js';
 import { CostLimitError } from '../errors.js';
 import { ledgerInsertSql, ledgerRowsJson } from '../ledger-rows.js';
 import { ledgerScopeOf } from './ledger-scope.js';
-import { isCacheable, type LlmCallRecord, type LlmLedgerTotals, type LlmStore } from './llm-store.js';
+import {
+  type CachedAnswer,
+  isCacheable,
+  type LlmCallRecord,
+  type LlmLedgerTotals,
+  type LlmStore,
+} from './llm-store.js';
 
 export interface TypeOrmLlmStoreOptions {
   // Buffer ledger rows and write them as multi-row inserts (fewer round trips under load).
@@ -44,7 +50,7 @@ export class TypeOrmLlmStore implements LlmStore {
     },
     { maxBatch: Number.POSITIVE_INFINITY },
   );
-  private readonly groupLookups = new TurnBatcher<string, Record<string, unknown> | null>(
+  private readonly groupLookups = new TurnBatcher<string, CachedAnswer | null>(
     async (keys) => {
       const found = await this.lookupMany([...new Set(keys)]);
       return keys.map((key) => found.get(key) ?? null);
@@ -57,19 +63,11 @@ export class TypeOrmLlmStore implements LlmStore {
     private readonly opts: TypeOrmLlmStoreOptions = {},
   ) {}
 
-  async findCached(cacheKey: string): Promise<Record<string, unknown> | null> {
+  async findCached(cacheKey: string): Promise<CachedAnswer | null> {
     const buffered = this.pendingCache.get(cacheKey);
-    if (buffered) return buffered;
+    if (buffered) return { body: buffered, batchTaskId: null };
     if (this.opts.groupCommit !== false) return this.groupLookups.submit(cacheKey);
-    const rows: { response: Record<string, unknown> | string }[] = await this.ds.query(
-      `SELECT response FROM llm_calls
-        WHERE cache_key = $1 AND cache_hit = false AND error IS NULL AND response IS NOT NULL
-        ORDER BY created_at DESC LIMIT 1`,
-      [cacheKey],
-    );
-    const r = rows[0]?.response;
-    if (r === undefined) return null;
-    return typeof r === 'string' ? (JSON.parse(r) as Record<string, unknown>) : r;
+    return (await this.lookupMany([cacheKey])).get(cacheKey) ?? null;
   }
 
   async recordSent(call: LlmCallRecord): Promise<void> {
@@ -141,23 +139,26 @@ export class TypeOrmLlmStore implements LlmStore {
     };
   }
 
-  private async lookupMany(keys: string[]): Promise<Map<string, Record<string, unknown>>> {
+  private async lookupMany(keys: string[]): Promise<Map<string, CachedAnswer>> {
     // One index probe per key. The shape matters: `cache_key = ANY($1)` over the whole table is
     // estimated from statistics, and without them (autovacuum off, a table that just grew) the
     // planner picked sequential scans of llm_calls for it; a per-key LIMIT 1 is always an index scan.
-    const rows: { cache_key: string; response: Record<string, unknown> | string | null }[] =
-      await this.ds.query(
-        `SELECT k.key AS cache_key,
-                (SELECT c.response FROM llm_calls c
+    const rows: {
+      cache_key: string;
+      response: Record<string, unknown> | string;
+      batch_task: string | null;
+    }[] = await this.ds.query(
+      `SELECT k.key AS cache_key, c.response, CASE WHEN c.batched THEN c.task_id END AS batch_task
+           FROM unnest($1::text[]) AS k(key)
+           JOIN LATERAL (SELECT response, batched, task_id FROM llm_calls c
                   WHERE c.cache_key = k.key AND c.cache_hit = false AND c.error IS NULL AND c.response IS NOT NULL
-                  ORDER BY c.created_at DESC LIMIT 1) AS response
-           FROM unnest($1::text[]) AS k(key)`,
-        [keys],
-      );
-    const out = new Map<string, Record<string, unknown>>();
+                  ORDER BY c.created_at DESC LIMIT 1) AS c ON true`,
+      [keys],
+    );
+    const out = new Map<string, CachedAnswer>();
     for (const r of rows) {
-      if (r.response === null) continue;
-      out.set(r.cache_key, typeof r.response === 'string' ? JSON.parse(r.response) : r.response);
+      const body = typeof r.response === 'string' ? JSON.parse(r.response) : r.response;
+      out.set(r.cache_key, { body, batchTaskId: r.batch_task });
     }
     return out;
   }
@@ -206,7 +207,7 @@ export class TypeOrmLlmStore implements LlmStore {
 
 // The llm_calls trigger refuses a 'sent' row over its run's limit with SQLSTATE PR001 and the
 // amounts as JSON in the detail (migration RunCostLimit).
-function costLimitError(err: unknown, row: LlmCallRecord): CostLimitError | null {
+export function costLimitError(err: unknown, row: LlmCallRecord): CostLimitError | null {
   const e = err as { code?: string; detail?: string; driverError?: { code?: string; detail?: string } };
   const code = e.code ?? e.driverError?.code;
   const detail = e.detail ?? e.driverError?.detail;

@@ -4,18 +4,23 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase } from '@precis/db';
 import type { DataSource } from 'typeorm';
-import {
-  markSubmitted,
-  parkCall,
-  recordBatchState,
-  settleBatch,
-  takeQueuedCalls,
-} from '../../src/batch/batch.store.js';
+import { markSubmitted, parkCall, recordBatchState, takeQueuedCalls } from '../../src/batch/batch.store.js';
+import { type SettledCall, settleBatch } from '../../src/batch/batch-settle.js';
+import { parkedSentRow } from './batch-rows.js';
 
 const EP = 'http://provider.test/v1';
 const body = (i: number) => ({ model: 'judge', messages: [{ role: 'user', content: `claim ${i}` }] });
 const park = (ds: DataSource, i: number, task = `t${i}`, endpoint = EP) =>
-  parkCall(ds, { cacheKey: `k${i}`, endpoint, model: 'judge', request: body(i), taskId: task, runId: null });
+  parkCall(ds, {
+    cacheKey: `k${i}`,
+    endpoint,
+    model: 'judge',
+    request: body(i),
+    taskId: task,
+    runId: null,
+    sent: parkedSentRow(`k${i}`, task),
+  });
+const PARKED = { parked: true };
 const LIMITS = { maxRequests: 100, maxBytes: 1e6 };
 
 function batchStoreSuite(
@@ -33,18 +38,22 @@ function batchStoreSuite(
       await cleanup?.();
     });
 
-    it('parks a call once per cache key and keeps every task that waits for it', async () => {
-      expect(await park(ds, 1, 'task-a')).toBe('queued');
-      expect(await park(ds, 1, 'task-b')).toBe('queued');
-      expect(await park(ds, 1, 'task-a')).toBe('queued');
+    it('parks a call once per cache key, with one ledger row, and keeps every task that waits for it', async () => {
+      expect(await park(ds, 1, 'task-a')).toEqual(PARKED);
+      expect(await park(ds, 1, 'task-b')).toEqual(PARKED);
+      expect(await park(ds, 1, 'task-a')).toEqual(PARKED);
       const [calls] = await ds.query(`SELECT count(*)::int AS n FROM llm_batch_calls WHERE cache_key = 'k1'`);
       const waiters = await ds.query(
         `SELECT task_id FROM llm_batch_waiters WHERE cache_key = 'k1' ORDER BY task_id`,
+      );
+      const ledger = await ds.query(
+        `SELECT task_id, status, batched, cost_usd::text AS cost FROM llm_calls WHERE cache_key = 'k1'`,
       );
       expect([calls.n, waiters.map((w: { task_id: string }) => w.task_id)]).toEqual([
         1,
         ['task-a', 'task-b'],
       ]);
+      expect(ledger).toEqual([{ task_id: 'task-a', status: 'sent', batched: true, cost: '0.0000010000' }]);
     });
 
     it('takes the oldest queued calls of one endpoint within the request and byte limits', async () => {
@@ -61,7 +70,7 @@ function batchStoreSuite(
         first!.batchId,
       ]);
       expect(batch).toEqual({ status: 'preparing', requests: 3 });
-      expect(await park(ds, 2, 'task-late')).toBe('submitted');
+      expect(await park(ds, 2, 'task-late')).toEqual(PARKED);
     });
 
     it('settles a batch: answered and failed calls release their tasks, expired ones queue again', async () => {
@@ -78,12 +87,27 @@ function batchStoreSuite(
         errorFileId: 'err',
         errors: [],
       });
-      const results = [
-        { customId: 'k6', ok: true as const, body: {} },
-        { customId: 'k7', ok: false as const, expired: false, status: 400, message: 'too long' },
-        { customId: 'k8', ok: false as const, expired: true, status: null, message: 'expired' },
-        // A line naming a call of another batch changes nothing.
-        { customId: 'k90', ok: true as const, body: {} },
+      const answer = {
+        response: { choices: [] },
+        tokensIn: 5,
+        tokensOut: 2,
+        tokensCached: 0,
+        tokensReasoning: 0,
+        costUsd: '0.0000005000',
+        onlineCostUsd: '0.0000010000',
+      };
+      const results: SettledCall[] = [
+        { cacheKey: 'k6', outcome: 'answered', ledger: answer },
+        {
+          cacheKey: 'k7',
+          outcome: 'failed',
+          error: 'in batch b: HTTP 400: too long',
+          status: 400,
+          expired: false,
+        },
+        { cacheKey: 'k8', outcome: 'requeued' },
+        // An outcome naming a call of another batch changes nothing.
+        { cacheKey: 'k90', outcome: 'answered', ledger: answer },
       ];
       const settled = await settleBatch(ds, batch.batchId, results);
       expect(settled).toEqual({
@@ -95,13 +119,59 @@ function batchStoreSuite(
           { taskId: 't7', runId: null },
         ],
       });
+      const ledger = await ds.query(
+        `SELECT cache_key, status, cost_usd::text AS cost, online_cost_usd::text AS online, error, request->'messages'->0->>'content' AS prompt
+         FROM llm_calls WHERE cache_key IN ('k6', 'k7', 'k8', 'k90') ORDER BY cache_key`,
+      );
+      expect(ledger).toEqual([
+        {
+          cache_key: 'k6',
+          status: 'ok',
+          cost: '0.0000005000',
+          online: '0.0000010000',
+          error: null,
+          prompt: 'claim 6',
+        },
+        {
+          cache_key: 'k7',
+          status: 'error',
+          cost: '0.0000000000',
+          online: null,
+          error: 'in batch b: HTTP 400: too long',
+          prompt: 'claim 7',
+        },
+        {
+          cache_key: 'k8',
+          status: 'sent',
+          cost: '0.0000010000',
+          online: null,
+          error: null,
+          prompt: null,
+        },
+        {
+          cache_key: 'k90',
+          status: 'sent',
+          cost: '0.0000010000',
+          online: null,
+          error: null,
+          prompt: null,
+        },
+      ]);
+      // The task waiting for the failed call is told once; then the call may be parked again.
+      expect(await park(ds, 7, 't7')).toEqual({
+        parked: false,
+        error: 'in batch b: HTTP 400: too long',
+        status: 400,
+        expired: false,
+      });
+      expect(await park(ds, 7, 't7')).toEqual(PARKED);
       const calls = await ds.query(
         `SELECT cache_key, status, error, expirations, batch_id IS NULL AS free FROM llm_batch_calls
          WHERE cache_key IN ('k6', 'k7', 'k8') ORDER BY cache_key`,
       );
+      // Answered and failed calls are gone (the answer is in the ledger); k7 was parked again.
       expect(calls).toEqual([
-        { cache_key: 'k6', status: 'answered', error: null, expirations: 0, free: false },
-        { cache_key: 'k7', status: 'failed', error: 'too long', expirations: 0, free: false },
+        { cache_key: 'k7', status: 'queued', error: null, expirations: 0, free: true },
         { cache_key: 'k8', status: 'queued', error: null, expirations: 1, free: true },
       ]);
       const [row] = await ds.query(

@@ -9,7 +9,11 @@ import OpenAI from 'openai';
 import type { DataSource } from 'typeorm';
 import { parkCall, takeQueuedCalls } from '../../src/batch/batch.store.js';
 import { type BatchRound, batchRound } from '../../src/batch/batcher.js';
+import { batchAnswerPricer } from '../../src/batch/price-answer.js';
 import { batchInputFiles, submitBatch } from '../../src/batch/provider-batch.js';
+import { formatCost } from '../../src/cost.js';
+import { parseModelRegistryText } from '../../src/registry/load-model-registry.js';
+import { parkedSentRow } from './batch-rows.js';
 
 let tdb: ThrowawayDatabase;
 let db: DataSource;
@@ -27,6 +31,10 @@ afterEach(async () => {
 });
 
 const LIMITS = { maxRequests: 50, maxBytes: 1e6 };
+const SPEC = parseModelRegistryText(
+  'models: { judge: { baseURL: http://x/v1, model: judge, pricePer1MInput: 1, pricePer1MOutput: 2, batch: {} } }',
+  'm.yaml',
+).get('judge');
 let endpointSeq = 0;
 
 async function setup(batches: { expireShare?: number; maxRequests?: number } = {}) {
@@ -44,10 +52,23 @@ async function setup(batches: { expireShare?: number; maxRequests?: number } = {
         request: { model: 'judge', messages: [{ role: 'user', content: k }] },
         taskId: `task-${k}`,
         runId: null,
+        sent: parkedSentRow(`${endpoint}:${k}`, `task-${k}`),
       });
   };
   const round = () =>
-    batchRound({ db, openai, endpoint, url: '/v1/chat/completions', limits: LIMITS, strandedAfterMs: 0 });
+    batchRound({
+      db,
+      openai,
+      endpoint,
+      url: '/v1/chat/completions',
+      limits: LIMITS,
+      strandedAfterMs: 0,
+      gatherMs: 0,
+      poll: true,
+      price: batchAnswerPricer(SPEC),
+      maxRetries: 2,
+      onExpiry: 'batch',
+    });
   // Rounds until one settles a batch (the fake runs a batch's phases on timers).
   const untilSettled = async (): Promise<{ rounds: BatchRound[]; last: BatchRound }> => {
     const rounds: BatchRound[] = [];
@@ -71,11 +92,36 @@ describe('batcher rounds', () => {
     expect(ended!.state.status).toBe('completed');
     expect(ended!.settlement.answered.sort()).toEqual(['a', 'b', 'c'].map((k) => `${endpoint}:${k}`));
     expect(ended!.settlement.tasks.map((t) => t.taskId)).toEqual(['task-a', 'task-b', 'task-c']);
-    const answers = ended!.results.map(
-      (r) => r.ok && (r.body as { choices: { message: { content: string } }[] }).choices[0]!.message.content,
+    const answers = ended!.settled.map(
+      (r) =>
+        r.outcome === 'answered' &&
+        (r.ledger.response as { choices: { message: { content: string } }[] }).choices[0]!.message.content,
     );
     expect(answers.sort()).toEqual(['echo: a', 'echo: b', 'echo: c']);
     expect(server.stats().batches).toMatchObject({ filesUploaded: 1, batchesCreated: 1 });
+    // Each call's ledger row (written 'sent' with its park) is now its answer at half price.
+    const rows = await db.query(
+      `SELECT status, batched, tokens_in, tokens_out, cost_usd::text AS cost, list_cost_usd::text AS list,
+              online_cost_usd::text AS online,
+              request->'messages'->0->>'content' AS prompt, response->'choices'->0->'message'->>'content' AS answer
+       FROM llm_calls WHERE cache_key LIKE $1 ORDER BY cache_key`,
+      [`${endpoint}:%`],
+    );
+    const usage = ended!.settled.map((c) => (c.outcome === 'answered' ? c.ledger : null))[0]!;
+    expect(rows[0]).toEqual({
+      status: 'ok',
+      batched: true,
+      tokens_in: usage.tokensIn,
+      tokens_out: usage.tokensOut,
+      cost: usage.costUsd,
+      list: usage.costUsd,
+      online: usage.onlineCostUsd,
+      prompt: 'a',
+      answer: 'echo: a',
+    });
+    // $1 and $2 per 1M tokens, half of it paid.
+    const listUnits = BigInt(usage.tokensIn) * 10_000n + BigInt(usage.tokensOut) * 20_000n;
+    expect([usage.onlineCostUsd, usage.costUsd]).toEqual([formatCost(listUnits), formatCost(listUnits / 2n)]);
   });
 
   it('finds a batch a crash left preparing at the provider instead of sending it again', async () => {
@@ -134,10 +180,10 @@ describe('batcher rounds', () => {
     expect(ended!.state.status).toBe('failed');
     expect(ended!.settlement.failed).toHaveLength(2);
     expect(ended!.settlement.tasks.map((t) => t.taskId)).toEqual(['task-r1', 'task-r2']);
-    expect(ended!.results[0]).toMatchObject({
-      ok: false,
+    expect(ended!.settled[0]).toMatchObject({
+      outcome: 'failed',
       expired: false,
-      message: expect.stringMatching(
+      error: expect.stringMatching(
         /^the provider refused batch batch_fake\d+: too_many_requests: The input file holds 2 requests; at most 1 are allowed\.$/,
       ),
     });
