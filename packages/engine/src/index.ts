@@ -43,6 +43,7 @@ export * from './report/report-format.js';
 export * from './report/report-render.js';
 export * from './report/step-order.js';
 export * from './report/usage-text.js';
+export * from './runtime/batch-driver.js';
 export * from './runtime/bus-adapters.js';
 export * from './runtime/execute-run.js';
 export * from './runtime/job-tasks.js';

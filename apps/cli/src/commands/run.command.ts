@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { status } from '@grpc/grpc-js';
 import type { Bus } from '@precis/bus';
 import {
+  type BatchProviders,
   type BenchmarkSpec,
   createRun,
   createRunContext,
@@ -30,6 +31,7 @@ import {
   type ModelRegistry,
   modelUseProblems,
   PreflightError,
+  parkCall,
   preflightModels,
 } from '@precis/llm';
 import { Command } from 'commander';
@@ -258,7 +260,12 @@ async function openEmbeddedRun(
     return null;
   }
   const chat = registry
-    ? new LlmClient({ registry, store: createTypeOrmLlmStore(db), cacheEnabled: loaded.spec.cache })
+    ? new LlmClient({
+        registry,
+        store: createTypeOrmLlmStore(db),
+        cacheEnabled: loaded.spec.cache,
+        parkCall: (call) => parkCall(db, call),
+      })
     : undefined;
   const runCtx = createRunContext({
     db,
@@ -283,7 +290,7 @@ async function openEmbeddedRun(
       return null;
     }
   }
-  return { runCtx, run, bus: runtime.bus };
+  return { runCtx, run, bus: runtime.bus, chat };
 }
 
 // Runs to the end with a progress view on stderr; Ctrl-C stops after the tasks in flight.
@@ -293,6 +300,7 @@ async function executeWithProgress(
   bus: Bus,
   runId: string,
   concurrency: number,
+  batchProviders?: BatchProviders,
 ) {
   const view = runProgressView(ctx.stderr, runCtx.db, runId);
   let refreshing = false;
@@ -312,7 +320,7 @@ async function executeWithProgress(
   };
   process.once('SIGINT', onSignal);
   try {
-    return await executeRun(runCtx, bus, runId, { concurrency, signal: abort.signal });
+    return await executeRun(runCtx, bus, runId, { concurrency, signal: abort.signal, batchProviders });
   } finally {
     clearInterval(timer);
     process.removeListener('SIGINT', onSignal);
@@ -331,9 +339,9 @@ async function runEmbedded(
 ): Promise<void> {
   const opened = await openEmbeddedRun(ctx, runtime, loaded, opts);
   if (!opened) return;
-  const { runCtx, run, bus } = opened;
+  const { runCtx, run, bus, chat } = opened;
   const db = runCtx.db;
-  const outcome = await executeWithProgress(ctx, runCtx, bus, run.id, concurrency);
+  const outcome = await executeWithProgress(ctx, runCtx, bus, run.id, concurrency, chat);
   if (outcome.interrupted) {
     await setRunStatus(db, run.id, 'interrupted', 'interrupted by the user (SIGINT)');
     ctx.stderr.write(

@@ -16,7 +16,10 @@ import type { NewTask } from '../tasks/task-store.js';
 
 export type { ModelUse };
 
-export type TaskOutcome = 'done' | 'failed' | 'skipped';
+// waiting: parked until a provider batch answers its model calls (limits.batch).
+export type TaskOutcome = 'done' | 'failed' | 'skipped' | 'waiting';
+// What a handler's run of a task ends in.
+export type FinishedOutcome = Exclude<TaskOutcome, 'waiting'>;
 
 export interface TaskRef {
   id: string;
@@ -25,7 +28,7 @@ export interface TaskRef {
 
 // What a handler hands back: a result for the engine to store as the task's (status done), or
 // the outcome of a task it persisted itself (with side rows, in one statement).
-export type HandlerResult = { result: Record<string, unknown> } | { persisted: TaskOutcome };
+export type HandlerResult = { result: Record<string, unknown> } | { persisted: FinishedOutcome };
 
 // One kind of task: which stage's queue (and so which service) runs it, and its handler. The
 // handler must be safe to run twice; a transient error is thrown for the bus to redeliver, a

@@ -1,6 +1,13 @@
 import { RunEntity } from '@precis/db';
-import { CostLimitError, LlmConfigError, PermanentModelError, withLedgerScope } from '@precis/llm';
-import type { HandlerResult, TaskOutcome } from '../family/benchmark-family.js';
+import {
+  CallParkedError,
+  CostLimitError,
+  LlmConfigError,
+  PermanentModelError,
+  withBatchScope,
+  withLedgerScope,
+} from '@precis/llm';
+import type { FinishedOutcome, HandlerResult, TaskOutcome } from '../family/benchmark-family.js';
 import { runIdOfTask } from '../ids.js';
 import type { RunContext } from '../planner/run-context.js';
 import { setRunStatus } from '../planner/run-progress.js';
@@ -10,6 +17,7 @@ import { taskIdOfMessage } from '../runtime/reconciler.js';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
 import { storeRunHeadline, taskStatus } from '../stores/tasks.store.js';
 import { claimTask, finishTask, runSpec } from '../tasks/task-store.js';
+import { parkTask } from '../tasks/waiting-tasks.js';
 import { SCORE_TASK_KIND, scoreRun } from './score-run.handler.js';
 import { ConfigurationError, TemplateMismatchError } from './templates.js';
 
@@ -50,11 +58,21 @@ export async function handleTask(ctx: RunContext, messageId: string): Promise<Ta
   const runId = task.runId;
   const spec = (await runSpec(ctx.db, runId)) as unknown as BenchmarkSpec;
   const ref = { id: task.id, runId };
-  let outcome: TaskOutcome;
+  let outcome: FinishedOutcome;
   try {
+    const work = () => runTaskKind(ctx, ref, task.kind, task.payload, spec);
     // The ledger records of the task's calls ride on its next statement (its finish, mostly).
-    outcome = await withLedgerScope(task.id, () => runTaskKind(ctx, ref, task.kind, task.payload, spec));
+    // Stages the spec sends through provider batches run in a batch scope (their calls may park).
+    const batched = (spec.limits.batch as readonly string[] | undefined)?.includes(task.stage);
+    outcome = await withLedgerScope(task.id, () =>
+      batched ? withBatchScope({ taskId: task.id, runId }, work) : work(),
+    );
   } catch (err) {
+    if (err instanceof CallParkedError) {
+      // No outcome yet: the batcher queues the task again once its calls are answered.
+      if (await parkTask(ctx.db, task.id)) return 'waiting';
+      throw new Error(`task ${task.id}: its batched calls were answered while it parked; it runs again`);
+    }
     if (err instanceof CostLimitError) {
       // Not the task's failure: the run stops here and its open tasks (this one too) end
       // cancelled; no later call is made (a re-run with a higher limit redoes them, from the cache).
@@ -82,7 +100,7 @@ async function runTaskKind(
   kind: string,
   payload: Record<string, unknown>,
   spec: BenchmarkSpec,
-): Promise<TaskOutcome> {
+): Promise<FinishedOutcome> {
   let out: HandlerResult;
   if (kind === SCORE_TASK_KIND) out = { result: await scoreRun(ctx, ref.runId, spec) };
   else {

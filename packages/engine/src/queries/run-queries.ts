@@ -59,6 +59,9 @@ export interface UsageSoFar {
   // Reserved by calls sent and not settled yet (in flight, or left 'sent' by a killed process);
   // each settles at its real cost, usually lower. The cost limit counts both (run_costs).
   reservedUsd: number;
+  // Calls sent through provider batches (limits.batch; waiting ones included), what the settled
+  // ones cost, and what they would have cost more online.
+  batch?: { calls: number; costUsd: number; savedUsd: number };
 }
 
 // Tasks per stage, from the run's counters (one indexed read, whatever the run's size).
@@ -79,6 +82,7 @@ export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSo
     tokensReasoning: toNumber(r.treasoning),
     costUsd: Number(r.cost),
     reservedUsd: Number(r.reserved),
+    batch: { calls: toNumber(r.bcalls), costUsd: Number(r.bcost), savedUsd: Number(r.bsaved) },
   };
 }
 

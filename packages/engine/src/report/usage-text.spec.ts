@@ -35,4 +35,14 @@ describe('describeUsage', () => {
       '$0.0675 spent (+$0.2500 reserved by calls never settled)',
     );
   });
+
+  it('says how many calls went through provider batches, what they cost and saved', () => {
+    const batch = { calls: 420, costUsd: 0.0335, savedUsd: 0.0335 };
+    expect(describeUsage({ ...plain, batch })).toBe(
+      '12 model calls (3 from cache), 9000 tokens in, 1200 out, $0.0123; 420 through provider batches ($0.0335, $0.0335 less than online)',
+    );
+    expect(describeUsage({ ...plain, batch: { calls: 0, costUsd: 0, savedUsd: 0 } })).toBe(
+      '12 model calls (3 from cache), 9000 tokens in, 1200 out, $0.0123',
+    );
+  });
 });

@@ -17,5 +17,12 @@ export function describeUsage(u: UsageSoFar, inFlight = true): string {
   const cache = `${u.cacheHits} from cache${u.repeated ? `, ${u.repeated} repeated after faults` : ''}`;
   const tokensIn = `${u.tokensIn} tokens in${share(u.tokensCached, 'cached')}`;
   const tokensOut = `${u.tokensOut} out${share(u.tokensReasoning, 'reasoning')}`;
-  return `${u.calls} model calls (${cache}), ${tokensIn}, ${tokensOut}, ${costText(u, inFlight)}`;
+  return `${u.calls} model calls (${cache}), ${tokensIn}, ${tokensOut}, ${costText(u, inFlight)}${batchText(u)}`;
+}
+
+// '; 420 through provider batches ($0.0335, $0.0335 less than online)', for runs that used them.
+export function batchText(u: Partial<Pick<UsageSoFar, 'batch'>>): string {
+  if (!u.batch?.calls) return '';
+  const b = u.batch;
+  return `; ${b.calls} through provider batches ($${b.costUsd.toFixed(4)}, $${b.savedUsd.toFixed(4)} less than online)`;
 }

@@ -1,6 +1,7 @@
 import type { Bus, ConsumerHandle } from '@precis/bus';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunProgress } from '../planner/run-progress.js';
+import type { BatchProviders } from './batch-driver.js';
 import { RunCoordinator } from './run-coordinator.js';
 import { startStageWorker } from './stage-worker.js';
 
@@ -11,6 +12,8 @@ export interface ExecuteRunOptions {
   // Aborting stops pulling new tasks, lets in-flight ones finish and persist, and resolves with
   // the run still 'running': starting again resumes it.
   signal?: AbortSignal;
+  // The models' providers, for a run whose calls wait for provider batches (limits.batch).
+  batchProviders?: BatchProviders;
 }
 
 export type ExecuteRunOutcome = { interrupted: false; progress: RunProgress } | { interrupted: true };
@@ -23,7 +26,7 @@ export async function executeRun(
   opts: ExecuteRunOptions,
 ): Promise<ExecuteRunOutcome> {
   const workers: ConsumerHandle[] = [];
-  const coordinator = new RunCoordinator(ctx, bus);
+  const coordinator = new RunCoordinator(ctx, bus, undefined, undefined, opts.batchProviders);
   try {
     // One at a time, so a failure part-way stops exactly the workers that started.
     for (const stage of ['retrieve', 'summarize', 'verify', 'score'] as const) {

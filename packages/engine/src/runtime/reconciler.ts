@@ -67,9 +67,11 @@ export class Reconciler {
   }
 }
 
-const RESEND = /~resend-\d+$/;
+const RESEND = /~resend-[0-9a-z]+$/;
 
 export const resendId = (taskId: string, round: number) => `${taskId}~resend-${round}`;
+// A waiting task sent again once its batched calls are answered (unique: a task may wait often).
+export const requeueId = (taskId: string) => `${taskId}~resend-b${Date.now().toString(36)}`;
 
 // The task a (possibly re-sent) message is for.
 export const taskIdOfMessage = (messageId: string) => messageId.replace(RESEND, '');

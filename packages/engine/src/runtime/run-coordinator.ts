@@ -5,6 +5,7 @@ import type { RunContext } from '../planner/run-context.js';
 import { RunPlanner } from '../planner/run-planner.js';
 import { isOpenRunStatus, type RunProgress } from '../planner/run-progress.js';
 import type { RunStage } from '../ports.js';
+import { BatchDriver, type BatchProviders } from './batch-driver.js';
 import { TASK_COMPLETED_SUBJECT, taskCompletedOf } from './bus-adapters.js';
 import { Reconciler } from './reconciler.js';
 
@@ -23,6 +24,8 @@ const RUN_STAGES: RunStage[] = ['retrieve', 'summarize', 'verify', 'score'];
 // on every delivery) are recorded as dead, so their run can still finish and report them.
 const DEAD_LETTER_EVERY_TICKS = 5;
 const REST_MAX_MS = 50;
+// How often provider batches are looked after (each model's pollSeconds paces its polls).
+const BATCH_TICK_MS = 500;
 
 // Drives runs forward: each task completion re-plans only its own unit (completions arriving
 // during a round are planned together in the next), and a periodic tick checks the counters,
@@ -32,6 +35,7 @@ export class RunCoordinator {
   private readonly watches = new Map<string, Watch>();
   private subscription?: Subscription;
   private timer?: NodeJS.Timeout;
+  private batchTimer?: NodeJS.Timeout;
   private ticks = 0;
   private stopped = false;
   private readonly reconciler: Reconciler;
@@ -40,13 +44,19 @@ export class RunCoordinator {
   // workers (the kgds-verify bench prints them).
   readonly planning = { rounds: 0, busyMs: 0 };
 
+  private readonly batches: BatchDriver | null;
+  private batching: Promise<void> | null = null;
+
   constructor(
     private readonly ctx: RunContext,
     private readonly bus: Bus,
     private readonly tickMs = 2000,
     reconcileEveryMs = 10_000,
+    // The models' providers, for runs whose calls wait for provider batches (limits.batch).
+    batchProviders?: BatchProviders,
   ) {
     this.reconciler = new Reconciler(ctx, bus, reconcileEveryMs);
+    this.batches = batchProviders ? new BatchDriver(ctx, bus, batchProviders) : null;
   }
 
   async start(): Promise<void> {
@@ -60,6 +70,10 @@ export class RunCoordinator {
     });
     this.timer = setInterval(() => this.tick(), this.tickMs);
     this.timer.unref();
+    if (this.batches) {
+      this.batchTimer = setInterval(() => this.batchTick(), BATCH_TICK_MS);
+      this.batchTimer.unref();
+    }
   }
 
   // Resolves when the run leaves the open states (completed, failed, stopped, cancelled...).
@@ -82,6 +96,16 @@ export class RunCoordinator {
     if (this.ticks % DEAD_LETTER_EVERY_TICKS === 0) void this.recordDeadLetters();
     if (this.reconciler.due()) void this.reconcile();
     for (const runId of this.watches.keys()) this.schedule(runId);
+  }
+
+  private batchTick(): void {
+    if (this.stopped || !this.batches || this.batching) return;
+    this.batching = this.batches
+      .tick([...this.watches.keys()])
+      .catch((err) => this.ctx.logger.error('batch tick failed', { error: String(err) }))
+      .finally(() => {
+        this.batching = null;
+      });
   }
 
   private async recordDeadLetters(): Promise<void> {
@@ -181,9 +205,11 @@ export class RunCoordinator {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.batchTimer) clearInterval(this.batchTimer);
     await this.subscription?.unsubscribe();
     // Let a round already under way finish before the caller closes the database.
     while ([...this.watches.values()].some((w) => w.running)) await new Promise((r) => setTimeout(r, 10));
     await this.reconciling;
+    await this.batching;
   }
 }

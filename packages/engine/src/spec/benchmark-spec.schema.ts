@@ -110,6 +110,10 @@ const systemSpec = <P extends z.ZodObject>(strategies: readonly [string, ...stri
 // 128 the slots were busy 35 on average, in waves; job 6.5 s at 128, 5.2 at 256, 4.7-5.0 at 512.
 export const DEFAULT_STAGE_CONCURRENCY = 512;
 
+// Stages whose calls limits.batch may send through provider batches (chat calls; retrieval's
+// embeddings always go online).
+export const BATCH_STAGES = ['summarize', 'verify', 'score'] as const;
+
 type EngineSystemSpec = z.output<ReturnType<typeof systemSpec<typeof samplingParamsSpec>>>;
 // The engine's params, and those a family's strategy adds (it reads them with its own schema).
 export type SystemSpec = Omit<EngineSystemSpec, 'params'> & {
@@ -154,6 +158,8 @@ function specObject(
         .object({
           concurrency: int().min(1).max(1024).default(DEFAULT_STAGE_CONCURRENCY),
           costUsd: z.number().positive().optional(),
+          // Stages whose model calls may wait for a provider batch (models with registry `batch`).
+          batch: z.array(z.enum(BATCH_STAGES)).optional(),
         })
         .strict()
         .default({ concurrency: DEFAULT_STAGE_CONCURRENCY }),

@@ -25,6 +25,9 @@ export interface RunUsageRow {
   treasoning: Num;
   cost: Num;
   reserved: Num;
+  bcalls: Num;
+  bcost: Num;
+  bsaved: Num;
 }
 
 // Every ledger row of the run, summed (repeats after faults included).
@@ -35,7 +38,10 @@ export async function runUsageRow(db: DataSource, runId: string): Promise<RunUsa
             COALESCE(SUM(tokens_in), 0) AS tin, COALESCE(SUM(tokens_out), 0) AS tout,
             COALESCE(SUM(tokens_cached), 0) AS tcached, COALESCE(SUM(tokens_reasoning), 0) AS treasoning,
             COALESCE(SUM(cost_usd) FILTER (WHERE status <> 'sent'), 0) AS cost,
-            COALESCE(SUM(cost_usd) FILTER (WHERE status = 'sent'), 0) AS reserved
+            COALESCE(SUM(cost_usd) FILTER (WHERE status = 'sent'), 0) AS reserved,
+            COALESCE(SUM(calls) FILTER (WHERE batched), 0) AS bcalls,
+            COALESCE(SUM(cost_usd) FILTER (WHERE batched AND status <> 'sent'), 0) AS bcost,
+            COALESCE(SUM(online_cost_usd - cost_usd) FILTER (WHERE batched AND status = 'ok'), 0) AS bsaved
      FROM llm_calls WHERE run_id = $1`,
     [runId],
   );

@@ -88,7 +88,8 @@ export async function openStageTasks(
 ): Promise<{ id: string; run_id: string; kind: string }[]> {
   return db.query(
     `SELECT id, run_id, kind FROM tasks
-       WHERE run_id = ANY($1::uuid[]) AND stage = $2 AND status NOT IN ${FINISHED_SQL} ORDER BY id`,
+       WHERE run_id = ANY($1::uuid[]) AND stage = $2 AND status NOT IN ${FINISHED_SQL} AND status <> 'waiting'
+       ORDER BY id`,
     [runIds, stage],
   );
 }

@@ -74,7 +74,7 @@ type ClaimRow = {
 const claimBatchers = new WeakMap<DataSource, TurnBatcher<string, ClaimedTask | null>>();
 
 // The task to work on, marked as running (attempts + 1); null when it has already finished (a
-// redelivery) or its run is no longer running (completed, failed, stopped or cancelled). Claims
+// redelivery), waits for a provider batch, or its run is no longer running (completed, failed, stopped or cancelled). Claims
 // made by concurrent handlers in one event-loop turn share one statement.
 export async function claimTask(db: DataSource, id: string): Promise<ClaimedTask | null> {
   return batcherFor(claimBatchers, db, (ids: string[]) => claim(db, ids)).submit(id);
@@ -91,7 +91,7 @@ async function claim(db: DataSource, ids: string[]): Promise<(ClaimedTask | null
        UPDATE tasks AS t SET status = 'running', attempts = t.attempts + 1, updated_at = now()
        FROM runs AS r
        WHERE t.id = ANY($1::text[]) AND r.id = t.run_id AND r.status IN ('pending', 'running')
-         AND t.status NOT IN ${FINISHED_SQL}
+         AND t.status NOT IN ${FINISHED_SQL} AND t.status <> 'waiting'
        RETURNING t.id, t.run_id, t.stage, t.kind, t.attempts, t.payload)
      SELECT c.*, s.id AS summary_id,
             CASE WHEN row_number() OVER (PARTITION BY s.id ORDER BY c.id) = 1 THEN s.text END AS summary_text

@@ -4,7 +4,6 @@ import {
   type JudgmentRow,
   runTemplate,
   type TaskKind,
-  type TaskOutcome,
 } from '@precis/engine/family';
 import { lexicallyInferred, lexicalOpinionError } from '@precis/engines';
 import { createRng } from '@precis/metrics';
@@ -170,7 +169,7 @@ function verifyKind(kind: string, run: typeof verifyFacts): TaskKind {
       const v = await verifyContext(ctx, ref, raw as unknown as KgdsVerifyPayload, spec);
       const { result, rows } = await run(v);
       const changed = await finishTaskWithJudgments(ctx.db, ref.id, 'done', result, null, rows);
-      return { persisted: (changed ? 'done' : 'skipped') as TaskOutcome };
+      return { persisted: changed ? ('done' as const) : ('skipped' as const) };
     },
   };
 }
