@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { createInProcessBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase } from '@precis/db';
 import { prepareImport } from '@precis/ingest';
-import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
+import { createTypeOrmLlmStore, LlmClient, loadModelRegistry, type ParkedCall, parkCall } from '@precis/llm';
 import { parseRules, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import {
@@ -70,6 +70,8 @@ export async function embeddedOutcome<T>(opts: {
   registry: Parameters<typeof loadModelRegistry>[0];
   spec: BenchmarkSpec;
   concurrency: number;
+  // Send the calls of the spec's limits.batch stages through the provider's Batch API.
+  batches?: boolean;
   outcome: (db: DataSource, runId: string) => Promise<T>;
 }): Promise<T> {
   const tdb = await createThrowawayDatabase(`e2e_${opts.name}_embedded_${randomBytes(3).toString('hex')}`);
@@ -77,10 +79,18 @@ export async function embeddedOutcome<T>(opts: {
   const bus = createInProcessBus();
   try {
     const reg = loadModelRegistry(opts.registry);
-    const chat = new LlmClient({ registry: reg, env: {}, store: createTypeOrmLlmStore(db) });
+    const chat = new LlmClient({
+      registry: reg,
+      env: {},
+      store: createTypeOrmLlmStore(db),
+      ...(opts.batches ? { parkCall: (call: ParkedCall) => parkCall(db, call) } : {}),
+    });
     const ctx = createRunContext({ prepareImport, families: builtInFamilies, db, bus, chat, registry: reg });
     const { run } = await createRun(ctx, { spec: opts.spec, file: 'spec', text: '' }, { fresh: true });
-    const done = await executeRun(ctx, bus, run.id, { concurrency: opts.concurrency });
+    const done = await executeRun(ctx, bus, run.id, {
+      concurrency: opts.concurrency,
+      ...(opts.batches ? { batchProviders: chat } : {}),
+    });
     if (done.interrupted || done.progress.status !== 'completed')
       throw new Error(
         `the embedded ${opts.name} run ended ${done.interrupted ? 'interrupted' : done.progress.status}`,

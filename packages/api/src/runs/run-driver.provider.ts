@@ -10,7 +10,7 @@ import { RunEntity } from '@precis/db';
 import { createRunContext, type FamilyRegistry, type RunContext, RunCoordinator } from '@precis/engine';
 import { loadedFamilies } from '@precis/families';
 import { prepareImport } from '@precis/ingest';
-import { loadModelRegistry, type ModelRegistry } from '@precis/llm';
+import { createTypeOrmLlmStore, LlmClient, loadModelRegistry, type ModelRegistry } from '@precis/llm';
 import {
   BUS,
   FAMILIES,
@@ -57,7 +57,12 @@ export class RunDriver implements OnApplicationBootstrap, OnModuleDestroy {
       logger: runLogger(this.log),
       prepareImport,
     });
-    this.coordinator = new RunCoordinator(this.ctx, bus, config.RUN_TICK_MS);
+    // The gateway sends the calls workers parked for provider batches (one batcher per endpoint
+    // across the cluster: taking calls is locked per endpoint in the database).
+    const batchProviders = registry
+      ? new LlmClient({ registry, store: createTypeOrmLlmStore(dataSource) })
+      : undefined;
+    this.coordinator = new RunCoordinator(this.ctx, bus, config.RUN_TICK_MS, undefined, batchProviders);
     this.retryMs = config.RUN_TICK_MS;
   }
 

@@ -13,6 +13,7 @@ import {
   LlmClient,
   loadModelRegistry,
   PgSharedLimits,
+  parkCall,
 } from '@precis/llm';
 import type { DataSource } from 'typeorm';
 import type { ServiceLogger } from '../logging/create-logger.js';
@@ -58,6 +59,8 @@ export function buildRunContext(opts: {
         registry,
         store: createTypeOrmLlmStore(opts.dataSource),
         limiters: clusterLimiters(opts.dataSource),
+        // Calls of stages a spec sends through provider batches park here; the gateway sends them.
+        parkCall: (call) => parkCall(opts.dataSource, call),
       })
     : undefined;
   const ctx = createRunContext({
