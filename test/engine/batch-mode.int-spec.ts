@@ -15,10 +15,14 @@ import {
   builtInFamilies,
   createRun,
   createRunContext,
+  describeRunBatches,
+  describeUsage,
   loadFullRunReport,
   RunCoordinator,
   type RunProgress,
   renderRunReport,
+  runBatches,
+  setRunStatus,
   startStageWorker,
   usageSoFar,
   validateSpec,
@@ -88,19 +92,22 @@ describe('batch mode: an Op-I judge sweep through the Batch API', () => {
       },
     });
 
-  const spec = (batch: boolean) =>
+  const spec = (batch: boolean, products?: number) =>
     validateSpec(builtInFamilies, {
       name: 'opinion-op-i-sweep',
       seed: 7,
-      datasets: [{ name: 'reviews', kind: 'summeval-op', path: dataFile }],
+      datasets: [
+        { name: 'reviews', kind: 'summeval-op', path: dataFile, ...(products ? { limit: products } : {}) },
+      ],
       systems: [{ name: 'candidates', source: 'dataset', only: ['gpt-4', 'human-summaries'] }],
       metrics: [{ name: 'dimensions', family: 'op-i', judge: { model: 'judge' } }],
       ...(batch ? { limits: { batch: ['verify'] } } : {}),
     });
 
-  // One run in a database of its own (no cache shared between the two modes).
-  async function execute(batch: boolean): Promise<{ db: DataSource; runId: string; progress: RunProgress }> {
-    const tdb = await createThrowawayDatabase(`runs_batch_mode_${batch ? 'batch' : 'online'}`);
+  // Workers and a coordinator in this process, over a database of their own (no cache shared
+  // between runs of different tests).
+  async function runtime(name: string) {
+    const tdb = await createThrowawayDatabase(`runs_batch_mode_${name}`);
     const db = await createDataSource({ url: tdb.url });
     dbs.push({ tdb, db });
     const bus = createInProcessBus();
@@ -126,13 +133,29 @@ describe('batch mode: an Op-I judge sweep through the Batch API', () => {
     );
     const coordinator = new RunCoordinator(ctx, bus, 200, undefined, client);
     await coordinator.start();
+    return {
+      db,
+      coordinator,
+      start: async (s: ReturnType<typeof spec>) =>
+        (await createRun(ctx, { spec: s, file: 'spec.yaml', text: '' }, {})).run.id,
+      async stop() {
+        await coordinator.stop();
+        for (const w of workers) await w.stop();
+        await bus.close();
+      },
+    };
+  }
+
+  async function execute(
+    batch: boolean,
+    products?: number,
+  ): Promise<{ db: DataSource; runId: string; progress: RunProgress }> {
+    const rt = await runtime(`${batch ? 'batch' : 'online'}_${products ?? 'all'}`);
     try {
-      const { run } = await createRun(ctx, { spec: spec(batch), file: 'spec.yaml', text: '' }, {});
-      return { db, runId: run.id, progress: await coordinator.watch(run.id) };
+      const runId = await rt.start(spec(batch, products));
+      return { db: rt.db, runId, progress: await rt.coordinator.watch(runId) };
     } finally {
-      await coordinator.stop();
-      for (const w of workers) await w.stop();
-      await bus.close();
+      await rt.stop();
     }
   }
 
@@ -174,8 +197,9 @@ describe('batch mode: an Op-I judge sweep through the Batch API', () => {
       calls: PRODUCTS * 2 * 7,
       costUsd,
       savedUsd: expect.closeTo(usageA.costUsd / 2, 9),
+      resent: 0,
     });
-    expect(usageA.batch).toEqual({ calls: 0, costUsd: 0, savedUsd: 0 });
+    expect(usageA.batch).toEqual({ calls: 0, costUsd: 0, savedUsd: 0, resent: 0 });
     const after = fake.stats();
     expect(after.batches.filesUploaded - before.batches.filesUploaded).toBe(1);
     // Every judge call answered by the batch, none sent online.
@@ -183,4 +207,73 @@ describe('batch mode: an Op-I judge sweep through the Batch API', () => {
     expect(sentOnline(after) - sentOnline(before)).toBe(0);
     expect(after.batches.requestsAnswered).toBe(PRODUCTS * 2 * 7);
   }, 120_000);
+
+  it('sends again the calls of an expired batch, and says so', async () => {
+    fake.setBatchOptions({ expireShare: 0.1 });
+    const before = fake.stats().batches;
+    try {
+      const { db, runId, progress } = await execute(true, 10);
+      expect(progress.status).toBe('completed');
+      const after = fake.stats().batches;
+      const expired = after.requestsExpired - before.requestsExpired;
+      // Lines 10, 20, ... of each batch expire: 14 of 140, then 1 of those 14 sent again.
+      expect(expired).toBe(15);
+      expect(after.batchesCreated - before.batchesCreated).toBe(3);
+      expect(after.requestsAnswered - before.requestsAnswered).toBe(140);
+      const usage = await usageSoFar(db, runId);
+      expect(usage.batch).toMatchObject({ calls: 140, resent: 15 });
+      expect(describeUsage(usage, false)).toMatch(
+        /; 140 through provider batches \(\$[0-9.]+, \$[0-9.]+ less than online; 15 sent again after their batch expired or failed them\)$/,
+      );
+      const batches = describeRunBatches(await runBatches(db, runId));
+      expect(batches[0]).toBe('batches:  0 tasks waiting, 0 calls gathering for the next batch');
+      expect(batches.slice(1).map((l) => l.replace(/\s+/g, ' ').replace(/took \d+s$/, 'took'))).toEqual([
+        expect.stringMatching(/^ batch_fake\d+ expired 140 requests \(126 answered, 14 failed\), took$/),
+        expect.stringMatching(/^ batch_fake\d+ expired 14 requests \(13 answered, 1 failed\), took$/),
+        expect.stringMatching(/^ batch_fake\d+ completed 1 requests \(1 answered, 0 failed\), took$/),
+      ]);
+    } finally {
+      fake.setBatchOptions({ expireShare: 0 });
+    }
+  }, 120_000);
+
+  it('cancels the batch of a cancelled run at the provider', async () => {
+    fake.setBatchOptions({ delayMs: 3000 });
+    const before = fake.stats().batches;
+    const rt = await runtime('cancel');
+    try {
+      const runId = await rt.start(spec(true, 5));
+      const watched = rt.coordinator.watch(runId);
+      await waitUntil(
+        async () =>
+          (await rt.db.query('SELECT 1 FROM llm_batches WHERE provider_batch_id IS NOT NULL')).length > 0,
+      );
+      await setRunStatus(rt.db, runId, 'cancelled', 'cancelled by the test');
+      expect((await watched).status).toBe('cancelled');
+      await waitUntil(async () => fake.stats().batches.batchesCancelled > before.batchesCancelled);
+      await waitUntil(
+        async () =>
+          (await rt.db.query(`SELECT 1 FROM llm_batches WHERE status = 'cancelled' AND ended_at IS NOT NULL`))
+            .length > 0,
+      );
+      const ledger = await rt.db.query(
+        `SELECT status, count(*)::int AS n, sum(cost_usd)::text AS cost FROM llm_calls WHERE run_id = $1 GROUP BY status`,
+        [runId],
+      );
+      // Every call of the run failed as cancelled, at no cost; no task waits.
+      expect(ledger).toEqual([{ status: 'error', n: 70, cost: '0.0000000000' }]);
+      expect((await runBatches(rt.db, runId)).waitingTasks).toBe(0);
+    } finally {
+      await rt.stop();
+      fake.setBatchOptions({ delayMs: 30 });
+    }
+  }, 120_000);
 });
+
+async function waitUntil(check: () => Promise<boolean>, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`not reached in ${ms} ms: ${check}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -23,6 +23,7 @@ export * from './queries/cached-failures.js';
 export * from './queries/document-calls.js';
 export * from './queries/document-trace.js';
 export * from './queries/ledger-call-view.js';
+export * from './queries/run-batches.js';
 export * from './queries/run-facts.js';
 export * from './queries/run-list.js';
 export * from './queries/run-queries.js';

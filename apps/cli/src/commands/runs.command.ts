@@ -1,6 +1,7 @@
 import {
   cancelRun,
   deleteRun,
+  describeRunBatches,
   describeUsage,
   findRun,
   hasReportBlocks,
@@ -9,6 +10,7 @@ import {
   loadFullRunReport,
   renderRunReport,
   reportSections,
+  runBatches,
   runBlockedBy,
   runListFigures,
   runNotesJson,
@@ -93,10 +95,11 @@ function showCommand(ctx: CliContext, runs: Command): void {
       await withDataSource(ctx, command, async (db) => {
         if (opts.trace !== undefined) return showLocalTrace(ctx, db, ref, { ...opts, trace: opts.trace });
         const run = await findRun(db, ref);
-        const [tasks, usage, report] = await Promise.all([
+        const [tasks, usage, report, batches] = await Promise.all([
           stageCounts(db, run.id),
           usageSoFar(db, run.id),
           loadFullRunReport(loadedFamilies(), db, run, { alpha: opts.alpha }),
+          runBatches(db, run.id),
         ]);
         const blockedBy = await runBlockedBy(db, run.status, tasks);
         if (opts.json)
@@ -105,6 +108,7 @@ function showCommand(ctx: CliContext, runs: Command): void {
             spec: run.spec,
             tasks,
             usage,
+            batches,
             blockedBy: blockedBy || null,
             sections: reportSections(report),
             ...runNotesJson(report),
@@ -119,6 +123,7 @@ function showCommand(ctx: CliContext, runs: Command): void {
           `created:  ${run.createdAt.toISOString()}`,
           `finished: ${run.finishedAt?.toISOString() ?? '-'}`,
           `usage:    ${describeUsage(usage, isOpenRunStatus(run.status))}`,
+          ...describeRunBatches(batches),
           'tasks:',
           ...Object.entries(tasks).map(
             ([stage, c]) =>

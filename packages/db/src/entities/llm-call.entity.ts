@@ -42,6 +42,11 @@ export class LlmCallEntity {
   @Column({ name: 'online_cost_usd', type: 'numeric', precision: 20, scale: 10, nullable: true })
   onlineCostUsd!: string | null;
 
+  // The batch (llm_batches) that answered or failed the call; its attempts count the batches
+  // it went through (an expired batch sends it again).
+  @Column({ name: 'batch_id', type: 'uuid', nullable: true })
+  batchId!: string | null;
+
   @Column({ name: 'template_version', type: 'text', nullable: true })
   templateVersion!: string | null;
 

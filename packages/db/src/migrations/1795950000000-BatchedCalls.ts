@@ -1,9 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Batch mode (issue 39): ledger rows say which calls went through a provider batch and what they
-// would have cost online, a parked call keeps the id of its ledger row (written at park time, at
-// the batch price), a waiting task is told why its call failed, and waiting tasks and endpoints
-// with batch work are indexed.
+// Batch mode (issue 39): ledger rows say which calls went through a provider batch, which batch
+// answered them and what they would have cost online; a parked call keeps the id of its ledger
+// row (written at park time, at the batch price), a waiting task is told why its call failed,
+// and waiting tasks and endpoints with batch work are indexed.
 
 export class BatchedCalls1795950000000 implements MigrationInterface {
   name = 'BatchedCalls1795950000000';
@@ -34,6 +34,10 @@ export class BatchedCalls1795950000000 implements MigrationInterface {
             ADD "online_cost_usd" numeric(20, 10)
         `);
     await queryRunner.query(`
+            ALTER TABLE "llm_calls"
+            ADD "batch_id" uuid
+        `);
+    await queryRunner.query(`
             CREATE INDEX "ix_llm_batch_calls_pending" ON "llm_batch_calls" ("endpoint", "model")
             WHERE status IN ('queued', 'submitted')
         `);
@@ -49,6 +53,9 @@ export class BatchedCalls1795950000000 implements MigrationInterface {
         `);
     await queryRunner.query(`
             DROP INDEX "public"."ix_llm_batch_calls_pending"
+        `);
+    await queryRunner.query(`
+            ALTER TABLE "llm_calls" DROP COLUMN "batch_id"
         `);
     await queryRunner.query(`
             ALTER TABLE "llm_calls" DROP COLUMN "online_cost_usd"

@@ -60,8 +60,9 @@ export interface UsageSoFar {
   // each settles at its real cost, usually lower. The cost limit counts both (run_costs).
   reservedUsd: number;
   // Calls sent through provider batches (limits.batch; waiting ones included), what the settled
-  // ones cost, and what they would have cost more online.
-  batch?: { calls: number; costUsd: number; savedUsd: number };
+  // ones cost, what they would have cost more online, and how often a call went into another
+  // batch (its batch expired, or failed it transiently).
+  batch?: { calls: number; costUsd: number; savedUsd: number; resent: number };
 }
 
 // Tasks per stage, from the run's counters (one indexed read, whatever the run's size).
@@ -82,7 +83,12 @@ export async function usageSoFar(db: DataSource, runId: string): Promise<UsageSo
     tokensReasoning: toNumber(r.treasoning),
     costUsd: Number(r.cost),
     reservedUsd: Number(r.reserved),
-    batch: { calls: toNumber(r.bcalls), costUsd: Number(r.bcost), savedUsd: Number(r.bsaved) },
+    batch: {
+      calls: toNumber(r.bcalls),
+      costUsd: Number(r.bcost),
+      savedUsd: Number(r.bsaved),
+      resent: toNumber(r.bresent),
+    },
   };
 }
 

@@ -37,11 +37,14 @@ describe('describeUsage', () => {
   });
 
   it('says how many calls went through provider batches, what they cost and saved', () => {
-    const batch = { calls: 420, costUsd: 0.0335, savedUsd: 0.0335 };
+    const batch = { calls: 420, costUsd: 0.0335, savedUsd: 0.0335, resent: 0 };
     expect(describeUsage({ ...plain, batch })).toBe(
       '12 model calls (3 from cache), 9000 tokens in, 1200 out, $0.0123; 420 through provider batches ($0.0335, $0.0335 less than online)',
     );
-    expect(describeUsage({ ...plain, batch: { calls: 0, costUsd: 0, savedUsd: 0 } })).toBe(
+    expect(describeUsage({ ...plain, batch: { ...batch, resent: 42 } })).toBe(
+      '12 model calls (3 from cache), 9000 tokens in, 1200 out, $0.0123; 420 through provider batches ($0.0335, $0.0335 less than online; 42 sent again after their batch expired or failed them)',
+    );
+    expect(describeUsage({ ...plain, batch: { calls: 0, costUsd: 0, savedUsd: 0, resent: 0 } })).toBe(
       '12 model calls (3 from cache), 9000 tokens in, 1200 out, $0.0123',
     );
   });

@@ -20,9 +20,11 @@ export function describeUsage(u: UsageSoFar, inFlight = true): string {
   return `${u.calls} model calls (${cache}), ${tokensIn}, ${tokensOut}, ${costText(u, inFlight)}${batchText(u)}`;
 }
 
-// '; 420 through provider batches ($0.0335, $0.0335 less than online)', for runs that used them.
+// '; 420 through provider batches ($0.0335, $0.0335 less than online; 42 sent again after their
+// batch expired or failed them)', for runs that used them.
 export function batchText(u: Partial<Pick<UsageSoFar, 'batch'>>): string {
   if (!u.batch?.calls) return '';
   const b = u.batch;
-  return `; ${b.calls} through provider batches ($${b.costUsd.toFixed(4)}, $${b.savedUsd.toFixed(4)} less than online)`;
+  const again = b.resent ? `; ${b.resent} sent again after their batch expired or failed them` : '';
+  return `; ${b.calls} through provider batches ($${b.costUsd.toFixed(4)}, $${b.savedUsd.toFixed(4)} less than online${again})`;
 }

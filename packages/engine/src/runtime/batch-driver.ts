@@ -2,6 +2,7 @@ import type { Bus } from '@precis/bus';
 import {
   batchAnswerPricer,
   batchRound,
+  cancelBatch,
   type EndedBatch,
   type ModelRegistry,
   type ModelSpec,
@@ -9,9 +10,13 @@ import {
 import type OpenAI from 'openai';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunStage } from '../ports.js';
+import { dropOrphanCalls, orphanBatches } from '../stores/batch-orphans.store.js';
 import { type ReadyTask, requeueReadyTasks } from '../tasks/waiting-tasks.js';
 import { taskMessage } from './bus-adapters.js';
 import { requeueId } from './reconciler.js';
+
+// How often batch work of ended runs is looked for (each look reads every queued call).
+const ORPHAN_CHECK_MS = 3000;
 
 // The models' endpoints and keys, as the process's LLM client has them.
 export interface BatchProviders {
@@ -26,6 +31,7 @@ export interface BatchProviders {
 // over where this one stopped.
 export class BatchDriver {
   private readonly lastPoll = new Map<string, number>();
+  private readonly lastOrphanCheck = new Map<string, number>();
   private readonly reported = new Set<string>();
   private running = false;
 
@@ -53,6 +59,7 @@ export class BatchDriver {
     if (!spec?.batch) return;
     const due = Date.now() - (this.lastPoll.get(endpoint) ?? 0) >= spec.batch.pollSeconds * 1000;
     try {
+      await this.dropOrphans(endpoint, model);
       const round = await batchRound({
         db: this.ctx.db,
         openai: this.providers.providerClient(model),
@@ -71,6 +78,26 @@ export class BatchDriver {
     } catch (err) {
       // The provider or the database is unreachable: the next tick tries again.
       this.ctx.logger.error('batch round failed; retrying', { model, error: (err as Error).message });
+    }
+  }
+
+  // Batch work of runs that ended meanwhile (cancelled, stopped): queued calls are dropped, sent
+  // batches cancelled at the provider (their settlement then fails the calls as cancelled).
+  private async dropOrphans(endpoint: string, model: string): Promise<void> {
+    if (Date.now() - (this.lastOrphanCheck.get(endpoint) ?? 0) < ORPHAN_CHECK_MS) return;
+    this.lastOrphanCheck.set(endpoint, Date.now());
+    const dropped = await dropOrphanCalls(this.ctx.db, endpoint);
+    if (dropped) this.ctx.logger.info('parked calls dropped: their runs ended', { model, calls: dropped });
+    for (const b of await orphanBatches(this.ctx.db, endpoint)) {
+      const status = await cancelBatch(this.providers.providerClient(model), b.providerBatchId);
+      await this.ctx.db.query(`UPDATE llm_batches SET status = $2 WHERE id = $1 AND ended_at IS NULL`, [
+        b.id,
+        status,
+      ]);
+      this.ctx.logger.info('provider batch cancelled: no open task waits for it', {
+        model,
+        batch: b.providerBatchId,
+      });
     }
   }
 

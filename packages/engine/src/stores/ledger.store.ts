@@ -28,6 +28,7 @@ export interface RunUsageRow {
   bcalls: Num;
   bcost: Num;
   bsaved: Num;
+  bresent: Num;
 }
 
 // Every ledger row of the run, summed (repeats after faults included).
@@ -41,7 +42,8 @@ export async function runUsageRow(db: DataSource, runId: string): Promise<RunUsa
             COALESCE(SUM(cost_usd) FILTER (WHERE status = 'sent'), 0) AS reserved,
             COALESCE(SUM(calls) FILTER (WHERE batched), 0) AS bcalls,
             COALESCE(SUM(cost_usd) FILTER (WHERE batched AND status <> 'sent'), 0) AS bcost,
-            COALESCE(SUM(online_cost_usd - cost_usd) FILTER (WHERE batched AND status = 'ok'), 0) AS bsaved
+            COALESCE(SUM(online_cost_usd - cost_usd) FILTER (WHERE batched AND status = 'ok'), 0) AS bsaved,
+            COALESCE(SUM(attempts - 1) FILTER (WHERE batched AND status <> 'sent'), 0) AS bresent
      FROM llm_calls WHERE run_id = $1`,
     [runId],
   );

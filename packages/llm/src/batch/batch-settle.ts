@@ -93,11 +93,12 @@ async function settleAnswered(tx: EntityManager, batchId: string, calls: Settled
      ), done AS (
        DELETE FROM llm_batch_calls AS c USING input AS i
        WHERE c.batch_id = $1 AND c.status = 'submitted' AND c.cache_key = i.key
-       RETURNING c.cache_key, c.ledger_id, c.request
+       RETURNING c.cache_key, c.ledger_id, c.request, c.expirations
      ), ledger AS (
        UPDATE llm_calls AS l SET status = 'ok', request = d.request, response = i.response, tokens_in = i.tokens_in,
          tokens_out = i.tokens_out, tokens_cached = i.tokens_cached, tokens_reasoning = i.tokens_reasoning,
-         cost_usd = i.cost_usd, list_cost_usd = i.cost_usd, online_cost_usd = i.online_cost_usd, attempts = 1, error = NULL,
+         cost_usd = i.cost_usd, list_cost_usd = i.cost_usd, online_cost_usd = i.online_cost_usd,
+         attempts = 1 + d.expirations, batch_id = $1, error = NULL,
          latency_ms = (extract(epoch FROM now() - l.created_at) * 1000)::integer
        FROM done AS d JOIN input AS i ON i.key = d.cache_key WHERE l.id = d.ledger_id
      ) SELECT cache_key FROM done`,
@@ -118,9 +119,10 @@ async function settleFailed(tx: EntityManager, batchId: string, calls: SettledCa
      ), gone AS (
        DELETE FROM llm_batch_calls AS c USING input AS i
        WHERE c.batch_id = $1 AND c.status = 'submitted' AND c.cache_key = i.key
-       RETURNING c.cache_key, c.ledger_id, c.request
+       RETURNING c.cache_key, c.ledger_id, c.request, c.expirations
      ), ledger AS (
-       UPDATE llm_calls AS l SET status = 'error', request = g.request, cost_usd = 0, list_cost_usd = 0, attempts = 1,
+       UPDATE llm_calls AS l SET status = 'error', request = g.request, cost_usd = 0, list_cost_usd = 0,
+         attempts = 1 + g.expirations, batch_id = $1,
          error = i.error, latency_ms = (extract(epoch FROM now() - l.created_at) * 1000)::integer
        FROM gone AS g JOIN input AS i ON i.key = g.cache_key WHERE l.id = g.ledger_id
      ), told AS (
