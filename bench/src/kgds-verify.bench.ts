@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,6 +11,7 @@ import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { builtInFamilies } from './built-in-families.js';
 import { sampleLockWaits, statementsOf } from './db-activity.js';
+import { cpuOf, cpuOfCommand } from './process-cpu.js';
 import { cpuProfileArgs, startServiceProcess } from './service-process.js';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -87,30 +88,6 @@ async function timedRun(
     for (const w of workers) await w.stop();
     await chat.close();
   }
-}
-
-// CPU seconds (user + system) of processes, from /proc: where a phase's time went (the services,
-// the fake server, PostgreSQL and NATS share this machine's cores).
-function cpuOf(pid: number | string): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-function cpuOfCommand(name: string): number {
-  let total = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name) total += cpuOf(pid);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return total;
 }
 
 // CPU seconds per role between start() and the returned report(), and how many of the machine's

@@ -92,6 +92,8 @@ export class LlmBatchCallEntity {
 // A task parked until a batched call is answered (several tasks may wait for one call), or told
 // why it failed.
 @Entity({ name: 'llm_batch_waiters' })
+// A task's waits, found when it parks and when it is queued again.
+@Index(['taskId'])
 export class LlmBatchWaiterEntity {
   @PrimaryColumn({ name: 'cache_key', type: 'text' })
   cacheKey!: string;

@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 // Batch mode (issue 39): ledger rows say which calls went through a provider batch, which batch
 // answered them and what they would have cost online; a parked call keeps the id of its ledger
 // row (written at park time, at the batch price), a waiting task is told why its call failed,
-// and waiting tasks and endpoints with batch work are indexed.
+// and waiting tasks, a task's waits and endpoints with batch work are indexed.
 
 export class BatchedCalls1795950000000 implements MigrationInterface {
   name = 'BatchedCalls1795950000000';
@@ -42,6 +42,9 @@ export class BatchedCalls1795950000000 implements MigrationInterface {
             WHERE status IN ('queued', 'submitted')
         `);
     await queryRunner.query(`
+            CREATE INDEX "IDX_0801eb4d0a439089d72fe08c7b" ON "llm_batch_waiters" ("task_id")
+        `);
+    await queryRunner.query(`
             CREATE INDEX "ix_tasks_waiting" ON "tasks" ("run_id")
             WHERE status = 'waiting'
         `);
@@ -50,6 +53,9 @@ export class BatchedCalls1795950000000 implements MigrationInterface {
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
             DROP INDEX "public"."ix_tasks_waiting"
+        `);
+    await queryRunner.query(`
+            DROP INDEX "public"."IDX_0801eb4d0a439089d72fe08c7b"
         `);
     await queryRunner.query(`
             DROP INDEX "public"."ix_llm_batch_calls_pending"

@@ -70,66 +70,81 @@ export async function settleBatch(
 // Answered calls end (the answer is in the ledger, which is the cache), and their ledger rows
 // ('sent' since parked) become the answers.
 async function settleAnswered(tx: EntityManager, batchId: string, calls: SettledCall[]): Promise<string[]> {
-  const rows = calls.flatMap((c) =>
-    c.outcome === 'answered'
-      ? [
-          {
-            key: c.cacheKey,
-            response: c.ledger.response,
-            tokens_in: c.ledger.tokensIn,
-            tokens_out: c.ledger.tokensOut,
-            tokens_cached: c.ledger.tokensCached,
-            tokens_reasoning: c.ledger.tokensReasoning,
-            cost_usd: c.ledger.costUsd,
-            online_cost_usd: c.ledger.onlineCostUsd,
-          },
-        ]
-      : [],
-  );
-  const done: { cache_key: string }[] = await tx.query(
-    `WITH input AS (
-       SELECT * FROM jsonb_to_recordset($2::jsonb) AS i(key text, response jsonb, tokens_in integer, tokens_out integer,
-         tokens_cached integer, tokens_reasoning integer, cost_usd numeric, online_cost_usd numeric)
-     ), done AS (
-       DELETE FROM llm_batch_calls AS c USING input AS i
-       WHERE c.batch_id = $1 AND c.status = 'submitted' AND c.cache_key = i.key
-       RETURNING c.cache_key, c.ledger_id, c.request, c.expirations
-     ), ledger AS (
-       UPDATE llm_calls AS l SET status = 'ok', request = d.request, response = i.response, tokens_in = i.tokens_in,
-         tokens_out = i.tokens_out, tokens_cached = i.tokens_cached, tokens_reasoning = i.tokens_reasoning,
-         cost_usd = i.cost_usd, list_cost_usd = i.cost_usd, online_cost_usd = i.online_cost_usd,
-         attempts = 1 + d.expirations, batch_id = $1, error = NULL,
-         latency_ms = (extract(epoch FROM now() - l.created_at) * 1000)::integer
-       FROM done AS d JOIN input AS i ON i.key = d.cache_key WHERE l.id = d.ledger_id
-     ) SELECT cache_key FROM done`,
+  const answers = new Map(calls.flatMap((c) => (c.outcome === 'answered' ? [[c.cacheKey, c.ledger]] : [])));
+  const done = await takeCalls(tx, batchId, [...answers.keys()]);
+  const rows = done.map((d) => {
+    const a = answers.get(d.cache_key)!;
+    return {
+      id: d.ledger_id,
+      request: d.request,
+      attempts: 1 + Number(d.expirations),
+      response: a.response,
+      tokens_in: a.tokensIn,
+      tokens_out: a.tokensOut,
+      tokens_cached: a.tokensCached,
+      tokens_reasoning: a.tokensReasoning,
+      cost_usd: a.costUsd,
+      online_cost_usd: a.onlineCostUsd,
+    };
+  });
+  await tx.query(
+    `UPDATE llm_calls AS l SET status = 'ok', request = i.request, response = i.response, tokens_in = i.tokens_in,
+       tokens_out = i.tokens_out, tokens_cached = i.tokens_cached, tokens_reasoning = i.tokens_reasoning,
+       cost_usd = i.cost_usd, list_cost_usd = i.cost_usd, online_cost_usd = i.online_cost_usd, attempts = i.attempts,
+       batch_id = $1, error = NULL, latency_ms = (extract(epoch FROM now() - l.created_at) * 1000)::integer
+     FROM jsonb_to_recordset($2::jsonb) AS i(id uuid, request jsonb, attempts integer, response jsonb, tokens_in integer,
+       tokens_out integer, tokens_cached integer, tokens_reasoning integer, cost_usd numeric, online_cost_usd numeric)
+     WHERE l.id = i.id`,
     [batchId, JSON.stringify(rows)],
   );
-  return done.map((r) => r.cache_key);
+  return done.map((d) => d.cache_key);
+}
+
+// Takes these calls of the batch out of llm_batch_calls. (The keys go in as an array and the
+// outcomes are joined in here: joining a JSON recordset in SQL, the planner rescanned it per row.)
+async function takeCalls(tx: EntityManager, batchId: string, keys: string[]) {
+  const rows: { cache_key: string; ledger_id: string; request: unknown; expirations: number }[] =
+    await tx.query(
+      `WITH gone AS (
+       DELETE FROM llm_batch_calls WHERE cache_key = ANY($2::text[]) AND batch_id = $1 AND status = 'submitted'
+       RETURNING cache_key, ledger_id, request, expirations
+     ) SELECT * FROM gone`,
+      [batchId, keys],
+    );
+  return rows;
 }
 
 // Failed calls go (a later park sends them again); their ledger rows settle as errors at no cost,
 // and each waiting task is told why.
 async function settleFailed(tx: EntityManager, batchId: string, calls: SettledCall[]): Promise<string[]> {
-  const rows = calls.flatMap((c) =>
-    c.outcome === 'failed' ? [{ key: c.cacheKey, error: c.error, status: c.status, expired: c.expired }] : [],
-  );
-  const done: { cache_key: string }[] = await tx.query(
+  const failures = new Map(calls.flatMap((c) => (c.outcome === 'failed' ? [[c.cacheKey, c]] : [])));
+  const gone = await takeCalls(tx, batchId, [...failures.keys()]);
+  const rows = gone.map((g) => {
+    const f = failures.get(g.cache_key)!;
+    if (f.outcome !== 'failed') throw new Error('unreachable');
+    return {
+      key: g.cache_key,
+      id: g.ledger_id,
+      request: g.request,
+      attempts: 1 + Number(g.expirations),
+      error: f.error,
+      status: f.status,
+      expired: f.expired,
+    };
+  });
+  await tx.query(
     `WITH input AS (
-       SELECT * FROM jsonb_to_recordset($2::jsonb) AS i(key text, error text, status integer, expired boolean)
-     ), gone AS (
-       DELETE FROM llm_batch_calls AS c USING input AS i
-       WHERE c.batch_id = $1 AND c.status = 'submitted' AND c.cache_key = i.key
-       RETURNING c.cache_key, c.ledger_id, c.request, c.expirations
+       SELECT * FROM jsonb_to_recordset($2::jsonb)
+         AS i(key text, id uuid, request jsonb, attempts integer, error text, status integer, expired boolean)
      ), ledger AS (
-       UPDATE llm_calls AS l SET status = 'error', request = g.request, cost_usd = 0, list_cost_usd = 0,
-         attempts = 1 + g.expirations, batch_id = $1,
-         error = i.error, latency_ms = (extract(epoch FROM now() - l.created_at) * 1000)::integer
-       FROM gone AS g JOIN input AS i ON i.key = g.cache_key WHERE l.id = g.ledger_id
-     ), told AS (
-       UPDATE llm_batch_waiters AS w SET error = i.error, http_status = i.status, expired = i.expired
-       FROM gone AS g JOIN input AS i ON i.key = g.cache_key WHERE w.cache_key = g.cache_key
-     ) SELECT cache_key FROM gone`,
+       UPDATE llm_calls AS l SET status = 'error', request = i.request, cost_usd = 0, list_cost_usd = 0,
+         attempts = i.attempts, batch_id = $1, error = i.error,
+         latency_ms = (extract(epoch FROM now() - l.created_at) * 1000)::integer
+       FROM input AS i WHERE l.id = i.id
+     )
+     UPDATE llm_batch_waiters AS w SET error = i.error, http_status = i.status, expired = i.expired
+     FROM input AS i WHERE w.cache_key = i.key`,
     [batchId, JSON.stringify(rows)],
   );
-  return done.map((r) => r.cache_key);
+  return gone.map((g) => g.cache_key);
 }
