@@ -1,4 +1,5 @@
 import {
+  batchText,
   costText,
   type RunProgress,
   type StageCounts,
@@ -56,7 +57,8 @@ function tokensText(u: UsageSoFar): string {
 
 // The cost is what settled calls spent (it never goes down); calls in flight are said apart at
 // their reserved cost, which they settle below.
-const usageText = (u: UsageSoFar) => `${u.calls} model calls, ${tokensText(u)}, ${costText(u)}`;
+const usageText = (u: UsageSoFar) =>
+  `${u.calls} model calls, ${tokensText(u)}, ${costText(u)}${batchText(u)}`;
 
 // One bar per stage (done/total, failures, ETA) plus model calls, tokens and cost so far,
 // refreshed from the database; plain periodic lines when stderr is not a terminal.

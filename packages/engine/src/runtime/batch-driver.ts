@@ -32,6 +32,7 @@ export interface BatchProviders {
 export class BatchDriver {
   private readonly lastPoll = new Map<string, number>();
   private readonly lastOrphanCheck = new Map<string, number>();
+  private readonly lastSend = new Map<string, number>();
   private readonly reported = new Set<string>();
   private running = false;
 
@@ -67,12 +68,14 @@ export class BatchDriver {
         url: '/v1/chat/completions',
         limits: { maxRequests: spec.batch.maxRequests, maxBytes: spec.batch.maxBytes },
         gatherMs: spec.batch.gatherSeconds * 1000,
+        sentMsAgo: Date.now() - (this.lastSend.get(endpoint) ?? 0),
         poll: due,
         price: batchAnswerPricer(spec),
         maxRetries: spec.maxRetries,
         onExpiry: spec.batch.onExpiry,
       });
       if (due) this.lastPoll.set(endpoint, Date.now());
+      if (round.submitted.length) this.lastSend.set(endpoint, Date.now());
       for (const id of round.submitted) this.ctx.logger.info('provider batch sent', { model, batch: id });
       for (const b of round.ended) await this.settled(model, b);
     } catch (err) {

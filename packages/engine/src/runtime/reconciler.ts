@@ -57,6 +57,8 @@ export class Reconciler {
 
   private async resend(runIds: string[], stage: RunStage): Promise<void> {
     const lost = await openStageTasks(this.ctx.db, runIds, stage);
+    // Open but waiting for provider batches: not on the bus by design.
+    if (lost.length === 0) return;
     await this.bus.enqueueMany(
       stage,
       lost.map((t) =>

@@ -1,6 +1,7 @@
 // The durable state of batch mode (issue 39) in PostgreSQL or PGlite: calls parked for a batch
 // (one per cache key, with the tasks waiting for it), batches taken per endpoint by one batcher at
 // a time, and their settlement. The provider side is provider-batch.ts.
+import { batcherFor, type TurnBatcher } from '@precis/db/group-commit';
 import type { DataSource } from 'typeorm';
 import { ledgerInsertSql, ledgerRowsJson } from '../ledger-rows.js';
 import type { LlmCallRecord } from '../store/llm-store.js';
@@ -32,38 +33,72 @@ const LINE_OVERHEAD = 160;
 
 // Parks a call for the next batch of its endpoint and records the task waiting for it; a call
 // already parked (another task, or the same one again) is not parked twice, and its ledger row is
-// written once. Over the run's cost limit: CostLimitError, nothing parked.
-export async function parkCall(db: DataSource, c: ParkedCall): Promise<ParkOutcome> {
+// written once. Over the run's cost limit: CostLimitError, nothing parked. Parks made in one
+// event-loop turn share one transaction (a task's n samples park together); a group that fails
+// is parked again call by call, so one call over the limit refuses only itself.
+export function parkCall(db: DataSource, c: ParkedCall): Promise<ParkOutcome> {
+  return batcherFor(parkBatchers, db, (calls: ParkedCall[]) => parkCalls(db, calls)).submit(c);
+}
+
+const parkBatchers = new WeakMap<DataSource, TurnBatcher<ParkedCall, ParkOutcome>>();
+
+async function parkCalls(db: DataSource, calls: ParkedCall[]): Promise<ParkOutcome[]> {
   try {
     return await db.transaction(async (tx) => {
-      const [told] = await tx.query(
+      // Failures told to their waiting tasks: each is told once.
+      const told: {
+        cache_key: string;
+        task_id: string;
+        error: string;
+        http_status: number | null;
+        expired: boolean;
+      }[] = await tx.query(
         `WITH told AS (
-           DELETE FROM llm_batch_waiters WHERE cache_key = $1 AND task_id = $2 AND error IS NOT NULL
-           RETURNING error, http_status, expired
-         ) SELECT * FROM told`,
-        [c.cacheKey, c.taskId],
+             DELETE FROM llm_batch_waiters AS w USING unnest($1::text[], $2::text[]) AS k(key, task)
+             WHERE w.cache_key = k.key AND w.task_id = k.task AND w.error IS NOT NULL
+             RETURNING w.cache_key, w.task_id, w.error, w.http_status, w.expired
+           ) SELECT * FROM told`,
+        [calls.map((c) => c.cacheKey), calls.map((c) => c.taskId)],
       );
-      if (told)
-        return {
-          parked: false,
-          error: told.error,
-          status: told.http_status,
-          expired: told.expired,
-        };
-      const inserted: unknown[] = await tx.query(
-        `INSERT INTO llm_batch_calls (cache_key, endpoint, model, request, ledger_id) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (cache_key) DO NOTHING RETURNING status`,
-        [c.cacheKey, c.endpoint, c.model, c.request, c.sent.id],
+      const failures = new Map(told.map((t) => [`${t.cache_key}\u0000${t.task_id}`, t]));
+      const outcomeOf = (c: ParkedCall): ParkOutcome => {
+        const t = failures.get(`${c.cacheKey}\u0000${c.taskId}`);
+        return t
+          ? { parked: false, error: t.error, status: t.http_status, expired: t.expired }
+          : { parked: true };
+      };
+      const parking = calls.filter((c) => outcomeOf(c).parked);
+      const inserted: { cache_key: string }[] = await tx.query(
+        `INSERT INTO llm_batch_calls (cache_key, endpoint, model, request, ledger_id)
+         SELECT key, endpoint, model, request, ledger_id
+         FROM jsonb_to_recordset($1::jsonb) AS i(key text, endpoint text, model text, request jsonb, ledger_id uuid)
+         ON CONFLICT (cache_key) DO NOTHING RETURNING cache_key`,
+        [
+          JSON.stringify(
+            parking.map((c) => ({
+              key: c.cacheKey,
+              endpoint: c.endpoint,
+              model: c.model,
+              request: c.request,
+              ledger_id: c.sent.id,
+            })),
+          ),
+        ],
       );
-      if (inserted.length > 0) await tx.query(ledgerInsertSql('$1::jsonb'), [ledgerRowsJson([c.sent])]);
-      await tx.query(
-        `INSERT INTO llm_batch_waiters (cache_key, task_id, run_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-        [c.cacheKey, c.taskId, c.runId],
-      );
-      return { parked: true };
+      // The ledger row of each call this group queued (the first asker's, when two asked).
+      const queued = new Set(inserted.map((r) => r.cache_key));
+      const sent = parking.filter((c) => queued.delete(c.cacheKey)).map((c) => c.sent);
+      if (sent.length) await tx.query(ledgerInsertSql('$1::jsonb'), [ledgerRowsJson(sent)]);
+      if (parking.length)
+        await tx.query(
+          `INSERT INTO llm_batch_waiters (cache_key, task_id, run_id)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[]) ON CONFLICT DO NOTHING`,
+          [parking.map((c) => c.cacheKey), parking.map((c) => c.taskId), parking.map((c) => c.runId)],
+        );
+      return calls.map(outcomeOf);
     });
   } catch (err) {
-    throw costLimitError(err, c.sent) ?? err;
+    throw (calls.length === 1 ? costLimitError(err, calls[0]!.sent) : null) ?? err;
   }
 }
 

@@ -35,8 +35,11 @@ export interface BatchRoundOptions {
   limits: BatchFileLimits;
   // How long a batch may stay 'preparing' before another round takes it as stranded (ms).
   strandedAfterMs?: number;
-  // Queued calls are sent once none has arrived for this long (or a file's worth is queued).
+  // Queued calls are sent once none has arrived for this long (or a file's worth is queued),
+  // counted from this process's last send too: building and uploading a large file holds up the
+  // parks meanwhile, which is no sign that they have stopped.
   gatherMs: number;
+  sentMsAgo?: number;
   // Whether this round polls the open batches (the caller paces polls by the model's pollSeconds).
   poll: boolean;
   // An answer's ledger columns at the batch price; throws when the answer is no usable reply.
@@ -71,7 +74,8 @@ export async function batchRound(o: BatchRoundOptions): Promise<BatchRound> {
     else submitted.push(await send(o, { batchId: b.id, calls: await callsOfBatch(o.db, b.id) }));
   }
   const queued = await queuedCallsOf(o.db, o.endpoint);
-  if (queued.count >= o.limits.maxRequests || (queued.count > 0 && queued.quietMs >= o.gatherMs)) {
+  const quietMs = Math.min(queued.quietMs, o.sentMsAgo ?? Number.POSITIVE_INFINITY);
+  if (queued.count >= o.limits.maxRequests || (queued.count > 0 && quietMs >= o.gatherMs)) {
     for (;;) {
       const taken = await takeQueuedCalls(o.db, o.endpoint, o.limits);
       if (!taken) break;
