@@ -146,5 +146,9 @@ describe('batch mode across services', () => {
       answered: end.requestsAnswered - start.requestsAnswered,
     }).toEqual({ uploads: 1, batches: 1, answered: CALLS });
     expect(await reportOf(db, run.id)).toBe(embedded.report);
+    // GetRun says what went through batches and what it saved (half of the online price).
+    const shown = (await runs.getRun(run.id)).usage?.batch;
+    expect(shown).toMatchObject({ calls: CALLS, resent: 0 });
+    expect(shown!.savedUsd).toBeCloseTo(shown!.costUsd, 9);
   }, 180_000);
 });

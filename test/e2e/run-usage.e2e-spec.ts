@@ -25,6 +25,8 @@ const USAGE = {
   tokensOut: 1700,
   tokensCached: 3072,
   tokensReasoning: 960,
+  // No stage of this spec sends calls through provider batches.
+  batch: { calls: 0, costUsd: 0, savedUsd: 0, resent: 0 },
 };
 const USAGE_LINE =
   'usage:    5 model calls (1 from cache, 1 repeated after faults), 11000 tokens in (3072 cached), 1700 out (960 reasoning), $0.0110';

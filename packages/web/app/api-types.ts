@@ -51,6 +51,9 @@ export interface RunUsage {
   tokensCached: number;
   // Reasoning tokens (part of tokensOut).
   tokensReasoning: number;
+  // What went through provider batches (limits.batch): calls, their cost, what they saved over
+  // online prices, and times a call went into another batch.
+  batch?: { calls: number; costUsd: number; savedUsd: number; resent: number };
 }
 
 export interface RunList {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatCalls, formatCountTick, formatTick, formatTokens, formatUsdTick } from './format';
+import {
+  formatBatches,
+  formatCalls,
+  formatCountTick,
+  formatTick,
+  formatTokens,
+  formatUsd,
+  formatUsdTick,
+} from './format';
 
 describe("a run's usage on the page", () => {
   const plain = {
@@ -23,6 +31,14 @@ describe("a run's usage on the page", () => {
   it('counts the calls the cache answered and those repeated after faults', () => {
     expect(formatCalls(plain)).toBe('12 (3 from cache)');
     expect(formatCalls({ ...plain, repeated: 2 })).toBe('12 (3 from cache, 2 repeated after faults)');
+  });
+
+  it('says what went through provider batches and what it saved', () => {
+    const batch = { calls: 840, costUsd: 0.0335, savedUsd: 0.0335, resent: 0 };
+    expect(formatBatches(batch)).toBe(
+      `840 calls, ${formatUsd(0.0335)} (${formatUsd(0.0335)} less than online)`,
+    );
+    expect(formatBatches({ ...batch, resent: 15 })).toMatch(/less than online; 15 sent again\)$/);
   });
 });
 

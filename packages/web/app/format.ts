@@ -38,6 +38,12 @@ export function formatTokens(u: RunUsage): string {
 }
 
 // A run's model calls, e.g. '12 (3 from cache, 1 repeated after faults)'.
+// '840 calls, $0.0335 ($0.0335 less than online; 15 sent again)'.
+export function formatBatches(b: NonNullable<RunUsage['batch']>): string {
+  const again = b.resent ? `; ${b.resent} sent again` : '';
+  return `${b.calls} calls, ${formatUsd(b.costUsd)} (${formatUsd(b.savedUsd)} less than online${again})`;
+}
+
 export function formatCalls(u: RunUsage): string {
   const repeated = u.repeated ? `, ${u.repeated} repeated after faults` : '';
   return `${u.calls} (${u.cacheHits} from cache${repeated})`;

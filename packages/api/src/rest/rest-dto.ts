@@ -48,6 +48,15 @@ export const runDto = z.object({
         .number()
         .describe("prompt tokens served from the provider's prompt cache (part of tokensIn)"),
       tokensReasoning: z.number().describe('reasoning tokens (part of tokensOut)'),
+      batch: z
+        .object({
+          calls: z.number().describe('calls sent through provider batches (waiting ones included)'),
+          costUsd: z.number().describe('what the settled ones cost (the batch price)'),
+          savedUsd: z.number().describe('what they would have cost more online'),
+          resent: z.number().describe('times a call went into another batch (expired or failed transiently)'),
+        })
+        .optional()
+        .describe("the spec's limits.batch stages: what went through provider batches"),
     })
     .nullable()
     .describe("the run's model calls from the call ledger (GET of one run only)"),

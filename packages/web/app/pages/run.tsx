@@ -7,7 +7,7 @@ import { LiveProgress } from '../components/progress';
 import { RunFactsView } from '../components/run-facts';
 import { Samples } from '../components/samples';
 import { formatCost } from '../cost';
-import { formatCalls, formatDate, formatTokens, isOpen } from '../format';
+import { formatBatches, formatCalls, formatDate, formatTokens, isOpen } from '../format';
 import { useFetch } from '../hooks';
 import { href } from '../router';
 
@@ -31,6 +31,12 @@ function UsageFacts({ usage, open }: { usage: NonNullable<RunView['usage']>; ope
         <dt>cost</dt>
         <dd data-testid="usage-cost">{formatCost(usage.costUsd, usage.reservedUsd, open)}</dd>
       </div>
+      {usage.batch?.calls ? (
+        <div>
+          <dt>provider batches</dt>
+          <dd data-testid="usage-batches">{formatBatches(usage.batch)}</dd>
+        </div>
+      ) : null}
     </>
   );
 }

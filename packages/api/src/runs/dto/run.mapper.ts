@@ -49,6 +49,7 @@ export function toProtoUsage(u: UsageSoFar): RunUsage {
     tokensOut: u.tokensOut,
     tokensCached: u.tokensCached,
     tokensReasoning: u.tokensReasoning,
+    batch: u.batch ?? { calls: 0, costUsd: 0, savedUsd: 0, resent: 0 },
   };
 }
 

@@ -260,6 +260,19 @@ export interface RunUsage {
   tokensCached: number;
   /** Reasoning tokens (part of tokens_out). */
   tokensReasoning: number;
+  /** Calls sent through provider batches (the spec's limits.batch). */
+  batch: RunBatchUsage | undefined;
+}
+
+/**
+ * What went through provider batches: calls (waiting ones included), what the settled ones cost,
+ * what they would have cost more online, and how often a call went into another batch.
+ */
+export interface RunBatchUsage {
+  calls: number;
+  costUsd: number;
+  savedUsd: number;
+  resent: number;
 }
 
 /** A task as stored by the planner (the bus carries the lighter Task envelope). */
@@ -1039,7 +1052,16 @@ export const RunHeadline: MessageFns<RunHeadline> = {
 };
 
 function createBaseRunUsage(): RunUsage {
-  return { calls: 0, cacheHits: 0, repeated: 0, tokensIn: 0, tokensOut: 0, tokensCached: 0, tokensReasoning: 0 };
+  return {
+    calls: 0,
+    cacheHits: 0,
+    repeated: 0,
+    tokensIn: 0,
+    tokensOut: 0,
+    tokensCached: 0,
+    tokensReasoning: 0,
+    batch: undefined,
+  };
 }
 
 export const RunUsage: MessageFns<RunUsage> = {
@@ -1064,6 +1086,9 @@ export const RunUsage: MessageFns<RunUsage> = {
     }
     if (message.tokensReasoning !== 0) {
       writer.uint32(56).int64(message.tokensReasoning);
+    }
+    if (message.batch !== undefined) {
+      RunBatchUsage.encode(message.batch, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -1137,6 +1162,14 @@ export const RunUsage: MessageFns<RunUsage> = {
             message.tokensReasoning = longToNumber(reader.int64());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.batch = RunBatchUsage.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1178,6 +1211,7 @@ export const RunUsage: MessageFns<RunUsage> = {
         : isSet(object.tokens_reasoning)
         ? globalThis.Number(object.tokens_reasoning)
         : 0,
+      batch: isSet(object.batch) ? RunBatchUsage.fromJSON(object.batch) : undefined,
     };
   },
 
@@ -1204,6 +1238,9 @@ export const RunUsage: MessageFns<RunUsage> = {
     if (message.tokensReasoning !== 0) {
       obj.tokensReasoning = Math.round(message.tokensReasoning);
     }
+    if (message.batch !== undefined) {
+      obj.batch = RunBatchUsage.toJSON(message.batch);
+    }
     return obj;
   },
 
@@ -1219,6 +1256,134 @@ export const RunUsage: MessageFns<RunUsage> = {
     message.tokensOut = object.tokensOut ?? 0;
     message.tokensCached = object.tokensCached ?? 0;
     message.tokensReasoning = object.tokensReasoning ?? 0;
+    message.batch = (object.batch !== undefined && object.batch !== null)
+      ? RunBatchUsage.fromPartial(object.batch)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRunBatchUsage(): RunBatchUsage {
+  return { calls: 0, costUsd: 0, savedUsd: 0, resent: 0 };
+}
+
+export const RunBatchUsage: MessageFns<RunBatchUsage> = {
+  encode(message: RunBatchUsage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.calls !== 0) {
+      writer.uint32(8).int64(message.calls);
+    }
+    if (message.costUsd !== 0) {
+      writer.uint32(17).double(message.costUsd);
+    }
+    if (message.savedUsd !== 0) {
+      writer.uint32(25).double(message.savedUsd);
+    }
+    if (message.resent !== 0) {
+      writer.uint32(32).int64(message.resent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunBatchUsage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunBatchUsage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.calls = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.costUsd = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.savedUsd = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.resent = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RunBatchUsage {
+    return {
+      calls: isSet(object.calls) ? globalThis.Number(object.calls) : 0,
+      costUsd: isSet(object.costUsd)
+        ? globalThis.Number(object.costUsd)
+        : isSet(object.cost_usd)
+        ? globalThis.Number(object.cost_usd)
+        : 0,
+      savedUsd: isSet(object.savedUsd)
+        ? globalThis.Number(object.savedUsd)
+        : isSet(object.saved_usd)
+        ? globalThis.Number(object.saved_usd)
+        : 0,
+      resent: isSet(object.resent) ? globalThis.Number(object.resent) : 0,
+    };
+  },
+
+  toJSON(message: RunBatchUsage): unknown {
+    const obj: any = {};
+    if (message.calls !== 0) {
+      obj.calls = Math.round(message.calls);
+    }
+    if (message.costUsd !== 0) {
+      obj.costUsd = floatToJson(message.costUsd);
+    }
+    if (message.savedUsd !== 0) {
+      obj.savedUsd = floatToJson(message.savedUsd);
+    }
+    if (message.resent !== 0) {
+      obj.resent = Math.round(message.resent);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RunBatchUsage>, I>>(base?: I): RunBatchUsage {
+    return RunBatchUsage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RunBatchUsage>, I>>(object: I): RunBatchUsage {
+    const message = createBaseRunBatchUsage();
+    message.calls = object.calls ?? 0;
+    message.costUsd = object.costUsd ?? 0;
+    message.savedUsd = object.savedUsd ?? 0;
+    message.resent = object.resent ?? 0;
     return message;
   },
 };
