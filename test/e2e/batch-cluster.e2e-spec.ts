@@ -150,5 +150,25 @@ describe('batch mode across services', () => {
     const shown = (await runs.getRun(run.id)).usage?.batch;
     expect(shown).toMatchObject({ calls: CALLS, resent: 0 });
     expect(shown!.savedUsd).toBeCloseTo(shown!.costUsd, 9);
+    // REST: the run and the page's view list the batch, answered in full; no task waits.
+    const get = async (path: string) => {
+      const res = await fetch(`http://127.0.0.1:${cluster.procs.get('gateway')!.httpPort}/api/v1${path}`, {
+        headers: { authorization: `Bearer ${cluster.access.key}` },
+      });
+      return (await res.json()) as { batches?: unknown; run?: { batches?: unknown } };
+    };
+    const batch = {
+      id: expect.any(String),
+      providerBatchId: expect.stringMatching(/^batch_fake\d+$/),
+      status: 'completed',
+      requests: CALLS,
+      completed: CALLS,
+      failed: 0,
+      ageSeconds: expect.any(Number),
+      ended: true,
+    };
+    const expected = { waitingTasks: 0, queuedCalls: 0, batches: [batch] };
+    expect((await get(`/runs/${run.id}`)).run?.batches).toEqual(expected);
+    expect((await get(`/runs/${run.id}/view`)).batches).toEqual(expected);
   }, 180_000);
 });

@@ -5,21 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeLlmServer, parseRules, startFakeLlmServer } from '@precis/testing';
 import { validateSpec } from '../support/precis.js';
 import { embeddedOutcome } from './embedded-runs.js';
-import { bookSpec, judgeRules, leaderboardOf } from './runs-support.js';
+import { bookSpec, judgeRules, leaderboardOf, registryObject } from './runs-support.js';
 
-const registry = (baseURL: string, batch: boolean) => ({
-  models: {
-    'fake-model': {
-      baseURL,
-      model: 'fake-model',
-      contextWindow: 4096,
-      maxConcurrency: 16,
-      pricePer1MInput: 1,
-      pricePer1MOutput: 2,
-      ...(batch ? { batch: { pollSeconds: 0.05, gatherSeconds: 0.2 } } : {}),
-    },
-  },
-});
+// The cluster tests' registry, with the Batch API or without.
+const registry = (baseURL: string, batch: boolean) => {
+  const model = registryObject(baseURL).models['fake-model'];
+  return {
+    models: { 'fake-model': batch ? { ...model, batch: { pollSeconds: 0.05, gatherSeconds: 0.2 } } : model },
+  };
+};
 
 describe('batch mode: multi-step strategies', () => {
   let fake: FakeLlmServer;

@@ -72,4 +72,5 @@ export * from './tasks/summary-texts.js';
 export * from './tasks/task-errors.js';
 export * from './tasks/task-payloads.js';
 export * from './tasks/task-store.js';
+export * from './tasks/waiting-tasks.store.js';
 export * from './templates/run-templates.js';

@@ -17,10 +17,12 @@ export {
   type SettledCall,
   type Settlement,
   settleBatch,
-} from './batch/batch-settle.js';
+} from './batch/batch-settle.store.js';
 export { type BatchRound, type BatchRoundOptions, batchRound, type EndedBatch } from './batch/batcher.js';
+export { batchEndpointKey } from './batch/park-in-batch.js';
 export { batchAnswerPricer } from './batch/price-answer.js';
 export {
+  type BatchClient,
   type BatchEndpoint,
   BatchFileError,
   type BatchFileLimits,
@@ -38,7 +40,6 @@ export {
 export { canonicalJson, computeCacheKey, computeCacheKeys } from './cache-key.js';
 export { backoffDelayMs, parseRetryAfterMs } from './client/backoff.js';
 export {
-  batchEndpointKey,
   LlmClient,
   type LlmClientOptions,
   sampleTemplateVersion,

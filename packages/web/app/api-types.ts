@@ -116,6 +116,25 @@ export interface RunView {
   // The run's leaderboards as GET /api/v1/runs/{id}/report gives them (absent in older reports).
   sections?: ReportSection[];
   figures: ReportFigure[];
+  // The provider batches of the run's calls, when it used any (batch mode).
+  batches?: RunBatches;
+}
+
+export interface RunBatches {
+  waitingTasks: number;
+  queuedCalls: number;
+  batches: {
+    id: string;
+    // null while not sent yet.
+    providerBatchId: string | null;
+    // preparing, validating, in_progress, finalizing, completed, failed, expired, cancelling, cancelled
+    status: string;
+    requests: number;
+    completed: number;
+    failed: number;
+    ageSeconds: number;
+    ended: boolean;
+  }[];
 }
 
 // One leaderboard, the same shape for every family (GET /api/v1/runs/{id}/report: sections[]).
@@ -225,6 +244,8 @@ export interface RunProgress {
   tasks: Record<string, { total: number; done: number; failed: number; cancelled: number }>;
   // A stage queue that keeps failing while the run has work on it; null when none.
   blockedBy: string | null;
+  // Tasks waiting for provider batches (limits.batch); absent from older gateways.
+  waitingTasks?: number;
 }
 
 // GET /api/v1/leaderboard?runs=a,b&metric=

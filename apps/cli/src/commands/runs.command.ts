@@ -1,3 +1,4 @@
+import type { Run } from '@precis/contracts';
 import {
   cancelRun,
   deleteRun,
@@ -8,6 +9,7 @@ import {
   isOpenRunStatus,
   listRuns,
   loadFullRunReport,
+  type RunBatches,
   renderRunReport,
   reportSections,
   runBatches,
@@ -231,6 +233,7 @@ async function showRemoteRun(
         costUsd: run.costUsd,
         reservedUsd: run.reservedUsd,
         usage: run.usage ? { ...run.usage, costUsd: run.costUsd, reservedUsd: run.reservedUsd } : null,
+        batches: run.batches ? remoteBatches(run.batches) : null,
         blockedBy: run.blockedBy || null,
       });
     }
@@ -246,6 +249,7 @@ async function showRemoteRun(
       run.usage
         ? `usage:    ${describeUsage({ ...run.usage, costUsd: run.costUsd, reservedUsd: run.reservedUsd }, !isFinished(run))}`
         : `cost:     $${run.costUsd.toFixed(4)}`,
+      ...(run.batches ? describeRunBatches(remoteBatches(run.batches)) : []),
       'tasks:',
       ...stages.map(
         (st) =>
@@ -261,3 +265,8 @@ async function showRemoteRun(
 }
 
 const hintLine = (hint: string | null): string[] => (hint ? [`hint:     ${hint}`] : []);
+
+// The run's batches as GetRun gives them, in the engine's shape (no provider id: null).
+function remoteBatches(b: NonNullable<Run['batches']>): RunBatches {
+  return { ...b, batches: b.batches.map((x) => ({ ...x, providerBatchId: x.providerBatchId || null })) };
+}

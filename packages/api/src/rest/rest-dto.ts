@@ -4,6 +4,28 @@ import { fromProtoRunStatus } from '../runs/dto/run.mapper.js';
 
 // The REST API's response shapes: the schemas the OpenAPI document is generated from, and the
 // mappers that fill them.
+// A run's batch mode (limits.batch): its waiting tasks, gathering calls and provider batches.
+const runBatchesDto = z.object({
+  waitingTasks: z.number().describe('tasks waiting for provider batches'),
+  queuedCalls: z.number().describe('calls gathering for the next batch'),
+  batches: z.array(
+    z.object({
+      id: z.string(),
+      providerBatchId: z.string().nullable().describe("the provider's batch id; null while not sent"),
+      status: z
+        .string()
+        .describe(
+          'preparing, validating, in_progress, finalizing, completed, failed, expired, cancelling or cancelled',
+        ),
+      requests: z.number(),
+      completed: z.number(),
+      failed: z.number(),
+      ageSeconds: z.number().describe('since it was created, until it ended'),
+      ended: z.boolean(),
+    }),
+  ),
+});
+
 export const runDto = z.object({
   id: z.string().uuid(),
   name: z.string(),
@@ -60,6 +82,7 @@ export const runDto = z.object({
     })
     .nullable()
     .describe("the run's model calls from the call ledger (GET of one run only)"),
+  batches: runBatchesDto.nullable().describe("the provider batches of the run's calls (GET of one run only)"),
   blockedBy: z
     .string()
     .nullable()
@@ -189,6 +212,7 @@ export const pageDataDto = z
     blocks: z.array(z.record(z.string(), z.unknown())).describe('the report blocks (tables, notes, lists)'),
     sections: z.array(sectionDto).describe("the run's leaderboards, as the report's sections"),
     figures: z.array(figureDto),
+    batches: runBatchesDto.optional().describe('the provider batches of its calls, when it used any'),
   })
   .describe("what the web page draws of a run: the report's blocks and its leaderboards as charts");
 export const cancelBody = z.object({ reason: z.string().max(500).optional() }).strict();
@@ -258,6 +282,12 @@ export function toRunDto(run: Run): z.output<typeof runDto> {
     datasets: run.datasets,
     headline: run.headline ?? null,
     usage: run.usage ?? null,
+    batches: run.batches
+      ? {
+          ...run.batches,
+          batches: run.batches.batches.map((b) => ({ ...b, providerBatchId: b.providerBatchId || null })),
+        }
+      : null,
     blockedBy: run.blockedBy || null,
   };
 }

@@ -1,6 +1,12 @@
 import { type MessageEvent, NotFoundException } from '@nestjs/common';
 import { RunEntity } from '@precis/db';
-import { isOpenRunStatus, runBlockedBy, runCounts, type StageTotals } from '@precis/engine';
+import {
+  isOpenRunStatus,
+  runBlockedBy,
+  runCounts,
+  type StageTotals,
+  waitingTaskCounts,
+} from '@precis/engine';
 import { distinctUntilChanged, from, map, type Observable, switchMap, takeWhile, timer } from 'rxjs';
 import type { DataSource } from 'typeorm';
 
@@ -15,6 +21,8 @@ export interface RunProgressEvent {
   tasks: Record<string, StageTotals>;
   // What keeps the open run from progressing (a stage queue that keeps failing), or null.
   blockedBy: string | null;
+  // Tasks waiting for provider batches (limits.batch).
+  waitingTasks: number;
 }
 
 async function snapshot(db: DataSource, id: string): Promise<RunProgressEvent> {
@@ -22,9 +30,10 @@ async function snapshot(db: DataSource, id: string): Promise<RunProgressEvent> {
     .getRepository(RunEntity)
     .findOne({ where: { id }, select: { id: true, status: true, error: true } });
   if (!run) throw new NotFoundException(`run ${id} was deleted`);
-  const counts = await runCounts(db, id);
+  const [counts, waiting] = await Promise.all([runCounts(db, id), waitingTaskCounts(db, [id])]);
   const blockedBy = await runBlockedBy(db, run.status, counts.tasks);
-  return { id, status: run.status, error: run.error, ...counts, blockedBy: blockedBy || null };
+  const waitingTasks = waiting.get(id) ?? 0;
+  return { id, status: run.status, error: run.error, ...counts, blockedBy: blockedBy || null, waitingTasks };
 }
 
 // A run's progress as server-sent events: one `progress` event whenever its counters or status

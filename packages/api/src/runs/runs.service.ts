@@ -19,6 +19,7 @@ import {
   RunStateError,
   reportJson,
   reportSections,
+  runBatches,
   runBlockedBy,
   runListFigures,
   runPageData,
@@ -68,10 +69,11 @@ export class RunsService {
 
   async get(ref: string): Promise<Run> {
     const run = await this.find(ref);
-    const [counts, usage, headlines] = await Promise.all([
+    const [counts, usage, headlines, batches] = await Promise.all([
       stageCounts(this.dataSource, run.id),
       usageSoFar(this.dataSource, run.id),
       storedHeadlines(this.dataSource, [run.id]),
+      runBatches(this.dataSource, run.id),
     ]);
     const blockedBy = await runBlockedBy(this.dataSource, run.status, counts);
     const headline = headlines.get(run.id);
@@ -84,6 +86,7 @@ export class RunsService {
       blockedBy,
       headline,
       cachedFailedTasks,
+      batches,
     });
   }
 
@@ -204,7 +207,11 @@ export class RunsService {
   // What the web page draws of a run: its report blocks, sections and figures.
   async view(ref: string, alpha?: number) {
     const run = await this.find(ref);
-    return runPageData(await loadFullRunReport(this.families, this.dataSource, run, { alpha }));
+    const [report, batches] = await Promise.all([
+      loadFullRunReport(this.families, this.dataSource, run, { alpha }),
+      runBatches(this.dataSource, run.id),
+    ]);
+    return { ...runPageData(report), ...(batches.batches.length ? { batches } : {}) };
   }
 
   private async find(ref: string): Promise<RunEntity> {

@@ -17,7 +17,7 @@ import { taskIdOfMessage } from '../runtime/reconciler.js';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
 import { storeRunHeadline, taskStatus } from '../stores/tasks.store.js';
 import { claimTask, finishTask, runSpec } from '../tasks/task-store.js';
-import { parkTask } from '../tasks/waiting-tasks.js';
+import { parkTask } from '../tasks/waiting-tasks.store.js';
 import { SCORE_TASK_KIND, scoreRun } from './score-run.handler.js';
 import { ConfigurationError, TemplateMismatchError } from './templates.js';
 

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { runBatchRows } from '../stores/run-batches.store.js';
 
 // The provider batches a run's calls went into (issue 39), as `precis runs show` lists them.
 export interface RunBatch {
@@ -23,24 +24,7 @@ export interface RunBatches {
 }
 
 export async function runBatches(db: DataSource, runId: string): Promise<RunBatches> {
-  const rows: Record<string, string | number | boolean | null>[] = await db.query(
-    `WITH ids AS (
-       SELECT DISTINCT batch_id FROM llm_calls WHERE run_id = $1 AND batch_id IS NOT NULL
-       UNION
-       SELECT DISTINCT c.batch_id FROM llm_batch_waiters w JOIN llm_batch_calls c ON c.cache_key = w.cache_key
-       WHERE w.run_id = $1 AND c.batch_id IS NOT NULL
-     )
-     SELECT b.id, b.provider_batch_id, b.status, b.requests, b.completed, b.failed, b.ended_at IS NOT NULL AS ended,
-            extract(epoch FROM coalesce(b.ended_at, now()) - b.created_at) AS age
-     FROM llm_batches b JOIN ids ON ids.batch_id = b.id ORDER BY b.created_at, b.id`,
-    [runId],
-  );
-  const [counts] = await db.query(
-    `SELECT (SELECT count(*) FROM llm_batch_waiters w JOIN llm_batch_calls c ON c.cache_key = w.cache_key
-             WHERE w.run_id = $1 AND c.status = 'queued')::int AS queued,
-            (SELECT count(*) FROM tasks WHERE run_id = $1 AND status = 'waiting')::int AS waiting`,
-    [runId],
-  );
+  const { rows, counts } = await runBatchRows(db, runId);
   return {
     batches: rows.map((r) => ({
       id: String(r.id),

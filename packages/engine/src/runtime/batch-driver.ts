@@ -1,5 +1,6 @@
 import type { Bus } from '@precis/bus';
 import {
+  type BatchClient,
   batchAnswerPricer,
   batchRound,
   cancelBatch,
@@ -7,11 +8,15 @@ import {
   type ModelRegistry,
   type ModelSpec,
 } from '@precis/llm';
-import type OpenAI from 'openai';
 import type { RunContext } from '../planner/run-context.js';
 import type { RunStage } from '../ports.js';
-import { dropOrphanCalls, orphanBatches } from '../stores/batch-orphans.store.js';
-import { type ReadyTask, requeueReadyTasks } from '../tasks/waiting-tasks.js';
+import {
+  dropOrphanCalls,
+  endpointsWithWork,
+  markCancelled,
+  orphanBatches,
+} from '../stores/batch-work.store.js';
+import { type ReadyTask, requeueReadyTasks } from '../tasks/waiting-tasks.store.js';
 import { taskMessage } from './bus-adapters.js';
 import { requeueId } from './reconciler.js';
 
@@ -21,7 +26,7 @@ const ORPHAN_CHECK_MS = 3000;
 // The models' endpoints and keys, as the process's LLM client has them.
 export interface BatchProviders {
   registry: ModelRegistry;
-  providerClient(model: string): OpenAI;
+  providerClient(model: string): BatchClient;
 }
 
 // Keeps provider batches moving (issue 39), driven by the run coordinator's tick: for each
@@ -48,7 +53,7 @@ export class BatchDriver {
     if (this.running) return;
     this.running = true;
     try {
-      for (const e of await endpointsWithWork(this.ctx)) await this.endpointRound(e.endpoint, e.model);
+      for (const e of await endpointsWithWork(this.ctx.db)) await this.endpointRound(e.endpoint, e.model);
       await this.send(await requeueReadyTasks(this.ctx.db, { runIds }));
     } finally {
       this.running = false;
@@ -93,10 +98,7 @@ export class BatchDriver {
     if (dropped) this.ctx.logger.info('parked calls dropped: their runs ended', { model, calls: dropped });
     for (const b of await orphanBatches(this.ctx.db, endpoint)) {
       const status = await cancelBatch(this.providers.providerClient(model), b.providerBatchId);
-      await this.ctx.db.query(`UPDATE llm_batches SET status = $2 WHERE id = $1 AND ended_at IS NULL`, [
-        b.id,
-        status,
-      ]);
+      await markCancelled(this.ctx.db, b.id, status);
       this.ctx.logger.info('provider batch cancelled: no open task waits for it', {
         model,
         batch: b.providerBatchId,
@@ -144,10 +146,4 @@ export class BatchDriver {
     }
     return null;
   }
-}
-
-async function endpointsWithWork(ctx: RunContext): Promise<{ endpoint: string; model: string }[]> {
-  return ctx.db.query(
-    `SELECT DISTINCT endpoint, model FROM llm_batch_calls WHERE status IN ('queued', 'submitted') ORDER BY 1, 2`,
-  );
 }

@@ -13,7 +13,7 @@ import {
   takeQueuedCalls,
   unsettledBatches,
 } from './batch.store.js';
-import { type AnsweredLedger, type SettledCall, type Settlement, settleBatch } from './batch-settle.js';
+import { type AnsweredLedger, type SettledCall, type Settlement, settleBatch } from './batch-settle.store.js';
 import {
   type BatchEndpoint,
   type BatchFileLimits,
@@ -21,6 +21,7 @@ import {
   batchInputFiles,
   batchResults,
   ENDED_BATCH_STATUSES,
+  isTransientStatus,
   type ProviderBatchState,
   readBatch,
   submitBatch,
@@ -142,10 +143,6 @@ async function settledCalls(o: BatchRoundOptions, batchId: string, state: Provid
   );
 }
 
-// Transient statuses: retried as online calls are (timeouts, conflicts, rate limits, 5xx).
-const isTransient = (status: number | null) =>
-  status === null || status === 408 || status === 409 || status === 429 || status >= 500;
-
 function settledCall(o: BatchRoundOptions, batch: string, r: BatchLineResult, retried: number): SettledCall {
   const cacheKey = r.customId;
   if (r.ok) {
@@ -166,7 +163,7 @@ function settledCall(o: BatchRoundOptions, batch: string, r: BatchLineResult, re
       expired: true,
     };
   }
-  if (isTransient(r.status) && retried < o.maxRetries) return { cacheKey, outcome: 'requeued' };
+  if (isTransientStatus(r.status) && retried < o.maxRetries) return { cacheKey, outcome: 'requeued' };
   const error = `in batch ${batch}: ${r.status === null ? '' : `HTTP ${r.status}: `}${r.message}`;
   return { cacheKey, outcome: 'failed', error, status: r.status, expired: false };
 }

@@ -3,7 +3,7 @@ import { parseChatBody } from '../client/parse-response.js';
 import { chatCostUnits, formatCost } from '../cost.js';
 import { batchCostUnits } from '../registry/batch-settings.js';
 import type { ModelSpec } from '../registry/model-spec.js';
-import type { AnsweredLedger } from './batch-settle.js';
+import type { AnsweredLedger } from './batch-settle.store.js';
 
 // A batch answer's ledger columns: the reply as the cache serves it, its tokens, and its cost at
 // the batch price beside the online one (the batch price is its list cost too: leaderboards of a

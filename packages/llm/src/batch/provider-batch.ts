@@ -5,6 +5,9 @@ import type OpenAI from 'openai';
 
 export type BatchEndpoint = '/v1/chat/completions' | '/v1/embeddings';
 
+// The client a provider's Batch API is reached with (the openai SDK's).
+export type BatchClient = OpenAI;
+
 // One call of a batch: its custom_id (the call's cache key) and the body it would send online.
 export interface BatchRequest {
   customId: string;
@@ -52,6 +55,11 @@ export type BatchLineResult =
   | { customId: string; ok: false; expired: boolean; status: number | null; message: string };
 
 export class BatchFileError extends Error {}
+
+// Statuses a call may be sent again after, as online calls are retried: none (the connection or
+// the batch failed), timeouts, conflicts, rate limits, 5xx.
+export const isTransientStatus = (status: number | null) =>
+  status === null || status === 408 || status === 409 || status === 429 || status >= 500;
 
 // The requests as JSONL input files, each within `limits` (in the order given).
 export function batchInputFiles(

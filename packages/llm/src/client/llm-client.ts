@@ -1,19 +1,12 @@
 import type OpenAI from 'openai';
 import type { ParkedCall, ParkOutcome } from '../batch/batch.store.js';
-import { batchScopeOf, CallParkedError } from '../batch/batch-scope.js';
+import { batchScopeOf } from '../batch/batch-scope.js';
+import { parkInBatch } from '../batch/park-in-batch.js';
 import { computeCacheKey, computeCacheKeys } from '../cache-key.js';
-import { chatCostUnits, costUnits, formatCost, parseCost } from '../cost.js';
-import {
-  LlmConfigError,
-  LlmError,
-  LlmHttpError,
-  LlmResponseError,
-  MissingApiKeyError,
-  PermanentModelError,
-} from '../errors.js';
+import { chatCostUnits, costUnits, formatCost } from '../cost.js';
+import { LlmConfigError, LlmError, LlmResponseError, MissingApiKeyError } from '../errors.js';
 import type { EndpointLimiterStats } from '../limits/endpoint-limiter.js';
 import { type LimiterRegistry, processLimiters } from '../limits/limiter-registry.js';
-import { batchCostUnits } from '../registry/batch-settings.js';
 import type { ModelKind, ModelRegistry, ModelSpec } from '../registry/model-spec.js';
 import type { LlmCallRecord, LlmStore } from '../store/llm-store.js';
 import { MemoryLlmStore } from '../store/memory-llm-store.js';
@@ -216,7 +209,16 @@ export class LlmClient {
       tokens: (req.maxTokens ?? spec.defaultMaxTokens) * n,
       limited: (req.maxTokens ?? 0) * n,
     };
-    await this.parkInBatch(spec, base, promptTokens, output.tokens, req);
+    const scope = this.batchScope(spec, req.taskId);
+    if (scope) {
+      this.sdk(spec);
+      await parkInBatch(
+        this.opts.parkCall!,
+        scope,
+        spec,
+        sentRecord(base, spec, promptTokens, output.tokens),
+      );
+    }
     const outcome = await this.send(spec, base, promptTokens, output, started, req, async (sdk, signal) => {
       const raw: unknown = await sdk.openai.chat.completions.create(
         body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
@@ -357,39 +359,6 @@ export class LlmClient {
     return sdk;
   }
 
-  // In a task's batch scope, a call to a model with batches enabled waits for the model's next
-  // batch: its 'sent' row at the batch price is written with the park (CostLimitError when over
-  // the run's limit) and the work ends with CallParkedError. Returns when the call is to go out
-  // online (no scope, or it expired in a batch with onExpiry online); a call that failed in its
-  // batch throws as it would have online.
-  private async parkInBatch(
-    spec: ModelSpec,
-    base: LlmCallRecord,
-    promptTokens: number,
-    outputTokens: number,
-    req: { taskId?: string },
-  ): Promise<void> {
-    const scope = this.batchScope(spec, req.taskId);
-    if (!scope || !spec.batch) return;
-    this.sdk(spec);
-    const sent = { ...sentRecord(base, spec, promptTokens, outputTokens), batched: true };
-    sent.costUsd = formatCost(batchCostUnits(parseCost(sent.costUsd), spec.batch));
-    const park = {
-      cacheKey: base.cacheKey,
-      endpoint: batchEndpointKey(spec),
-      model: spec.name,
-      request: base.request,
-    };
-    const out = await scope.park(base.cacheKey, () =>
-      this.opts.parkCall!({ ...park, taskId: scope.taskId, runId: base.runId, sent }),
-    );
-    if (out.parked) throw new CallParkedError(scope.taskId, [base.cacheKey]);
-    if (out.expired) return;
-    if (out.status !== null && !isTransientStatus(out.status))
-      throw new PermanentModelError(spec.name, spec.baseURL, out.status, out.error);
-    throw new LlmHttpError(`model "${spec.name}" failed ${out.error}`, spec.name, out.status ?? 0);
-  }
-
   // The task's batch scope, when its calls to this model may wait for a batch.
   private batchScope(spec: ModelSpec, taskId: string | undefined) {
     return spec.batch && this.opts.parkCall ? batchScopeOf(taskId) : null;
@@ -454,11 +423,3 @@ export class LlmClient {
     }
   }
 }
-
-// The key of a model's batches: one batch file holds calls to one model of one account.
-export function batchEndpointKey(spec: ModelSpec): string {
-  return `${spec.baseURL} ${spec.modelId} ${spec.apiKeyEnv ?? ''}`;
-}
-
-const isTransientStatus = (status: number) =>
-  status === 408 || status === 409 || status === 429 || status >= 500;

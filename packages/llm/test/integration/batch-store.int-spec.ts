@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { markSubmitted, parkCall, recordBatchState, takeQueuedCalls } from '../../src/batch/batch.store.js';
-import { type SettledCall, settleBatch } from '../../src/batch/batch-settle.js';
+import { type SettledCall, settleBatch } from '../../src/batch/batch-settle.store.js';
 import { parkedSentRow } from './batch-rows.js';
 
 const EP = 'http://provider.test/v1';

@@ -8,7 +8,7 @@ import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { markSubmitted, parkCall, takeQueuedCalls } from '../../src/batch/batch.store.js';
 import { CallParkedError, withBatchScope } from '../../src/batch/batch-scope.js';
-import { settleBatch } from '../../src/batch/batch-settle.js';
+import { settleBatch } from '../../src/batch/batch-settle.store.js';
 import {
   createTypeOrmLlmStore,
   formatCost,

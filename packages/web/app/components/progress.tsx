@@ -42,6 +42,11 @@ export function ProgressView({ progress }: { progress: RunProgress }) {
           Blocked: {progress.blockedBy}
         </p>
       ) : null}
+      {progress.waitingTasks ? (
+        <p class="waiting" data-testid="waiting">
+          {progress.waitingTasks} tasks waiting for provider batches
+        </p>
+      ) : null}
       <ul class="stages">
         {Object.entries(progress.tasks).map(([stage, t]) => (
           <li key={stage}>

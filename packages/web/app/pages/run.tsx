@@ -41,6 +41,42 @@ function UsageFacts({ usage, open }: { usage: NonNullable<RunView['usage']>; ope
   );
 }
 
+// The provider batches of a batch-mode run: status, requests answered and failed, age.
+function BatchesView({ batches }: { batches: NonNullable<RunView['batches']> }) {
+  return (
+    <section class="batches" data-testid="batches">
+      <h2>Provider batches</h2>
+      <p>
+        {batches.waitingTasks} tasks waiting, {batches.queuedCalls} calls gathering for the next batch
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th>batch</th>
+            <th>status</th>
+            <th>requests</th>
+            <th>answered</th>
+            <th>failed</th>
+            <th>{'age (s)'}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {batches.batches.map((b) => (
+            <tr key={b.id}>
+              <td class="mono">{b.providerBatchId ?? 'not sent yet'}</td>
+              <td>{b.status}</td>
+              <td>{b.requests}</td>
+              <td>{b.completed}</td>
+              <td>{b.failed}</td>
+              <td>{b.ageSeconds}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
 function RunHeader({ run, usage }: { run: RunView['run']; usage?: RunView['usage'] }) {
   return (
     <header class="run-head">
@@ -117,6 +153,7 @@ export function RunPage({ runId }: { runId: string }) {
         <>
           <RunHeader run={data.run} usage={data.usage} />
           {isOpen(data.run.status) ? <LiveProgress runId={runId} onEnd={reload} /> : null}
+          {data.batches ? <BatchesView batches={data.batches} /> : null}
           <RunResults view={data} />
           {/* Re-read when the status changes (e.g. the run finished while open). */}
           <Samples key={`${runId}:${data.run.status}`} runId={runId} />

@@ -1,6 +1,6 @@
 import { type Run, type RunHeadline, RunStatus, type RunUsage } from '@precis/contracts';
 import type { RunEntity } from '@precis/db';
-import type { RunHeadline as EngineHeadline, StageCounts, UsageSoFar } from '@precis/engine';
+import type { RunHeadline as EngineHeadline, RunBatches, StageCounts, UsageSoFar } from '@precis/engine';
 
 const STATUS: Record<RunEntity['status'], RunStatus> = {
   pending: RunStatus.RUN_STATUS_PENDING,
@@ -61,6 +61,7 @@ export interface RunExtras {
   blockedBy?: string;
   headline?: EngineHeadline | null;
   cachedFailedTasks?: number;
+  batches?: RunBatches;
 }
 
 const datasetsOf = (run: RunEntity): string[] =>
@@ -91,5 +92,11 @@ export function toProtoRun(run: RunEntity, extra: RunExtras = {}): Run {
     datasets: datasetsOf(run),
     headline: toProtoHeadline(extra.headline),
     cachedFailedTasks: extra.cachedFailedTasks ?? 0,
+    batches: extra.batches
+      ? {
+          ...extra.batches,
+          batches: extra.batches.batches.map((b) => ({ ...b, providerBatchId: b.providerBatchId ?? '' })),
+        }
+      : undefined,
   };
 }

@@ -223,11 +223,43 @@ export interface Run {
    * again. Set by GetRun for a run that ended with failures; 0 otherwise.
    */
   cachedFailedTasks: number;
+  /**
+   * The provider batches of a run whose spec sends calls through them (limits.batch). Set by
+   * GetRun, not ListRuns.
+   */
+  batches: RunBatches | undefined;
 }
 
 export interface Run_TaskCountsEntry {
   key: string;
   value: number;
+}
+
+/**
+ * A run's batch mode: its tasks waiting for batches, its calls gathering for the next one, and
+ * the provider batches its calls went into, oldest first.
+ */
+export interface RunBatches {
+  waitingTasks: number;
+  queuedCalls: number;
+  batches: RunBatch[];
+}
+
+export interface RunBatch {
+  /** Precis's id of the batch, and the provider's ("" while not sent yet). */
+  id: string;
+  providerBatchId: string;
+  /**
+   * preparing, then the provider's: validating, in_progress, finalizing, completed, failed,
+   * expired, cancelling, cancelled.
+   */
+  status: string;
+  requests: number;
+  completed: number;
+  failed: number;
+  /** Seconds since it was created, until it ended. */
+  ageSeconds: number;
+  ended: boolean;
 }
 
 /** A run's first leaderboard in one line: its ranking metric and the system with the best mean. */
@@ -315,6 +347,7 @@ function createBaseRun(): Run {
     datasets: [],
     headline: undefined,
     cachedFailedTasks: 0,
+    batches: undefined,
   };
 }
 
@@ -376,6 +409,9 @@ export const Run: MessageFns<Run> = {
     }
     if (message.cachedFailedTasks !== 0) {
       writer.uint32(152).int32(message.cachedFailedTasks);
+    }
+    if (message.batches !== undefined) {
+      RunBatches.encode(message.batches, writer.uint32(162).fork()).join();
     }
     return writer;
   },
@@ -548,6 +584,14 @@ export const Run: MessageFns<Run> = {
             message.cachedFailedTasks = reader.int32();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.batches = RunBatches.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -653,6 +697,7 @@ export const Run: MessageFns<Run> = {
         : isSet(object.cached_failed_tasks)
         ? globalThis.Number(object.cached_failed_tasks)
         : 0,
+      batches: isSet(object.batches) ? RunBatches.fromJSON(object.batches) : undefined,
     };
   },
 
@@ -721,6 +766,9 @@ export const Run: MessageFns<Run> = {
     if (message.cachedFailedTasks !== 0) {
       obj.cachedFailedTasks = Math.round(message.cachedFailedTasks);
     }
+    if (message.batches !== undefined) {
+      obj.batches = RunBatches.toJSON(message.batches);
+    }
     return obj;
   },
 
@@ -760,6 +808,9 @@ export const Run: MessageFns<Run> = {
       ? RunHeadline.fromPartial(object.headline)
       : undefined;
     message.cachedFailedTasks = object.cachedFailedTasks ?? 0;
+    message.batches = (object.batches !== undefined && object.batches !== null)
+      ? RunBatches.fromPartial(object.batches)
+      : undefined;
     return message;
   },
 };
@@ -845,6 +896,304 @@ export const Run_TaskCountsEntry: MessageFns<Run_TaskCountsEntry> = {
     const message = createBaseRun_TaskCountsEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBaseRunBatches(): RunBatches {
+  return { waitingTasks: 0, queuedCalls: 0, batches: [] };
+}
+
+export const RunBatches: MessageFns<RunBatches> = {
+  encode(message: RunBatches, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.waitingTasks !== 0) {
+      writer.uint32(8).int64(message.waitingTasks);
+    }
+    if (message.queuedCalls !== 0) {
+      writer.uint32(16).int64(message.queuedCalls);
+    }
+    for (const v of message.batches) {
+      RunBatch.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunBatches {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunBatches();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.waitingTasks = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.queuedCalls = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.batches.push(RunBatch.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RunBatches {
+    return {
+      waitingTasks: isSet(object.waitingTasks)
+        ? globalThis.Number(object.waitingTasks)
+        : isSet(object.waiting_tasks)
+        ? globalThis.Number(object.waiting_tasks)
+        : 0,
+      queuedCalls: isSet(object.queuedCalls)
+        ? globalThis.Number(object.queuedCalls)
+        : isSet(object.queued_calls)
+        ? globalThis.Number(object.queued_calls)
+        : 0,
+      batches: globalThis.Array.isArray(object?.batches) ? object.batches.map((e: any) => RunBatch.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: RunBatches): unknown {
+    const obj: any = {};
+    if (message.waitingTasks !== 0) {
+      obj.waitingTasks = Math.round(message.waitingTasks);
+    }
+    if (message.queuedCalls !== 0) {
+      obj.queuedCalls = Math.round(message.queuedCalls);
+    }
+    if (message.batches?.length) {
+      obj.batches = message.batches.map((e) => RunBatch.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RunBatches>, I>>(base?: I): RunBatches {
+    return RunBatches.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RunBatches>, I>>(object: I): RunBatches {
+    const message = createBaseRunBatches();
+    message.waitingTasks = object.waitingTasks ?? 0;
+    message.queuedCalls = object.queuedCalls ?? 0;
+    message.batches = object.batches?.map((e) => RunBatch.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRunBatch(): RunBatch {
+  return { id: "", providerBatchId: "", status: "", requests: 0, completed: 0, failed: 0, ageSeconds: 0, ended: false };
+}
+
+export const RunBatch: MessageFns<RunBatch> = {
+  encode(message: RunBatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.providerBatchId !== "") {
+      writer.uint32(18).string(message.providerBatchId);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.requests !== 0) {
+      writer.uint32(32).int64(message.requests);
+    }
+    if (message.completed !== 0) {
+      writer.uint32(40).int64(message.completed);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(48).int64(message.failed);
+    }
+    if (message.ageSeconds !== 0) {
+      writer.uint32(56).int64(message.ageSeconds);
+    }
+    if (message.ended !== false) {
+      writer.uint32(64).bool(message.ended);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunBatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunBatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.providerBatchId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.requests = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.completed = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.failed = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.ageSeconds = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.ended = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RunBatch {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      providerBatchId: isSet(object.providerBatchId)
+        ? globalThis.String(object.providerBatchId)
+        : isSet(object.provider_batch_id)
+        ? globalThis.String(object.provider_batch_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      requests: isSet(object.requests) ? globalThis.Number(object.requests) : 0,
+      completed: isSet(object.completed) ? globalThis.Number(object.completed) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+      ageSeconds: isSet(object.ageSeconds)
+        ? globalThis.Number(object.ageSeconds)
+        : isSet(object.age_seconds)
+        ? globalThis.Number(object.age_seconds)
+        : 0,
+      ended: isSet(object.ended) ? globalThis.Boolean(object.ended) : false,
+    };
+  },
+
+  toJSON(message: RunBatch): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.providerBatchId !== "") {
+      obj.providerBatchId = message.providerBatchId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.requests !== 0) {
+      obj.requests = Math.round(message.requests);
+    }
+    if (message.completed !== 0) {
+      obj.completed = Math.round(message.completed);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    if (message.ageSeconds !== 0) {
+      obj.ageSeconds = Math.round(message.ageSeconds);
+    }
+    if (message.ended !== false) {
+      obj.ended = message.ended;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RunBatch>, I>>(base?: I): RunBatch {
+    return RunBatch.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RunBatch>, I>>(object: I): RunBatch {
+    const message = createBaseRunBatch();
+    message.id = object.id ?? "";
+    message.providerBatchId = object.providerBatchId ?? "";
+    message.status = object.status ?? "";
+    message.requests = object.requests ?? 0;
+    message.completed = object.completed ?? 0;
+    message.failed = object.failed ?? 0;
+    message.ageSeconds = object.ageSeconds ?? 0;
+    message.ended = object.ended ?? false;
     return message;
   },
 };

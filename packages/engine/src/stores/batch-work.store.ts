@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { FINISHED_SQL } from '../tasks/task-store.js';
 
-// Batch work no open task waits for any more (its runs were cancelled, stopped or failed).
+// The batch driver's reads and writes of batch work: the endpoints with some, and the work no
+// open task waits for any more (its runs were cancelled, stopped or failed).
 
 // A task still waits for the call (`c` in the SQL it is used in).
 const LIVE_WAITER = `EXISTS (SELECT 1 FROM llm_batch_waiters w JOIN tasks t ON t.id = w.task_id
@@ -40,4 +41,16 @@ export async function dropOrphanCalls(db: DataSource, endpoint: string): Promise
     [endpoint],
   );
   return Number(rows[0]?.n ?? 0);
+}
+
+// Endpoints (and the model each was parked for) with calls queued or in a batch.
+export function endpointsWithWork(db: DataSource): Promise<{ endpoint: string; model: string }[]> {
+  return db.query(
+    `SELECT DISTINCT endpoint, model FROM llm_batch_calls WHERE status IN ('queued', 'submitted') ORDER BY 1, 2`,
+  );
+}
+
+// A batch the provider was asked to cancel, with the status it answered.
+export async function markCancelled(db: DataSource, batchId: string, status: string): Promise<void> {
+  await db.query('UPDATE llm_batches SET status = $2 WHERE id = $1 AND ended_at IS NULL', [batchId, status]);
 }
