@@ -180,4 +180,29 @@ describe('calls in a batch scope', () => {
     // Told once: run again, the call parks for the next batch.
     await expect(inScope(runId, 3, () => ask(runId, 3))).rejects.toBeInstanceOf(CallParkedError);
   });
+
+  it('sends online a call its batch let expire, with onExpiry online', async () => {
+    const runId = await createRun(db, null);
+    await expect(inScope(runId, 4, () => ask(runId, 4))).rejects.toBeInstanceOf(CallParkedError);
+    await settleQueued((key) => ({
+      cacheKey: key,
+      outcome: 'failed',
+      error: 'batch b expired before answering it',
+      status: null,
+      expired: true,
+    }));
+    const online = server.stats().completedChats;
+    const answer = await inScope(runId, 4, () => ask(runId, 4));
+    expect([answer.text.includes('question 04'), answer.cached]).toEqual([true, false]);
+    expect(server.stats().completedChats).toBe(online + 1);
+    const rows = await db.query(
+      `SELECT status, batched, error FROM llm_calls WHERE run_id = $1 ORDER BY created_at`,
+      [runId],
+    );
+    // The parked row settles as the expiry, at no cost; the online call is a row of its own.
+    expect(rows).toEqual([
+      { status: 'error', batched: true, error: 'batch b expired before answering it' },
+      { status: 'ok', batched: false, error: null },
+    ]);
+  });
 });
