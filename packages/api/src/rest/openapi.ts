@@ -62,6 +62,7 @@ export function openApiDocument(version: string) {
     info: {
       title: 'Precis',
       version,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Runs, reports and datasets of a Precis gateway. Send `x-request-id` (up to 128 letters, digits, `.`, `_`, `:` or `-`) to have your own id on the response and in the log.',
     },
@@ -71,9 +72,18 @@ export function openApiDocument(version: string) {
       },
     },
     security: [{ apiKey: [] }],
+    // Relative: the document is served by the gateway it describes (GET /api/v1/openapi.json).
+    servers: [{ url: '/', description: 'the gateway serving this document' }],
+    tags: [
+      { name: 'runs', description: 'create, follow, cancel and delete runs' },
+      { name: 'reports', description: "a run's leaderboards, samples, traces and model calls" },
+      { name: 'datasets', description: 'import and list datasets' },
+    ],
     paths: {
       '/api/v1/runs': {
         get: {
+          operationId: 'listRuns',
+          tags: ['runs'],
           summary: 'runs, newest first',
           parameters: [
             { name: 'status', in: 'query', schema: { type: 'string', enum: [...RUN_STATUSES] } },
@@ -91,6 +101,8 @@ export function openApiDocument(version: string) {
           },
         },
         post: {
+          operationId: 'createRun',
+          tags: ['runs'],
           summary: 'create (or resume) a run from a spec (needs a write key)',
           requestBody: body({
             spec: { type: 'object' },
@@ -114,11 +126,15 @@ export function openApiDocument(version: string) {
       },
       '/api/v1/runs/{id}': {
         get: {
+          operationId: 'getRun',
+          tags: ['runs'],
           summary: 'one run with its spec, task counts and cost',
           parameters: [runId],
           responses: { '200': json(runShowDto, 'the run'), '404': json(errorDto, 'no such run'), ...errors },
         },
         delete: {
+          operationId: 'deleteRun',
+          tags: ['runs'],
           summary: 'delete a finished, cancelled or interrupted run and its results (needs a write key)',
           parameters: [runId],
           responses: {
@@ -139,6 +155,8 @@ export function openApiDocument(version: string) {
       },
       '/api/v1/runs/{id}/report': {
         get: {
+          operationId: 'getRunReport',
+          tags: ['reports'],
           summary: "a run's leaderboards",
           parameters: [runId],
           responses: {
@@ -150,6 +168,8 @@ export function openApiDocument(version: string) {
       },
       '/api/v1/runs/{id}/view': {
         get: {
+          operationId: 'getRunView',
+          tags: ['reports'],
           summary: "the run's report blocks and figures, as the web page draws them",
           parameters: [runId],
           responses: {
@@ -162,6 +182,8 @@ export function openApiDocument(version: string) {
       ...samplesPaths(json, errors, runId),
       '/api/v1/runs/{id}/traces/{document}': {
         get: {
+          operationId: 'getDocumentTrace',
+          tags: ['reports'],
           summary: "every stored step of one document's summaries and every verdict on them",
           parameters: [
             runId,
@@ -183,6 +205,8 @@ export function openApiDocument(version: string) {
       ...transcriptPaths(json, errors, runId),
       '/api/v1/runs/{id}/events': {
         get: {
+          operationId: 'streamRunEvents',
+          tags: ['runs'],
           summary:
             "a run's progress as server-sent events (`progress`: status, summaries, tasks per stage and `blockedBy`, the stage queue that keeps failing), until it ends",
           parameters: [runId],
@@ -199,6 +223,8 @@ export function openApiDocument(version: string) {
       },
       '/api/v1/runs/{id}/cancel': {
         post: {
+          operationId: 'cancelRun',
+          tags: ['runs'],
           summary: 'cancel an unfinished run (needs a write key)',
           parameters: [runId],
           requestBody: { ...body({ reason: { type: 'string', maxLength: 500 } }), required: false },
@@ -212,6 +238,8 @@ export function openApiDocument(version: string) {
       },
       '/api/v1/leaderboard': {
         get: {
+          operationId: 'getCrossRunLeaderboard',
+          tags: ['reports'],
           summary:
             'the systems of several runs ranked on one per-document metric (paired bootstrap, Holm; ties share a rank)',
           parameters: [
@@ -238,6 +266,8 @@ export function openApiDocument(version: string) {
       },
       '/api/v1/datasets/{name}': {
         get: {
+          operationId: 'getDataset',
+          tags: ['datasets'],
           summary: 'one imported dataset with its counts',
           parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
@@ -249,6 +279,8 @@ export function openApiDocument(version: string) {
       },
       '/api/v1/datasets': {
         post: {
+          operationId: 'importDataset',
+          tags: ['datasets'],
           summary:
             'import a file the ingestion service can read, as `precis ingest` does (needs a write key)',
           requestBody: body(
@@ -269,6 +301,8 @@ export function openApiDocument(version: string) {
           },
         },
         get: {
+          operationId: 'listDatasets',
+          tags: ['datasets'],
           summary: 'imported datasets by name',
           parameters: [
             { name: 'kind', in: 'query', schema: { type: 'string' } },

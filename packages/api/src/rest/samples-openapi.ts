@@ -18,6 +18,8 @@ export function samplesPaths(json: Json, errors: Record<string, unknown>, runId:
   return {
     '/api/v1/runs/{id}/samples': {
       get: {
+        operationId: 'listRunSamples',
+        tags: ['reports'],
         summary: 'per-summary metric values of a run, filtered and sorted by the server, one page at a time',
         parameters: [
           runId,
@@ -58,6 +60,8 @@ export function samplesPaths(json: Json, errors: Record<string, unknown>, runId:
     },
     '/api/v1/runs/{id}/side-by-side/{document}': {
       get: {
+        operationId: 'getSideBySide',
+        tags: ['reports'],
         summary: "each system's final summary of one document beside its per-summary scores",
         parameters: [
           runId,

@@ -17,6 +17,8 @@ export function transcriptPaths(json: Json, errors: Record<string, unknown>, run
   return {
     '/api/v1/runs/{id}/traces/{document}/calls': {
       get: {
+        operationId: 'getDocumentCalls',
+        tags: ['reports'],
         summary:
           "the model calls behind a document's summaries and judgments: prompts, raw replies (reasoning apart), tokens, cost, cache",
         parameters: [
@@ -45,6 +47,8 @@ export function transcriptPaths(json: Json, errors: Record<string, unknown>, run
     },
     '/api/v1/runs/{id}/facts': {
       get: {
+        operationId: 'getRunFacts',
+        tags: ['runs'],
         summary: "a run's spec as stored, its models' registry entries (never keys), templates and seed",
         parameters: [runId],
         responses: {
