@@ -124,7 +124,9 @@ export class BatchDriver {
     const byStage = new Map<RunStage, ReadyTask[]>();
     for (const t of tasks) {
       const stage = t.stage as RunStage;
-      byStage.set(stage, [...(byStage.get(stage) ?? []), t]);
+      const list = byStage.get(stage);
+      if (list) list.push(t);
+      else byStage.set(stage, [t]);
     }
     for (const [stage, ready] of byStage)
       await this.bus.enqueueMany(

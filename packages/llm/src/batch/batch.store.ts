@@ -45,7 +45,8 @@ const parkBatchers = new WeakMap<DataSource, TurnBatcher<ParkedCall, ParkOutcome
 async function parkCalls(db: DataSource, calls: ParkedCall[]): Promise<ParkOutcome[]> {
   try {
     return await db.transaction(async (tx) => {
-      // Failures told to their waiting tasks: each is told once.
+      // Failures told to their waiting tasks: each is told once. (Rows are written in key order,
+      // so two processes parking the same calls never wait on each other in a cycle.)
       const told: {
         cache_key: string;
         task_id: string;
@@ -72,6 +73,7 @@ async function parkCalls(db: DataSource, calls: ParkedCall[]): Promise<ParkOutco
         `INSERT INTO llm_batch_calls (cache_key, endpoint, model, request, ledger_id)
          SELECT key, endpoint, model, request, ledger_id
          FROM jsonb_to_recordset($1::jsonb) AS i(key text, endpoint text, model text, request jsonb, ledger_id uuid)
+         ORDER BY key
          ON CONFLICT (cache_key) DO NOTHING RETURNING cache_key`,
         [
           JSON.stringify(
@@ -92,7 +94,8 @@ async function parkCalls(db: DataSource, calls: ParkedCall[]): Promise<ParkOutco
       if (parking.length)
         await tx.query(
           `INSERT INTO llm_batch_waiters (cache_key, task_id, run_id)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[]) ON CONFLICT DO NOTHING`,
+           SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[]) AS w(key, task, run) ORDER BY key, task
+           ON CONFLICT DO NOTHING`,
           [parking.map((c) => c.cacheKey), parking.map((c) => c.taskId), parking.map((c) => c.runId)],
         );
       return calls.map(outcomeOf);
