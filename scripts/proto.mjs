@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Protobuf contracts: `generate` (buf + ts-proto into packages/contracts/src/gen), `lint` (buf lint)
-// and `check` (regenerate into a temp dir and fail if the committed code differs).
+// Protobuf contracts: `generate` (buf + ts-proto into packages/contracts/src/gen), `lint` (buf lint),
+// `check` (regenerate into a temp dir and fail if the committed code differs) and `breaking [ref]`
+// (buf breaking against the last release tag, else the previous commit, or the ref given).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -75,6 +76,29 @@ async function check() {
   }
 }
 
+// What the contracts are compared with: the ref given, the last release tag, else the previous
+// commit; null when there is none (a first commit, a shallow clone).
+function baseRef(given) {
+  if (given) return given;
+  const git = (args) => spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  const tag = git(['describe', '--tags', '--abbrev=0']);
+  if (tag.status === 0 && tag.stdout.trim()) return tag.stdout.trim();
+  return git(['rev-parse', '--verify', '--quiet', 'HEAD~1']).status === 0 ? 'HEAD~1' : null;
+}
+
+function breaking(given) {
+  const ref = baseRef(given);
+  if (!ref) {
+    console.log('proto: breaking skipped: no release tag and no previous commit to compare with');
+    return;
+  }
+  if (buf(['breaking', '--against', `.git#ref=${ref},subdir=.`]) !== 0)
+    fail(
+      `proto/ breaks the contracts of ${ref} (see above): add fields, reserve removed ones, never renumber`,
+    );
+  console.log(`proto: no breaking change against ${ref}`);
+}
+
 const command = process.argv[2];
 switch (command) {
   case 'generate':
@@ -88,6 +112,9 @@ switch (command) {
   case 'check':
     await check();
     break;
+  case 'breaking':
+    breaking(process.argv[3]);
+    break;
   default:
-    fail(`unknown command ${JSON.stringify(command ?? '')}; use one of: generate, lint, check`);
+    fail(`unknown command ${JSON.stringify(command ?? '')}; use one of: generate, lint, check, breaking`);
 }

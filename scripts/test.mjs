@@ -54,6 +54,7 @@ if (run('build', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only']))
   run('typecheck web page', 'npx', ['tsc', '-p', 'packages/web/app/tsconfig.json']);
   run('lint', 'npx', ['biome', 'check', '.']);
   run('proto lint', 'node', ['scripts/proto.mjs', 'lint']);
+  run('proto breaking', 'node', ['scripts/proto.mjs', 'breaking']);
   run('jest', 'node', [
     '--experimental-vm-modules',
     'node_modules/jest/bin/jest.js',
