@@ -36,9 +36,10 @@ async function submit(sdk: OpenAI, lines: string[]) {
   });
 }
 
-// Every status the batch showed while polled, until it ended.
-async function follow(sdk: OpenAI, id: string) {
-  const seen: string[] = [];
+// Every status the batch showed while polled (after `first`, what creating it answered), until it
+// ended.
+async function follow(sdk: OpenAI, id: string, first?: string) {
+  const seen: string[] = first ? [first] : [];
   for (;;) {
     const b = await sdk.batches.retrieve(id);
     if (seen.at(-1) !== b.status) seen.push(b.status);
@@ -57,10 +58,11 @@ const rows = async (sdk: OpenAI, fileId: string | null | undefined) =>
 
 describe('the fake Batch API', () => {
   it('goes validating, in_progress, finalizing, completed and writes one output line per request', async () => {
-    const { server, sdk } = await start({ batches: { delayMs: 40 } });
+    // Phases long enough to be seen by a poll every 5 ms on a loaded machine.
+    const { server, sdk } = await start({ batches: { delayMs: 300 } });
     const created = await submit(sdk, [line('a', 'one'), line('b', 'two'), line('c', 'three')]);
     expect(created.status).toBe('validating');
-    const { batch, seen } = await follow(sdk, created.id);
+    const { batch, seen } = await follow(sdk, created.id, created.status);
     expect(seen).toEqual(['validating', 'in_progress', 'finalizing', 'completed']);
     expect(batch.request_counts).toEqual({ total: 3, completed: 3, failed: 0 });
     expect(batch.error_file_id).toBeNull();
@@ -115,7 +117,7 @@ describe('the fake Batch API', () => {
       line('a', 'again'),
       line('d', 'x', '/v1/embeddings'),
     ]);
-    const { batch, seen } = await follow(sdk, created.id);
+    const { batch, seen } = await follow(sdk, created.id, created.status);
     expect(seen).toEqual(['validating', 'failed']);
     expect(batch.errors?.data?.map((e) => [e.code, e.line])).toEqual([
       ['invalid_json_line', 2],
@@ -128,8 +130,9 @@ describe('the fake Batch API', () => {
   it('cancels an open batch, refuses to cancel an ended one, and lists newest first', async () => {
     const { server, sdk } = await start({ batches: { delayMs: 50 } });
     const open = await submit(sdk, [line('a', 'one')]);
-    expect((await sdk.batches.cancel(open.id)).status).toBe('cancelling');
-    const { batch, seen } = await follow(sdk, open.id);
+    const cancelling = await sdk.batches.cancel(open.id);
+    expect(cancelling.status).toBe('cancelling');
+    const { batch, seen } = await follow(sdk, open.id, cancelling.status);
     expect(seen).toEqual(['cancelling', 'cancelled']);
     expect(batch.cancelled_at).not.toBeNull();
     await expect(sdk.batches.cancel(open.id)).rejects.toThrow(
