@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInProcessBus } from '@precis/bus';
-import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
+import { createDataSource, createThrowawayDatabase, RunEntity, type ThrowawayDatabase } from '@precis/db';
 import { prepareImport } from '@precis/ingest';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry, parkCall } from '@precis/llm';
 import { type FakeLlmServer, type FakeReplyContext, startFakeLlmServer } from '@precis/testing';
@@ -160,10 +160,8 @@ describe('batch mode: an Op-I judge sweep through the Batch API', () => {
   }
 
   async function reportJson(db: DataSource, runId: string): Promise<Record<string, unknown>> {
-    const run = await db.query('SELECT * FROM runs WHERE id = $1', [runId]);
-    const { RunEntity } = await import('@precis/db');
-    const entity = await db.getRepository(RunEntity).findOneByOrFail({ id: run[0].id });
-    return JSON.parse(renderRunReport(await loadFullRunReport(builtInFamilies, db, entity), 'json'));
+    const run = await db.getRepository(RunEntity).findOneByOrFail({ id: runId });
+    return JSON.parse(renderRunReport(await loadFullRunReport(builtInFamilies, db, run), 'json'));
   }
 
   it('reports what the online sweep reports, at half the cost', async () => {

@@ -62,6 +62,17 @@ export function hitRecord(
   };
 }
 
+// The usage of several calls together (the samples one grouped cache-hit row stands for).
+export function summedUsage(usages: LlmUsage[]): Required<LlmUsage> {
+  const sum = (f: (u: LlmUsage) => number | undefined) => usages.reduce((n, u) => n + (f(u) ?? 0), 0);
+  return {
+    promptTokens: sum((u) => u.promptTokens),
+    completionTokens: sum((u) => u.completionTokens),
+    cachedTokens: sum((u) => u.cachedTokens),
+    reasoningTokens: sum((u) => u.reasoningTokens),
+  };
+}
+
 // The ledger's token columns of a call's usage.
 export function usageColumns(usage: LlmUsage) {
   return {

@@ -16,6 +16,7 @@ import {
   estimateChatPromptTokens,
   hitRecord,
   sentRecord,
+  summedUsage,
   toPlain,
   usageColumns,
   ZERO_COST,
@@ -108,25 +109,18 @@ export class LlmClient {
     const prepared = prepareChat(spec, req);
     const [cacheKey] = computeCacheKeys(prepared.keyParts, [req.templateVersion]);
     const templateVersion = req.templateVersion ?? null;
-    const useCache = req.cache ?? this.cacheEnabled;
-    // In a batch scope the answer of the task's own batched call is read also with the cache off.
-    if (useCache || this.batchScope(spec, req.taskId)) {
-      const cached = await this.cachedChat(prepared, cacheKey!);
-      // The answer of this task's own batched call: its ledger row is that call, not a cache hit.
-      if (cached?.batchTaskId != null && cached.batchTaskId === req.taskId)
-        return chatResult(cached.value, cacheKey!, started, false, ZERO_COST, 1, prepared.notes);
-      const hit = useCache ? cached?.value : undefined;
-      if (hit) {
-        const result = chatResult(hit, cacheKey!, started, true, ZERO_COST, 0, prepared.notes);
-        const base = {
-          ...baseRecord(prepared.spec, 'chat', cacheKey!, req, {}, templateVersion),
-          notes: prepared.notes,
-        };
-        await this.store.record(
-          hitRecord(prepared.spec, base, hit.usage, result.latencyMs, { cachedAs: cacheKey! }),
-        );
-        return result;
-      }
+    const found = await this.lookup(prepared, req, cacheKey!);
+    if (found?.own) return chatResult(found.value, cacheKey!, started, false, ZERO_COST, 1, prepared.notes);
+    if (found) {
+      const result = chatResult(found.value, cacheKey!, started, true, ZERO_COST, 0, prepared.notes);
+      const base = {
+        ...baseRecord(prepared.spec, 'chat', cacheKey!, req, {}, templateVersion),
+        notes: prepared.notes,
+      };
+      await this.store.record(
+        hitRecord(prepared.spec, base, found.value.usage, result.latencyMs, { cachedAs: cacheKey! }),
+      );
+      return result;
     }
     return this.callChat(prepared, req, cacheKey!, templateVersion, started, reasked);
   }
@@ -145,18 +139,11 @@ export class LlmClient {
     const versions = Array.from({ length: count }, (_, k) => sampleTemplateVersion(req.templateVersion, k));
     const keys = computeCacheKeys(prepared.keyParts, versions);
     const started = performance.now();
-    const useCache = req.cache ?? this.cacheEnabled;
-    const found =
-      useCache || this.batchScope(prepared.spec, req.taskId)
-        ? await Promise.all(keys.map((key) => this.cachedChat(prepared, key)))
-        : keys.map(() => null);
-    // Answers of this task's own batched calls stand as those calls (no cache-hit row).
-    const own = found.map((f) => f?.batchTaskId != null && f.batchTaskId === req.taskId);
-    const cached = found.map((f, k) => (own[k] || !useCache ? null : (f?.value ?? null)));
+    const found = await Promise.all(keys.map((key) => this.lookup(prepared, req, key)));
+    const cached = found.map((f) => (f && !f.own ? f.value : null));
     const results: (ChatResult | Promise<ChatResult>)[] = keys.map((key, k) => {
-      if (own[k]) return chatResult(found[k]!.value, key, started, false, ZERO_COST, 1, prepared.notes);
-      const hit = cached[k];
-      if (hit) return chatResult(hit, key, started, true, ZERO_COST, 0, prepared.notes);
+      const f = found[k];
+      if (f) return chatResult(f.value, key, started, !f.own, ZERO_COST, f.own ? 1 : 0, prepared.notes);
       return this.callChat(prepared, req, key, versions[k]!, started, false);
     });
     // Settled below; observed now, so a sample that fails at once is not an unhandled rejection
@@ -165,13 +152,7 @@ export class LlmClient {
     all.catch(() => {});
     const hits = cached.flatMap((hit, k) => (hit ? [k] : []));
     if (hits.length) {
-      const usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
-      for (const k of hits) {
-        usage.promptTokens += cached[k]!.usage.promptTokens;
-        usage.completionTokens += cached[k]!.usage.completionTokens;
-        usage.cachedTokens += cached[k]!.usage.cachedTokens ?? 0;
-        usage.reasoningTokens += cached[k]!.usage.reasoningTokens ?? 0;
-      }
+      const usage = summedUsage(hits.map((k) => cached[k]!.usage));
       const base = {
         ...baseRecord(prepared.spec, 'chat', keys[hits[0]!]!, req, {}, req.templateVersion ?? null),
         notes: prepared.notes,
@@ -183,6 +164,18 @@ export class LlmClient {
       await this.store.record({ ...record, calls: hits.length });
     }
     return all;
+  }
+
+  // What the cache holds for a call: the answer of this task's own batched call (its ledger row is
+  // that call, not a cache hit; read also with the cache off, in a batch scope), a hit when the
+  // cache is on, or nothing.
+  private async lookup(prepared: PreparedChat, req: ChatRequest, cacheKey: string) {
+    const useCache = req.cache ?? this.cacheEnabled;
+    if (!useCache && !this.batchScope(prepared.spec, req.taskId)) return null;
+    const found = await this.cachedChat(prepared, cacheKey);
+    if (!found) return null;
+    const own = found.batchTaskId !== null && found.batchTaskId === req.taskId;
+    return own || useCache ? { own, value: found.value } : null;
   }
 
   private async cachedChat(prepared: PreparedChat, cacheKey: string) {
