@@ -15,7 +15,7 @@ describe('cluster-wide model limits (PostgreSQL)', () => {
   beforeAll(async () => {
     tdb = await createThrowawayDatabase('llm_cluster_limits');
     db = await createDataSource({ url: tdb.url, runMigrations: true });
-    server = await startFakeLlmServer({ latencyMs: 30, capacity: 256 });
+    server = await startFakeLlmServer({ latencyMs: 150, capacity: 256 });
   });
 
   afterAll(async () => {
