@@ -2,6 +2,7 @@ import { RUN_STATUSES } from '@precis/db';
 import { SPEC_MAX_DEPTH } from '@precis/engine';
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../grpc/page-token.js';
+import { runProgressDto, traceDto } from './page-dto.js';
 import {
   createdDto,
   datasetDto,
@@ -13,7 +14,6 @@ import {
   reportDto,
   runListDto,
   runShowDto,
-  traceDto,
 } from './rest-dto.js';
 import { samplesPaths } from './samples-openapi.js';
 import { transcriptPaths } from './transcript-openapi.js';
@@ -55,6 +55,14 @@ const runId = {
   description: 'run id or its first characters',
 };
 
+// A report's significance level; absent: the spec's (else 0.05).
+const reportAlpha = {
+  name: 'alpha',
+  in: 'query',
+  schema: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
+  description: "the significance level of the report's tests; absent: the spec's, else 0.05",
+};
+
 // The REST API's OpenAPI document, generated from the response schemas in rest-dto.ts.
 export function openApiDocument(version: string) {
   return {
@@ -67,6 +75,8 @@ export function openApiDocument(version: string) {
         'Runs, reports and datasets of a Precis gateway. Send `x-request-id` (up to 128 letters, digits, `.`, `_`, `:` or `-`) to have your own id on the response and in the log.',
     },
     components: {
+      // The data of each `progress` event of GET /api/v1/runs/{id}/events.
+      schemas: { RunProgress: schema(runProgressDto) },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'PRECIS_API_KEYS or `precis keys create`' },
       },
@@ -138,15 +148,7 @@ export function openApiDocument(version: string) {
           summary: 'delete a finished, cancelled or interrupted run and its results (needs a write key)',
           parameters: [runId],
           responses: {
-            '200': {
-              description: 'deleted',
-              headers,
-              content: {
-                'application/json': {
-                  schema: { type: 'object', properties: { deleted: { type: 'string' } } },
-                },
-              },
-            },
+            '200': json(z.object({ deleted: z.string().describe("the deleted run's id") }), 'deleted'),
             '404': json(errorDto, 'no such run'),
             '409': json(errorDto, 'the run is still open: cancel it first'),
             ...errors,
@@ -158,9 +160,10 @@ export function openApiDocument(version: string) {
           operationId: 'getRunReport',
           tags: ['reports'],
           summary: "a run's leaderboards",
-          parameters: [runId],
+          parameters: [runId, reportAlpha],
           responses: {
             '200': json(reportDto, 'the report'),
+            '400': json(errorDto, 'a bad alpha'),
             '404': json(errorDto, 'no such run'),
             ...errors,
           },
@@ -171,9 +174,10 @@ export function openApiDocument(version: string) {
           operationId: 'getRunView',
           tags: ['reports'],
           summary: "the run's report blocks and figures, as the web page draws them",
-          parameters: [runId],
+          parameters: [runId, reportAlpha],
           responses: {
             '200': json(pageDataDto, 'the blocks and figures'),
+            '400': json(errorDto, 'a bad alpha'),
             '404': json(errorDto, 'no such run'),
             ...errors,
           },
@@ -214,7 +218,16 @@ export function openApiDocument(version: string) {
             '200': {
               description: 'the event stream',
               headers,
-              content: { 'text/event-stream': { schema: { type: 'string' } } },
+              content: {
+                'text/event-stream': {
+                  // contentSchema only annotates: the data of each event, not the stream, is JSON.
+                  schema: {
+                    type: 'string',
+                    description: '`progress` events, each with a RunProgress as its data',
+                    contentSchema: { $ref: '#/components/schemas/RunProgress' },
+                  },
+                },
+              },
             },
             '404': json(errorDto, 'no such run'),
             ...errors,

@@ -1,6 +1,7 @@
 import { type Dataset, ImportStatus, type Run } from '@precis/contracts';
 import { z } from 'zod';
 import { fromProtoRunStatus } from '../runs/dto/run.mapper.js';
+import { figureDto, reportBlockDto, runHeaderDto } from './page-dto.js';
 
 // The REST API's response shapes: the schemas the OpenAPI document is generated from, and the
 // mappers that fill them.
@@ -24,6 +25,28 @@ const runBatchesDto = z.object({
       ended: z.boolean(),
     }),
   ),
+});
+
+// A run's model calls from the call ledger, repeats after faults included.
+const usageDto = z.object({
+  calls: z.number(),
+  cacheHits: z.number(),
+  repeated: z.number().describe('calls asked again by the same task after a fault'),
+  tokensIn: z.number(),
+  tokensOut: z.number().describe('output tokens, reasoning included'),
+  tokensCached: z
+    .number()
+    .describe("prompt tokens served from the provider's prompt cache (part of tokensIn)"),
+  tokensReasoning: z.number().describe('reasoning tokens (part of tokensOut)'),
+  batch: z
+    .object({
+      calls: z.number().describe('calls sent through provider batches (waiting ones included)'),
+      costUsd: z.number().describe('what the settled ones cost (the batch price)'),
+      savedUsd: z.number().describe('what they would have cost more online'),
+      resent: z.number().describe('times a call went into another batch (expired or failed transiently)'),
+    })
+    .optional()
+    .describe("the spec's limits.batch stages: what went through provider batches"),
 });
 
 export const runDto = z.object({
@@ -59,29 +82,7 @@ export const runDto = z.object({
     })
     .nullable()
     .describe("the run's primary metric and best system; null before it is scored"),
-  usage: z
-    .object({
-      calls: z.number(),
-      cacheHits: z.number(),
-      repeated: z.number().describe('calls asked again by the same task after a fault'),
-      tokensIn: z.number(),
-      tokensOut: z.number().describe('output tokens, reasoning included'),
-      tokensCached: z
-        .number()
-        .describe("prompt tokens served from the provider's prompt cache (part of tokensIn)"),
-      tokensReasoning: z.number().describe('reasoning tokens (part of tokensOut)'),
-      batch: z
-        .object({
-          calls: z.number().describe('calls sent through provider batches (waiting ones included)'),
-          costUsd: z.number().describe('what the settled ones cost (the batch price)'),
-          savedUsd: z.number().describe('what they would have cost more online'),
-          resent: z.number().describe('times a call went into another batch (expired or failed transiently)'),
-        })
-        .optional()
-        .describe("the spec's limits.batch stages: what went through provider batches"),
-    })
-    .nullable()
-    .describe("the run's model calls from the call ledger (GET of one run only)"),
+  usage: usageDto.nullable().describe("the run's model calls from the call ledger (GET of one run only)"),
   batches: runBatchesDto.nullable().describe("the provider batches of the run's calls (GET of one run only)"),
   blockedBy: z
     .string()
@@ -170,46 +171,15 @@ export const importedDto = z.object({
   status: z.enum(['imported', 'unchanged', 'replaced']),
   dataset: datasetDto,
 });
-export const traceDto = z.object({
-  document: z.object({ id: z.string(), externalId: z.string() }),
-  systems: z.array(
-    z.object({
-      system: z.string(),
-      strategy: z.string(),
-      steps: z
-        .array(z.record(z.string(), z.unknown()))
-        .describe('each step: task id, status, payload, result, error'),
-    }),
-  ),
-  verdicts: z
-    .array(z.record(z.string(), z.unknown()))
-    .describe('report blocks: each verdict of each summary'),
-});
-const figureDto = z.object({
-  key: z.string(),
-  title: z.string().describe('the metric and what produced it (judge model or engine, template)'),
-  metric: z.string(),
-  higherIsBetter: z.boolean(),
-  points: z.array(
-    z.object({
-      system: z.string(),
-      score: z.number().nullable(),
-      ci95: z.tuple([z.number(), z.number()]).nullable(),
-      costUsd: z.number().nullable(),
-    }),
-  ),
-  errors: z
-    .object({
-      types: z.array(z.string()),
-      rows: z.array(z.object({ system: z.string(), counts: z.array(z.number()) })),
-    })
-    .optional(),
-});
 export const pageDataDto = z
   .object({
     title: z.string(),
-    run: z.record(z.string(), z.unknown()).optional(),
-    blocks: z.array(z.record(z.string(), z.unknown())).describe('the report blocks (tables, notes, lists)'),
+    run: runHeaderDto,
+    usage: usageDto
+      .extend({ costUsd: z.number(), reservedUsd: z.number() })
+      .optional()
+      .describe("what the run's model calls took, spent and reserved"),
+    blocks: z.array(reportBlockDto).describe('the report blocks (tables, notes, lists)'),
     sections: z.array(sectionDto).describe("the run's leaderboards, as the report's sections"),
     figures: z.array(figureDto),
     batches: runBatchesDto.optional().describe('the provider batches of its calls, when it used any'),

@@ -1,29 +1,16 @@
 import { type MessageEvent, NotFoundException } from '@nestjs/common';
 import { RunEntity } from '@precis/db';
-import {
-  isOpenRunStatus,
-  runBlockedBy,
-  runCounts,
-  type StageTotals,
-  waitingTaskCounts,
-} from '@precis/engine';
+import { isOpenRunStatus, runBlockedBy, runCounts, waitingTaskCounts } from '@precis/engine';
 import { distinctUntilChanged, from, map, type Observable, switchMap, takeWhile, timer } from 'rxjs';
 import type { DataSource } from 'typeorm';
+import type { z } from 'zod';
+import type { runProgressDto } from './page-dto.js';
 
 // How often a progress stream reads the run's counters (one indexed read each).
 const POLL_MS = 1000;
 
-export interface RunProgressEvent {
-  id: string;
-  status: string;
-  error: string | null;
-  summaries: { expected: number; done: number; failed: number };
-  tasks: Record<string, StageTotals>;
-  // What keeps the open run from progressing (a stage queue that keeps failing), or null.
-  blockedBy: string | null;
-  // Tasks waiting for provider batches (limits.batch).
-  waitingTasks: number;
-}
+// The document's RunProgress (page-dto.ts): what each event carries.
+export type RunProgressEvent = z.output<typeof runProgressDto>;
 
 async function snapshot(db: DataSource, id: string): Promise<RunProgressEvent> {
   const run = await db
