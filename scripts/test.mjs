@@ -50,6 +50,7 @@ const run = (name, cmd, args) => {
 };
 if (run('build', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only'])) {
   run('generated code is fresh', 'node', ['scripts/proto.mjs', 'check']);
+  run('generated API types are fresh', 'node', ['scripts/openapi.mjs', 'check']);
   run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
   run('typecheck web page', 'npx', ['tsc', '-p', 'packages/web/app/tsconfig.json']);
   run('lint', 'npx', ['biome', 'check', '.']);

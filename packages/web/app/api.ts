@@ -1,3 +1,6 @@
+import createClient from 'openapi-fetch';
+import type { JsonOf, JsonPath } from './api-schema';
+import type { paths } from './api-schema.gen';
 import { keyRequired, storedKey } from './auth';
 import { createSseParser, type SseEvent } from './sse';
 
@@ -29,18 +32,16 @@ function headers(accept: string): Headers {
 }
 
 // The server's {"error": "..."} text, or the status line when the body is not that.
-async function errorOf(res: Response): Promise<ApiError> {
+function errorOf(res: Response, body: unknown): ApiError {
   let message = `HTTP ${res.status} ${res.statusText}`.trim();
-  try {
-    const body: unknown = await res.json();
-    if (typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string')
-      message = body.error;
-  } catch {
-    // Not JSON: keep the status line.
-  }
+  if (typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string')
+    message = body.error;
   if (res.status === 401) keyRequired(message);
   return new ApiError(message, res.status);
 }
+
+const unreachable = (e: unknown) =>
+  new ApiError(`cannot reach the server (${e instanceof Error ? e.message : String(e)})`, 0);
 
 async function request(path: string, accept: string, signal?: AbortSignal): Promise<Response> {
   let res: Response;
@@ -48,15 +49,36 @@ async function request(path: string, accept: string, signal?: AbortSignal): Prom
     res = await fetch(API_BASE + path, { headers: headers(accept), signal });
   } catch (e) {
     if (isAbort(e)) throw e;
-    throw new ApiError(`cannot reach the server (${e instanceof Error ? e.message : String(e)})`, 0);
+    throw unreachable(e);
   }
-  if (!res.ok) throw await errorOf(res);
+  if (!res.ok) throw errorOf(res, await res.json().catch(() => null));
   return res;
 }
 
-export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const res = await request(path, 'application/json', signal);
-  return (await res.json()) as T;
+// Paths and parameters are checked against the OpenAPI document's (fetch is looked up per call).
+const client = createClient<paths>({ fetch: (req) => fetch(req) });
+export type ParamsOf<P extends JsonPath> = paths[P]['get']['parameters'];
+type Answer = { data?: unknown; error?: unknown; response: Response };
+// One signature for every path: the generic caller's types already come from `paths`.
+const get = client.GET as unknown as (
+  path: string,
+  init: RequestInit & { params: unknown },
+) => Promise<Answer>;
+
+export async function getJson<P extends JsonPath>(
+  path: P,
+  params: ParamsOf<P>,
+  signal?: AbortSignal,
+): Promise<JsonOf<P>> {
+  let answer: Answer;
+  try {
+    answer = await get(path, { params, headers: headers('application/json'), ...(signal ? { signal } : {}) });
+  } catch (e) {
+    if (isAbort(e)) throw e;
+    throw unreachable(e);
+  }
+  if (!answer.response.ok) throw errorOf(answer.response, answer.error);
+  return answer.data as JsonOf<P>;
 }
 
 // Reads a server-sent event stream until the server closes it.

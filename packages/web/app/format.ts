@@ -1,4 +1,4 @@
-import type { RunUsage } from './api-types';
+import type { RunUsage } from './api-schema';
 
 // Display helpers shared by the pages.
 

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
-import { ApiError, getJson, isAbort, toApiError } from './api';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, getJson, isAbort, type ParamsOf, toApiError } from './api';
+import type { JsonOf, JsonPath } from './api-schema';
 import { useAuth } from './auth';
 
 export interface Fetched<T> {
@@ -11,42 +12,47 @@ export interface Fetched<T> {
 }
 
 interface State<T> {
-  path: string | null;
+  key: string | null;
   data: T | undefined;
   error: ApiError | null;
   loading: boolean;
 }
 
-// GET one API path (null: nothing to fetch); refetched when the API key changes.
-export function useFetch<T>(path: string | null): Fetched<T> {
+// GET one API path with its parameters (null: nothing to fetch); refetched when they or the API
+// key change.
+export function useFetch<P extends JsonPath>(path: P | null, params: ParamsOf<P>): Fetched<JsonOf<P>> {
   const { version } = useAuth();
   const [tick, setTick] = useState(0);
-  const [state, setState] = useState<State<T>>({
-    path,
+  const key = path === null ? null : `${path} ${JSON.stringify(params)}`;
+  // The parameters the key was made of (a new object each render).
+  const asked = useRef(params);
+  asked.current = params;
+  const [state, setState] = useState<State<JsonOf<P>>>({
+    key,
     data: undefined,
     error: null,
-    loading: path !== null,
+    loading: key !== null,
   });
 
   useEffect(() => {
     if (path === null) return;
     const ctrl = new AbortController();
     setState((s) =>
-      s.path === path ? { ...s, loading: true } : { path, data: undefined, error: null, loading: true },
+      s.key === key ? { ...s, loading: true } : { key, data: undefined, error: null, loading: true },
     );
-    getJson<T>(path, ctrl.signal).then(
-      (data) => setState({ path, data, error: null, loading: false }),
+    getJson(path, asked.current, ctrl.signal).then(
+      (data) => setState({ key, data, error: null, loading: false }),
       (e: unknown) => {
         if (isAbort(e)) return;
-        setState((s) => ({ ...s, path, error: toApiError(e), loading: false }));
+        setState((s) => ({ ...s, key, error: toApiError(e), loading: false }));
       },
     );
     return () => ctrl.abort();
-  }, [path, tick, version]);
+  }, [path, key, tick, version]);
 
   const reload = useCallback(() => setTick((t) => t + 1), []);
-  // Until the effect runs for a new path, what is held belongs to the old one.
-  if (state.path !== path) return { data: undefined, error: null, loading: path !== null, reload };
+  // Until the effect runs for a new key, what is held belongs to the old one.
+  if (state.key !== key) return { data: undefined, error: null, loading: key !== null, reload };
   return { data: state.data, error: state.error, loading: state.loading, reload };
 }
 

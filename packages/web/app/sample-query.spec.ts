@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { isFiltered, NO_FILTERS, sampleQueryString, toggleSort } from './sample-query';
+import { isFiltered, NO_FILTERS, sampleQuery, toggleSort } from './sample-query';
 
-describe('sampleQueryString', () => {
+describe('sampleQuery', () => {
   it('asks for nothing without filters or a sort', () => {
-    expect(sampleQueryString(NO_FILTERS)).toBe('');
+    expect(sampleQuery(NO_FILTERS)).toEqual({});
     expect(isFiltered(NO_FILTERS)).toBe(false);
   });
 
-  it('sends each filter and the sort, encoded, bounds trimmed', () => {
+  it('sends each filter and the sort, bounds as numbers', () => {
     const view = {
       ...NO_FILTERS,
       system: 'gpt 4',
@@ -18,15 +18,22 @@ describe('sampleQueryString', () => {
       sort: 'producedBy' as const,
       order: 'desc' as const,
     };
-    expect(sampleQueryString(view)).toBe(
-      'system=gpt+4&metric=kgds%3Acao-r&min=0.5&max=2&failed=false&sort=producedBy&order=desc',
-    );
+    expect(sampleQuery(view)).toEqual({
+      system: 'gpt 4',
+      metric: 'kgds:cao-r',
+      min: 0.5,
+      max: 2,
+      failed: 'false',
+      sort: 'producedBy',
+      order: 'desc',
+    });
+    expect(sampleQuery({ ...NO_FILTERS, min: 'abc' }).min).toBeNaN();
     expect(isFiltered(view)).toBe(true);
   });
 
   it('counts a sort alone as no filter', () => {
     expect(isFiltered({ ...NO_FILTERS, sort: 'value', order: 'desc' })).toBe(false);
-    expect(sampleQueryString({ ...NO_FILTERS, failed: 'true' })).toBe('failed=true');
+    expect(sampleQuery({ ...NO_FILTERS, failed: 'true' })).toEqual({ failed: 'true' });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { SampleSort } from './api-types';
+import type { SampleQuery, SampleSort } from './api-schema';
 
 // What the samples table asks the server for: filters, then one sorted column.
 export interface SampleView {
@@ -26,19 +26,20 @@ export const NO_FILTERS: SampleView = {
 export const isFiltered = (v: SampleView): boolean =>
   v.system !== '' || v.metric !== '' || v.min.trim() !== '' || v.max.trim() !== '' || v.failed !== '';
 
-// The query string of the samples endpoint for a view (without offset and limit), empty parts left out.
-export function sampleQueryString(v: SampleView): string {
-  const q = new URLSearchParams();
-  if (v.system) q.set('system', v.system);
-  if (v.metric) q.set('metric', v.metric);
-  if (v.min.trim()) q.set('min', v.min.trim());
-  if (v.max.trim()) q.set('max', v.max.trim());
-  if (v.failed) q.set('failed', v.failed);
+// The query of the samples endpoint for a view (without offset and limit), empty parts left out;
+// a bound that is not a number is sent as NaN, which the server refuses with its reason.
+export function sampleQuery(v: SampleView): SampleQuery {
+  const q: SampleQuery = {};
+  if (v.system) q.system = v.system;
+  if (v.metric) q.metric = v.metric;
+  if (v.min.trim()) q.min = Number(v.min.trim());
+  if (v.max.trim()) q.max = Number(v.max.trim());
+  if (v.failed) q.failed = v.failed;
   if (v.sort) {
-    q.set('sort', v.sort);
-    q.set('order', v.order);
+    q.sort = v.sort;
+    q.order = v.order;
   }
-  return q.toString();
+  return q;
 }
 
 // A click on a column's header: sort by it ascending, or reverse it if it is the sorted one.

@@ -1,4 +1,4 @@
-import type { ReportBlock, ReportSection } from '../api-types';
+import type { ReportBlock, ReportSection } from '../api-schema';
 import { ModelText } from './model-text';
 import { SortableTable } from './table';
 

@@ -1,4 +1,4 @@
-import type { LedgerCall } from '../transcript-types';
+import type { LedgerCall } from '../api-schema';
 import { LongText } from './long-text';
 
 const usd = (n: number) => `$${n.toFixed(6)}`;

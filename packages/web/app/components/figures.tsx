@@ -1,6 +1,6 @@
 import * as Plot from '@observablehq/plot';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import type { ReportFigure } from '../api-types';
+import type { ReportFigure } from '../api-schema';
 import { formatCountTick, formatNumber, formatShort, formatTick, formatUsd, formatUsdTick } from '../format';
 import { useWidth } from '../hooks';
 import { dodgeLabels } from '../label-layout';

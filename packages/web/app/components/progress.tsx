@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, enc, isAbort, readEvents, toApiError } from '../api';
-import type { RunProgress } from '../api-types';
+import type { RunProgress } from '../api-schema';
 import { useAuth } from '../auth';
 import { ErrorBox, StatusBadge } from './common';
 

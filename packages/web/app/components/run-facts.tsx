@@ -1,6 +1,5 @@
-import { enc } from '../api';
+import type { ModelEntry, RunFacts } from '../api-schema';
 import { useFetch } from '../hooks';
-import type { ModelEntry, RunFacts } from '../transcript-types';
 import { ErrorBox, Loading, Note } from './common';
 import { LongText } from './long-text';
 import { SortableTable } from './table';
@@ -150,7 +149,7 @@ function Facts({ facts }: { facts: RunFacts }) {
 
 // The run's own facts: its spec, seed, models with their registry entries, and its templates.
 export function RunFactsView({ runId }: { runId: string }) {
-  const { data, error } = useFetch<RunFacts>(`/runs/${enc(runId)}/facts`);
+  const { data, error } = useFetch('/api/v1/runs/{id}/facts', { path: { id: runId } });
   return (
     <section class="block run-facts" data-testid="run-facts">
       <h2>About this run</h2>

@@ -1,4 +1,4 @@
-import type { SampleSort } from '../api-types';
+import type { SampleSort } from '../api-schema';
 import { isFiltered, NO_FILTERS, type SampleView, toggleSort } from '../sample-query';
 
 // The table's columns: what each shows, and the server sort its header asks for.

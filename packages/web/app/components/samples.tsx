@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { type ApiError, enc, getJson, isAbort, toApiError } from '../api';
-import type { Sample, SamplePage } from '../api-types';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { type ApiError, getJson, isAbort, toApiError } from '../api';
+import type { Sample, SampleQuery } from '../api-schema';
 import { useAuth } from '../auth';
 import { formatNumber } from '../format';
 import { href } from '../router';
-import { isFiltered, NO_FILTERS, type SampleView, sampleQueryString } from '../sample-query';
+import { isFiltered, NO_FILTERS, type SampleView, sampleQuery } from '../sample-query';
 import '../samples.css';
 import { ErrorBox, Loading, Note } from './common';
 import { SampleFilters, SampleHeader } from './sample-filters';
@@ -27,7 +27,7 @@ interface PagedSamples {
 
 // Pages of 200 samples (filtered and sorted by the server, as `query` asks) fetched on demand and
 // kept; the first page gives the total. A new query starts again from the first page.
-function usePagedSamples(runId: string, query: string): PagedSamples {
+function usePagedSamples(runId: string, query: SampleQuery): PagedSamples {
   const { version } = useAuth();
   const pages = useRef(new Map<number, Sample[]>());
   const inflight = useRef(new Set<number>());
@@ -46,8 +46,8 @@ function usePagedSamples(runId: string, query: string): PagedSamples {
       const pending = inflight.current;
       if (held.has(page) || pending.has(page) || !signal.current) return;
       pending.add(page);
-      const path = `/runs/${enc(runId)}/samples?${query ? `${query}&` : ''}offset=${page * PAGE_SIZE}&limit=${PAGE_SIZE}`;
-      getJson<SamplePage>(path, signal.current)
+      const params = { path: { id: runId }, query: { ...query, offset: page * PAGE_SIZE, limit: PAGE_SIZE } };
+      getJson('/api/v1/runs/{id}/samples', params, signal.current)
         .then(
           (p) => {
             held.set(page, p.samples);
@@ -215,7 +215,7 @@ function SamplesNote({ paged, view }: { paged: PagedSamples; view: SampleView })
 // document's trace, its last cell the document's summaries side by side.
 export function Samples({ runId }: { runId: string }) {
   const [view, setView] = useState<SampleView>(NO_FILTERS);
-  const query = sampleQueryString(view);
+  const query = useMemo(() => sampleQuery(view), [view]);
   const paged = usePagedSamples(runId, query);
   const unfilteredEmpty = paged.total === 0 && !isFiltered(view);
   return (

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { enc } from '../api';
-import type { ReportBlock, Trace } from '../api-types';
+import type { ParamsOf } from '../api';
+import type { ReportBlock, Trace } from '../api-schema';
 import { useFetch } from '../hooks';
-import type { CallPage } from '../transcript-types';
 import { BlockView } from './block';
 import { CallView } from './call-view';
 import { ErrorBox, Loading, Note } from './common';
@@ -12,17 +11,17 @@ const PAGE = 20;
 
 // One page of a system's calls, numbered after the pages above it; the last page offers the next.
 function CallPageItems({
-  path,
+  params,
   first,
   onLoaded,
   onMore,
 }: {
-  path: string;
+  params: ParamsOf<'/api/v1/runs/{id}/traces/{document}/calls'>;
   first: number;
   onLoaded: (count: number) => void;
   onMore: ((token: string) => void) | null;
 }) {
-  const { data, error } = useFetch<CallPage>(path);
+  const { data, error } = useFetch('/api/v1/runs/{id}/traces/{document}/calls', params);
   const count = data?.calls.length;
   useEffect(() => {
     if (count !== undefined) onLoaded(count);
@@ -65,13 +64,13 @@ function CallPages({ runId, documentId, system }: { runId: string; documentId: s
       }),
     [],
   );
-  const base = `/runs/${enc(runId)}/traces/${enc(documentId)}/calls?system=${enc(system)}&limit=${PAGE}`;
+  const path = { id: runId, document: documentId };
   return (
     <div data-testid={`calls-${system}`}>
       {tokens.map((t, i) => (
         <CallPageItems
           key={t}
-          path={t ? `${base}&pageToken=${enc(t)}` : base}
+          params={{ path, query: { system, limit: PAGE, ...(t ? { pageToken: t } : {}) } }}
           first={counts.slice(0, i).reduce((sum, n) => sum + (n ?? 0), 0)}
           onLoaded={loaded(i)}
           onMore={i === tokens.length - 1 ? (next) => setTokens([...tokens, next]) : null}

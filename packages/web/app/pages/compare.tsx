@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { CrossRunBoard } from '../api-types';
+import type { CrossRunBoard } from '../api-schema';
 import { ErrorBox, Loading, Note } from '../components/common';
 import { SortableTable } from '../components/table';
 import { formatNumber } from '../format';
@@ -105,8 +105,9 @@ function Board({ board }: { board: CrossRunBoard }) {
 }
 
 export function ComparePage({ runs, metric }: { runs: string[]; metric: string | null }) {
-  const query = `runs=${runs.map(encodeURIComponent).join(',')}${metric ? `&metric=${encodeURIComponent(metric)}` : ''}`;
-  const { data, error } = useFetch<CrossRunBoard>(runs.length > 0 ? `/leaderboard?${query}` : null);
+  const { data, error } = useFetch(runs.length > 0 ? '/api/v1/leaderboard' : null, {
+    query: { runs: runs.join(','), ...(metric ? { metric } : {}) },
+  });
   return (
     <main>
       <nav class="crumbs" aria-label="breadcrumb">

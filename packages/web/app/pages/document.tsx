@@ -1,5 +1,4 @@
-import { enc } from '../api';
-import type { Trace } from '../api-types';
+import type { Trace } from '../api-schema';
 import { BlockView } from '../components/block';
 import { ErrorBox, Loading, Note, StatusBadge } from '../components/common';
 import { ModelText } from '../components/model-text';
@@ -116,7 +115,9 @@ function TraceView({ trace }: { trace: Trace }) {
 }
 
 export function DocumentPage({ runId, documentId }: { runId: string; documentId: string }) {
-  const { data, error } = useFetch<Trace>(`/runs/${enc(runId)}/traces/${enc(documentId)}`);
+  const { data, error } = useFetch('/api/v1/runs/{id}/traces/{document}', {
+    path: { id: runId, document: documentId },
+  });
   return (
     <main>
       <nav class="crumbs" aria-label="breadcrumb">

@@ -1,5 +1,4 @@
-import { enc } from '../api';
-import type { RunView } from '../api-types';
+import type { RunView } from '../api-schema';
 import { BlockView } from '../components/block';
 import { ErrorBox, Loading, Note, StatusBadge } from '../components/common';
 import { FigureView } from '../components/figures';
@@ -11,8 +10,11 @@ import { formatBatches, formatCalls, formatDate, formatTokens, isOpen } from '..
 import { useFetch } from '../hooks';
 import { href } from '../router';
 
-// What the run page draws. A report file may embed blocks without a run (and with a title).
-export type PageView = Omit<RunView, 'run'> & { run?: RunView['run'] };
+// What the run page draws. A report file may embed blocks without a run or sections.
+export type PageView = Omit<RunView, 'run' | 'sections'> & {
+  run?: RunView['run'];
+  sections?: RunView['sections'];
+};
 
 // Model calls, tokens (cached and reasoning shares where reported) and cost, as the ledger has
 // them; an offline run (no model call) shows none.
@@ -142,7 +144,7 @@ export function StaticRunPage({ view }: { view: PageView }) {
 }
 
 export function RunPage({ runId }: { runId: string }) {
-  const { data, error, reload } = useFetch<RunView>(`/runs/${enc(runId)}/view`);
+  const { data, error, reload } = useFetch('/api/v1/runs/{id}/view', { path: { id: runId } });
   return (
     <main>
       <nav class="crumbs" aria-label="breadcrumb">

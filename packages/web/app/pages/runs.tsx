@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { type ApiError, enc, getJson, isAbort, toApiError } from '../api';
-import type { Run, RunList } from '../api-types';
+import { type ApiError, getJson, isAbort, toApiError } from '../api';
+import type { Run } from '../api-schema';
 import { useAuth } from '../auth';
 import { ErrorBox, Loading, Note, StatusBadge } from '../components/common';
 import { formatCost, formatScore } from '../cost';
@@ -16,7 +16,7 @@ interface Listing {
   next: string;
 }
 
-const runsPath = (token: string) => `/runs?limit=${PAGE_SIZE}${token ? `&pageToken=${enc(token)}` : ''}`;
+const runsPage = (token: string) => ({ query: { limit: PAGE_SIZE, ...(token ? { pageToken: token } : {}) } });
 
 // A run can move from one page to the next while polling: each is listed once.
 function flatten(pages: Run[][]): Run[] {
@@ -35,7 +35,7 @@ function useRuns() {
 
   useEffect(() => {
     const ctrl = new AbortController();
-    getJson<RunList>(runsPath(''), ctrl.signal).then(
+    getJson('/api/v1/runs', runsPage(''), ctrl.signal).then(
       (list) => {
         setError(null);
         setListing((l) => ({
@@ -63,7 +63,7 @@ function useRuns() {
   const loadMore = useCallback(() => {
     if (!listing?.next) return;
     setMore(true);
-    getJson<RunList>(runsPath(listing.next))
+    getJson('/api/v1/runs', runsPage(listing.next))
       .then(
         (list) => setListing((l) => ({ pages: [...(l?.pages ?? []), list.runs], next: list.nextPageToken })),
         (e: unknown) => setError(toApiError(e)),

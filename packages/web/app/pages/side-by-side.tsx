@@ -1,5 +1,4 @@
-import { enc } from '../api';
-import type { SideBySide } from '../api-types';
+import type { SideBySide } from '../api-schema';
 import { ErrorBox, Loading, Note } from '../components/common';
 import { ModelText } from '../components/model-text';
 import { formatNumber } from '../format';
@@ -59,7 +58,9 @@ function SystemColumn({ column, metrics }: { column: Column; metrics: string[] }
 // Each system's final summary of one document in its own column, its scores above it (columns
 // scroll sideways when there are many systems).
 export function SideBySidePage({ runId, documentId }: { runId: string; documentId: string }) {
-  const { data, error } = useFetch<SideBySide>(`/runs/${enc(runId)}/side-by-side/${enc(documentId)}`);
+  const { data, error } = useFetch('/api/v1/runs/{id}/side-by-side/{document}', {
+    path: { id: runId, document: documentId },
+  });
   return (
     <main class="wide">
       <nav class="crumbs" aria-label="breadcrumb">
