@@ -10,7 +10,13 @@ import { createInProcessBus } from '@precis/bus';
 import type { GetRunFactsResponse, ListDocumentCallsResponse } from '@precis/contracts';
 import { prepareImport } from '@precis/ingest';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm';
-import { type FakeLlmServer, parseRules, startFakeLlmServer } from '@precis/testing';
+import {
+  createResponseCheck,
+  type FakeLlmServer,
+  type OpenApiDoc,
+  parseRules,
+  startFakeLlmServer,
+} from '@precis/testing';
 import { runCli } from '../../apps/cli/test/run-cli.js';
 import {
   builtInFamilies,
@@ -115,10 +121,15 @@ describe('transcripts and run facts over REST, gRPC and the CLI', () => {
     scratch.remove();
   });
 
+  // Each answer matches the document the gateway serves (real calls: prompts, replies, cache).
+  let check: ReturnType<typeof createResponseCheck> | undefined;
   const get = async (path: string, key = stack.key) => {
+    check ??= createResponseCheck((await (await fetch(`${base}/api/openapi.json`)).json()) as OpenApiDoc);
     const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
     // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON bodies field by field
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
+    const body = (await res.json()) as Record<string, any>;
+    expect([path, res.status, check.problems('GET', path, res.status, body)]).toEqual([path, res.status, []]);
+    return { status: res.status, body };
   };
   const callsPath = (run: string, query = '') => `/api/v1/runs/${run}/traces/${DOC}/calls${query}`;
 

@@ -22,6 +22,12 @@ export type {
   FakeRule,
   FakeTokenLogprob,
 } from './fake-llm/types.js';
+export {
+  createResponseCheck,
+  formatSchemaError,
+  type OpenApiDoc,
+  type ResponseCheck,
+} from './openapi/response-check.js';
 export { freePort } from './servers/process-cleanup.js';
 export {
   startThrowawayNats,
