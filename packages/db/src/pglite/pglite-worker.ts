@@ -1,10 +1,9 @@
 // The embedded database's thread: one PGlite instance, answering the queries the main thread's
 // PgliteSession posts, one at a time in arrival order (PGlite has one session).
-import { copyFileSync, cpSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
 import type { SessionReply, SessionRequest, WorkerOptions } from './pglite-protocol.js';
+import { copyTemplate } from './template-copy.js';
 
 const options = workerData as WorkerOptions;
 
@@ -13,14 +12,6 @@ function serializeBool(value: unknown): string {
   if (value === true || value === 'true' || value === 1) return 'TRUE';
   if (value === false || value === 'false' || value === 0) return 'FALSE';
   return String(value);
-}
-
-// PG_VERSION goes last: a copy cut short leaves a directory without it, which is copied anew
-// next time instead of being opened as a broken database.
-function copyTemplate(template: string, dataDir: string): void {
-  for (const entry of readdirSync(template))
-    if (entry !== 'PG_VERSION') cpSync(join(template, entry), join(dataDir, entry), { recursive: true });
-  copyFileSync(join(template, 'PG_VERSION'), join(dataDir, 'PG_VERSION'));
 }
 
 // Postgres sets up its shared memory at every start: at its defaults (128 MB of buffers, 100

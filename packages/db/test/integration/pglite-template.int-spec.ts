@@ -1,7 +1,7 @@
 // The built package's template for new embedded databases: a fresh directory starts from it,
 // fully migrated; a directory that holds a database, or a template made for other migrations,
 // is left to PGlite and the migrations as before. Needs the build (`npx turbo run build`).
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 const dist = new URL('../../dist/', import.meta.url).href;
 const { createDataSource, MIGRATIONS, MIGRATIONS_TABLE } = await import(`${dist}index.js`);
 const { pgliteTemplate, PGLITE_TEMPLATE } = await import(`${dist}pglite/pglite-template.js`);
+const { copyTemplate } = await import(`${dist}pglite/template-copy.js`);
 
 describe('the embedded database template', () => {
   const dir = mkdtempSync(join(tmpdir(), 'precis-template-'));
@@ -57,6 +58,40 @@ describe('a template copy cut short', () => {
     const ds = await createDataSource({ pgliteDir: db });
     try {
       expect((await ds.query('SELECT count(*)::int AS n FROM datasets'))[0].n).toBe(0);
+      expect(await ds.showMigrations()).toBe(false);
+    } finally {
+      await ds.destroy();
+    }
+  });
+});
+
+// What `npm pack` makes of the template: every empty directory gone.
+function removeEmptyDirs(dir: string): string[] {
+  const removed = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .flatMap((e) => removeEmptyDirs(join(dir, e.name)));
+  if (readdirSync(dir).length === 0) {
+    rmSync(dir, { recursive: true });
+    removed.push(dir);
+  }
+  return removed;
+}
+
+describe('a template packed by npm', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'precis-template-packed-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has lost its empty directories, which the copy makes again: the database opens', async () => {
+    const packed = join(dir, 'template');
+    cpSync(PGLITE_TEMPLATE, packed, { recursive: true });
+    expect(removeEmptyDirs(packed).map((d) => d.slice(packed.length + 1))).toEqual(
+      expect.arrayContaining(['pg_tblspc', 'pg_twophase', 'pg_wal/archive_status', 'pg_stat_tmp']),
+    );
+    const db = join(dir, 'db');
+    copyTemplate(packed, db);
+    const ds = await createDataSource({ pgliteDir: db });
+    try {
+      expect((await ds.query('SELECT count(*)::int AS n FROM runs'))[0].n).toBe(0);
       expect(await ds.showMigrations()).toBe(false);
     } finally {
       await ds.destroy();
