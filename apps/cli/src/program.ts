@@ -4,6 +4,7 @@ import { datasetsCommand } from './commands/datasets.command.js';
 import { exportCommand } from './commands/export.command.js';
 import { importCommand } from './commands/import.command.js';
 import { ingestCommand } from './commands/ingest.command.js';
+import { initCommand } from './commands/init.command.js';
 import { keysCommand } from './commands/keys.command.js';
 import { leaderboardCommand } from './commands/leaderboard.command.js';
 import { registerMetaCommands } from './commands/meta/index.js';
@@ -37,6 +38,7 @@ export function buildProgram(ctx: CliContext): Command {
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
     });
+  program.addCommand(initCommand(ctx));
   program.addCommand(ingestCommand(ctx));
   program.addCommand(datasetsCommand(ctx));
   program.addCommand(runCommand(ctx));
