@@ -3,8 +3,9 @@
 #   docker run precis node apps/verifier/dist/main.js     (gateway when no command is given)
 # The migrations Job and the services' init containers run `node packages/db/dist/migrate.js`.
 # docker-compose.yml, deploy/kubernetes and `npm run test:containers` use these command lines.
-# BASE: any image with Node 20+ and npm at /usr/local/bin; test:containers builds one locally.
-ARG BASE=node:20-bookworm-slim
+# BASE: any image with Node 22.12+ and npm at /usr/local/bin; test:containers builds one locally
+# with Node 24 (scripts/lib/node-lts.mjs).
+ARG BASE=node:24-bookworm-slim
 
 # Only the workspaces the six services depend on (turbo prune): their manifests first, so the
 # dependency layer is rebuilt only when a package.json or the lockfile changes.

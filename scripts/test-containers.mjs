@@ -18,6 +18,7 @@ import {
   pruneOldLayers,
   removeLabelled,
 } from './lib/containers.mjs';
+import { NODE_LTS } from './lib/node-lts.mjs';
 import { provisionOrExit, stopProvisioned } from './lib/provision.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,7 +55,7 @@ try {
   // Containers an interrupted earlier run left behind would hold its ports and names.
   removeLabelled(LABEL);
   const base = timed('base image', () =>
-    buildBase({ nodeVersion: process.versions.node, npmVersion: npmVersionOf(root) }),
+    buildBase({ nodeVersion: NODE_LTS[0], npmVersion: npmVersionOf(root) }),
   );
   lines[lines.length - 1] += base.built ? ` (built ${base.tag})` : ` (${base.tag} already built)`;
   timed(`image ${IMAGE} build`, () => buildImage({ repo: root, base: base.tag, tag: IMAGE }));
