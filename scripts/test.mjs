@@ -39,7 +39,6 @@ const env = {
   FORCE_COLOR: '0',
 };
 const resultsDir = join(root, '.turbo', 'test-results');
-rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 const jestRuns = [];
 
@@ -93,6 +92,7 @@ function testOn(version) {
     if (!built) return;
   }
   const json = join(resultsDir, `jest-${version}.json`);
+  rmSync(json, { force: true });
   const t0 = Date.now();
   const passed = step(
     `jest (${label})`,
