@@ -42,5 +42,5 @@ export function nodeBinDir(version, cacheDir) {
 export function testedVersions(env = process.env) {
   const list = env.PRECIS_NODE_VERSIONS?.trim();
   if (!list) return NODE_LTS;
-  return list.split(',').map((v) => (v.trim() === 'current' ? 'current' : v.trim()));
+  return list.split(',').map((v) => v.trim());
 }

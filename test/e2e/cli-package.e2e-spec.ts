@@ -106,8 +106,7 @@ describe('the installable precis package', () => {
     const run = await precis(['run', 'precis-examples/quickstart.yaml']);
     expect([run.code, run.stderr]).toEqual([0, expect.not.stringContaining('error')]);
     expect(run.stdout).toMatch(/^=1 +hier-lead +hierarchical +engine:lead +100\.0 /m);
-    const runs = JSON.parse((await precis(['runs', 'ls', '--json'])).stdout);
-    const id: string = (runs.runs ?? runs)[0].id;
+    const [{ id }] = JSON.parse((await precis(['runs', 'ls', '--json'])).stdout) as { id: string }[];
     const report = await precis(['report', id, '--format', 'html', '--out', 'report.html']);
     expect(report.code).toBe(0);
     const html = readFileSync(join(project, 'report.html'), 'utf8');
