@@ -270,6 +270,11 @@ export interface components {
             /** @description tasks waiting for provider batches (limits.batch) */
             waitingTasks: number;
         };
+        Error: {
+            error: string;
+            /** @description the x-request-id of the request; the gateway logs a 5xx under it */
+            requestId: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -398,11 +403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no API key, or an unknown one */
@@ -413,11 +414,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -428,11 +425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -443,11 +436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -458,11 +447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -591,11 +576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no API key, or an unknown one */
@@ -606,11 +587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -621,11 +598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a model failed its preflight (key variable unset on the server, or the endpoint refused): no run was created or resumed */
@@ -636,11 +609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -651,11 +620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -666,11 +631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -795,11 +756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -810,11 +767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no such run */
@@ -825,11 +778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -840,11 +789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -855,11 +800,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -898,11 +839,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -913,11 +850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no such run */
@@ -928,11 +861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the run is still open: cancel it first */
@@ -943,11 +872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -958,11 +883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -973,11 +894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1082,11 +999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no API key, or an unknown one */
@@ -1097,11 +1010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -1112,11 +1021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no such run */
@@ -1127,11 +1032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -1142,11 +1043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -1157,11 +1054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1372,11 +1265,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no API key, or an unknown one */
@@ -1387,11 +1276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -1402,11 +1287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no such run */
@@ -1417,11 +1298,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -1432,11 +1309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -1447,11 +1320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1522,11 +1391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no API key, or an unknown one */
@@ -1537,11 +1402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -1552,11 +1413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no such run */
@@ -1567,11 +1424,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -1582,11 +1435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -1597,11 +1446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1664,11 +1509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -1679,11 +1520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no such run or document */
@@ -1694,11 +1531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -1709,11 +1542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -1724,11 +1553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1818,11 +1643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -1833,11 +1654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no such run or document */
@@ -1848,11 +1665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -1863,11 +1676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -1878,11 +1687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1993,11 +1798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no API key, or an unknown one */
@@ -2008,11 +1809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -2023,11 +1820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no such run or document */
@@ -2038,11 +1831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -2053,11 +1842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -2068,11 +1853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2167,11 +1948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -2182,11 +1959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no such run */
@@ -2197,11 +1970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -2212,11 +1981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -2227,11 +1992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2267,11 +2028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -2282,11 +2039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no such run */
@@ -2297,11 +2050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -2312,11 +2061,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -2327,11 +2072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2462,11 +2203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no API key, or an unknown one */
@@ -2477,11 +2214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -2492,11 +2225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no such run */
@@ -2507,11 +2236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -2522,11 +2247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -2537,11 +2258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2606,11 +2323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no API key, or an unknown one */
@@ -2621,11 +2334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -2636,11 +2345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -2651,11 +2356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -2666,11 +2367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2716,11 +2413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -2731,11 +2424,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no such dataset */
@@ -2746,11 +2435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -2761,11 +2446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -2776,11 +2457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2828,11 +2505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no API key, or an unknown one */
@@ -2843,11 +2516,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -2858,11 +2527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -2873,11 +2538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -2888,11 +2549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2948,11 +2605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no API key, or an unknown one */
@@ -2963,11 +2616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a read key on a route that needs a write key */
@@ -2978,11 +2627,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the name holds another file: pass replace */
@@ -2993,11 +2638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an internal error: its details are in the gateway log under the requestId */
@@ -3008,11 +2649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the gateway's database or message bus is unavailable, or it is shutting down: retry later */
@@ -3023,11 +2660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @description the x-request-id of the request; the gateway logs a 5xx under it */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

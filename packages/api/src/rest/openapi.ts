@@ -20,6 +20,13 @@ import { transcriptPaths } from './transcript-openapi.js';
 
 // OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target.
 const schema = (s: z.ZodType) => z.toJSONSchema(s);
+// Schemas given once in components.schemas and referenced by every answer that uses them (the
+// error body is on each operation's error answers).
+const COMPONENTS = new Map<z.ZodType, string>([[errorDto, 'Error']]);
+const schemaOrRef = (s: z.ZodType) => {
+  const name = COMPONENTS.get(s);
+  return name ? { $ref: `#/components/schemas/${name}` } : schema(s);
+};
 // Every response carries the request's id: the caller's own x-request-id when sane, else a new one.
 const headers = {
   'x-request-id': {
@@ -30,7 +37,7 @@ const headers = {
 const json = (s: z.ZodType, description: string) => ({
   description,
   headers,
-  content: { 'application/json': { schema: schema(s) } },
+  content: { 'application/json': { schema: schemaOrRef(s) } },
 });
 const body = (properties: Record<string, unknown>, required: string[] = []) => ({
   required: true,
@@ -76,7 +83,10 @@ export function openApiDocument(version: string) {
     },
     components: {
       // The data of each `progress` event of GET /api/v1/runs/{id}/events.
-      schemas: { RunProgress: schema(runProgressDto) },
+      schemas: {
+        RunProgress: schema(runProgressDto),
+        ...Object.fromEntries([...COMPONENTS].map(([s, name]) => [name, schema(s)])),
+      },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'PRECIS_API_KEYS or `precis keys create`' },
       },

@@ -13,12 +13,20 @@ const doc: OpenApiDoc = {
     '/api/v1/runs/{id}': { get: { operationId: 'getRun', responses: { '200': json(run) } } },
     '/api/v1/runs/{id}/{part}': { get: { operationId: 'getPart', responses: { '200': json({}) } } },
     '/api/v1/runs/{id}/cancel': {
-      post: { operationId: 'cancelRun', responses: { '200': json(run), '404': json({ type: 'object' }) } },
+      post: {
+        operationId: 'cancelRun',
+        responses: {
+          '200': json(run),
+          '404': json({ type: 'object' }),
+          '409': json({ $ref: '#/components/schemas/Error' }),
+        },
+      },
     },
   },
   components: {
     schemas: {
       Progress: { type: 'object', properties: { status: { type: 'string' } }, required: ['status'] },
+      Error: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] },
     },
   },
 };
@@ -41,6 +49,14 @@ describe('createResponseCheck', () => {
       '/id: must match format "uuid"',
     ]);
     expect(check.componentProblems('Progress', {})).toEqual(["/: must have required property 'status'"]);
+  });
+
+  it('checks an answer given as a reference against the component it names', () => {
+    const check = createResponseCheck(doc);
+    expect(check.problems('POST', `/api/v1/runs/${id}/cancel`, 409, { error: 'still open' })).toEqual([]);
+    expect(check.problems('POST', `/api/v1/runs/${id}/cancel`, 409, { message: 'x' })).toEqual([
+      "/: must have required property 'error'",
+    ]);
   });
 
   it('says when the document has no such operation or answer', () => {

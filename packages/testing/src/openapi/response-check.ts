@@ -24,6 +24,7 @@ export interface ResponseCheck {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const COMPONENT_REF = '#/components/schemas/';
 // A path template as a pattern: each {param} is one path segment.
 const templatePattern = (template: string) =>
   new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}$`);
@@ -45,8 +46,14 @@ export function createResponseCheck(doc: OpenApiDoc): ResponseCheck {
   const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   const compiled = new Map<object, ValidateFunction>();
+  // A response given as a reference to components.schemas (the error body) is checked against it.
+  const resolved = (schema: object) => {
+    const ref = (schema as { $ref?: string }).$ref;
+    const name = ref?.startsWith(COMPONENT_REF) ? ref.slice(COMPONENT_REF.length) : null;
+    return (name && doc.components?.schemas?.[name]) || schema;
+  };
   const validate = (schema: object, value: unknown) => {
-    const fn = compiled.get(schema) ?? ajv.compile(schema);
+    const fn = compiled.get(schema) ?? ajv.compile(resolved(schema));
     compiled.set(schema, fn);
     return fn(value) ? [] : (fn.errors ?? []).map(formatSchemaError);
   };
