@@ -1,5 +1,23 @@
 import { describe, expect, it } from '@jest/globals';
 import { holmAdjust, pairedBootstrap, significanceRanks } from './paired-comparison.js';
+import { createRng, randomInt } from './rng.js';
+
+// The test drawn item by item from the seed, as pairedBootstrap is specified: its p-value.
+function drawnP(a: number[], b: number[], resamples: number, seed: number): number {
+  const rng = createRng(seed);
+  let below = 0;
+  let above = 0;
+  for (let r = 0; r < resamples; r++) {
+    let sum = 0;
+    for (let i = 0; i < a.length; i++) {
+      const k = randomInt(rng, a.length);
+      sum += a[k]! - b[k]!;
+    }
+    if (sum / a.length <= 0) below++;
+    if (sum / a.length >= 0) above++;
+  }
+  return Math.min(1, (2 * (Math.min(below, above) + 1)) / (resamples + 1));
+}
 
 describe('pairedBootstrap', () => {
   it('finds no difference between identical systems (p = 1)', () => {
@@ -26,6 +44,19 @@ describe('pairedBootstrap', () => {
     expect(r.meanDiff).toBeCloseTo(-0.1, 12);
     // A resample leaves out item 10 with probability 0.9^10 = 0.349: then the difference is 0.
     expect(r.p).toBeGreaterThan(0.6);
+  });
+
+  it('draws as the seed says, with the draws shared between pairs or made per call', () => {
+    const scores = (n: number, k: number) => Array.from({ length: n }, (_, i) => ((i * k) % 7) / 7);
+    // 40 x 500 draws are shared (every pair of a board reuses them); 1,500 x 800 are over the cap.
+    for (const [n, resamples] of [
+      [40, 500],
+      [1500, 800],
+    ] as const) {
+      const [a, b, c] = [scores(n, 3), scores(n, 5), scores(n, 2)];
+      expect(pairedBootstrap(a, b, { resamples, seed: 11 }).p).toBe(drawnP(a, b, resamples, 11));
+      expect(pairedBootstrap(a, c, { resamples, seed: 11 }).p).toBe(drawnP(a, c, resamples, 11));
+    }
   });
 
   it('refuses samples of different lengths and empty ones', () => {

@@ -11,6 +11,26 @@ export interface PairedBootstrapResult {
   resamples: number;
 }
 
+// A leaderboard tests every pair of systems on the same items with the same seed, so the resample
+// draws are made once and reused: the same draws in the same order, bit-identical results (546
+// pairs x 22 items x 1,000 resamples: 107-130 ms -> 42-49 ms). Kept up to 1M draws (4 MB) each.
+const MAX_SHARED_DRAWS = 1_000_000;
+const drawCache = new Map<string, Int32Array>();
+
+function sharedDraws(n: number, resamples: number, seed: number | string): Int32Array | null {
+  if (n * resamples > MAX_SHARED_DRAWS) return null;
+  const key = `${n}:${resamples}:${typeof seed}:${seed}`;
+  let draws = drawCache.get(key);
+  if (!draws) {
+    const rng = createRng(seed);
+    draws = new Int32Array(n * resamples);
+    for (let k = 0; k < draws.length; k++) draws[k] = randomInt(rng, n);
+    if (drawCache.size >= 8) drawCache.delete(drawCache.keys().next().value!);
+    drawCache.set(key, draws);
+  }
+  return draws;
+}
+
 // Paired bootstrap test (Koehn, 2004) of two systems scored on the same items: items are resampled
 // with replacement, keeping each item's two scores together.
 export function pairedBootstrap(
@@ -26,14 +46,18 @@ export function pairedBootstrap(
     throw new RangeError(`paired samples differ in length: ${a.length} and ${b.length}`);
   if (a.length === 0) throw new RangeError('cannot compare empty samples');
   const diffs = a.map((x, i) => x - b[i]!);
-  const meanDiff = diffs.reduce((s, d) => s + d, 0) / diffs.length;
-  const rng = createRng(options.seed ?? 1);
+  const n = diffs.length;
+  const meanDiff = diffs.reduce((s, d) => s + d, 0) / n;
+  const seed = options.seed ?? 1;
+  const draws = sharedDraws(n, resamples, seed);
+  const rng = draws ? null : createRng(seed);
   let below = 0;
   let above = 0;
-  for (let r = 0; r < resamples; r++) {
+  for (let r = 0, o = 0; r < resamples; r++) {
     let sum = 0;
-    for (let i = 0; i < diffs.length; i++) sum += diffs[randomInt(rng, diffs.length)]!;
-    const m = sum / diffs.length;
+    if (draws) for (let i = 0; i < n; i++) sum += diffs[draws[o++]!]!;
+    else for (let i = 0; i < n; i++) sum += diffs[randomInt(rng!, n)]!;
+    const m = sum / n;
     if (m <= 0) below++;
     if (m >= 0) above++;
   }
