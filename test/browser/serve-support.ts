@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { freePort } from '@precis/testing';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { repoRoot, tempDir, waitFor } from '../e2e/runs-support.js';
 
 export const CLI = resolve(repoRoot, 'apps/cli/dist/main.js');
@@ -97,4 +97,27 @@ export async function api<T>(s: Served, path: string, body?: unknown): Promise<T
   const json = (await res.json()) as T & { error?: string };
   if (!res.ok) throw new Error(`${path}: ${res.status} ${json.error}`);
   return json;
+}
+
+// The run as GET /api/v1/runs/{id} gives it once it is no longer pending or running.
+export function runEnded<R extends { status: string }>(
+  s: Served,
+  id: string,
+  timeoutMs = 120_000,
+): Promise<R> {
+  return waitFor(
+    `run ${id} to finish`,
+    async () => {
+      const { run } = await api<{ run: R }>(s, `/api/v1/runs/${id}`);
+      return run.status !== 'pending' && run.status !== 'running' && run;
+    },
+    timeoutMs,
+  );
+}
+
+// Gives the page the server's key through its key form.
+export async function enterKey(page: Page, key: string): Promise<void> {
+  const form = page.getByTestId('key-form');
+  await form.locator('input').fill(key);
+  await form.getByRole('button', { name: 'Use key' }).click();
 }

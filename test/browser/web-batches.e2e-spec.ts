@@ -9,7 +9,15 @@ import { type FakeLlmServer, loadRulesFile, startFakeLlmServer } from '@precis/t
 import type { Browser, Page } from 'playwright-core';
 import { runCli } from '../../apps/cli/test/run-cli.js';
 import { repoRoot, tempDir, waitFor, writeJson } from '../e2e/runs-support.js';
-import { api, launchChromium, SCREENSHOTS, type Served, startServe } from './serve-support.js';
+import {
+  api,
+  enterKey,
+  launchChromium,
+  runEnded,
+  SCREENSHOTS,
+  type Served,
+  startServe,
+} from './serve-support.js';
 
 type Batch = { providerBatchId: string; status: string; requests: number; completed: number; failed: number };
 type RunDto = {
@@ -73,9 +81,7 @@ describe('batch mode on the run page and in runs show (Chromium)', () => {
     };
     const { run } = await api<{ run: RunDto }>(served, '/api/v1/runs', { spec });
     await page.goto(`${served.base}/#/runs/${run.id}`);
-    const form = page.getByTestId('key-form');
-    await form.locator('input').fill(served.key);
-    await form.getByRole('button', { name: 'Use key' }).click();
+    await enterKey(page, served.key);
     // While the provider works on the batch (4.5 s), every verify task waits for it; the count
     // grows live as tasks park.
     const waiting = page.getByTestId('waiting');
@@ -88,14 +94,7 @@ describe('batch mode on the run page and in runs show (Chromium)', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'batch-waiting.png') });
 
     // The page reloads the view itself when the run ends.
-    const ended = await waitFor(
-      'the run to end',
-      async () => {
-        const got = await api<{ run: RunDto }>(served, `/api/v1/runs/${run.id}`);
-        return got.run.status !== 'pending' && got.run.status !== 'running' && got.run;
-      },
-      120_000,
-    );
+    const ended = await runEnded<RunDto>(served, run.id);
     expect(ended.status).toBe('completed');
     expect(ended.usage.batch).toMatchObject({ calls: CALLS, resent: 0 });
     expect(ended.usage.batch.savedUsd).toBeCloseTo(ended.usage.batch.costUsd, 9);

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { runCli } from '../../apps/cli/test/run-cli.js';
 import { buildMemosFamily, MEMOS, MEMOS_MODULE, memosModels } from '../e2e/memos-support.js';
 import { tempDir, writeJson } from '../e2e/runs-support.js';
-import { launchChromium, SCREENSHOTS, type Served, startServe } from './serve-support.js';
+import { enterKey, launchChromium, SCREENSHOTS, type Served, startServe } from './serve-support.js';
 
 describe('a family from PRECIS_FAMILIES on the page (Chromium)', () => {
   const scratch = tempDir('precis-web-memos-');
@@ -48,9 +48,7 @@ describe('a family from PRECIS_FAMILIES on the page (Chromium)', () => {
 
   it("shows the family's leaderboard, ranked, with what produced it", async () => {
     await page.goto(served.base);
-    const form = page.getByTestId('key-form');
-    await form.locator('input').fill(served.key);
-    await form.getByRole('button', { name: 'Use key' }).click();
+    await enterKey(page, served.key);
     await page.getByRole('link', { name: 'memo-headlines' }).first().click();
     const board = page.getByTestId('block-memos.keyword-recall');
     await board.waitFor();

@@ -7,16 +7,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeLlmServer, parseRules, startFakeLlmServer } from '@precis/testing';
 import type { Browser, Page } from 'playwright-core';
-import {
-  bookSpec,
-  judgeRules,
-  registryObject,
-  repoRoot,
-  tempDir,
-  waitFor,
-  writeJson,
-} from '../e2e/runs-support.js';
-import { api, CLI, launchChromium, SCREENSHOTS, type Served, startServe } from './serve-support.js';
+import { bookSpec, judgeRules, registryObject, repoRoot, tempDir, writeJson } from '../e2e/runs-support.js';
+import { api, CLI, launchChromium, runEnded, SCREENSHOTS, type Served, startServe } from './serve-support.js';
 
 type RunDto = { id: string; name: string; status: string };
 
@@ -45,15 +37,7 @@ describe('the web page (Chromium)', () => {
 
   const createRun = async (body: Record<string, unknown>) =>
     (await api<{ run: RunDto }>(served, '/api/v1/runs', body)).run;
-  const finished = (id: string) =>
-    waitFor(
-      `run ${id} to finish`,
-      async () => {
-        const { run } = await api<{ run: RunDto }>(served, `/api/v1/runs/${id}`);
-        return run.status !== 'pending' && run.status !== 'running' && run;
-      },
-      120_000,
-    );
+  const finished = (id: string) => runEnded<RunDto>(served, id);
 
   beforeAll(async () => {
     // Slow enough that a model-backed run is seen in progress.

@@ -6,8 +6,17 @@ import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { repoRoot, tempDir, waitFor } from '../e2e/runs-support.js';
-import { api, CLI, launchChromium, SCREENSHOTS, type Served, startServe } from './serve-support.js';
+import { repoRoot, tempDir } from '../e2e/runs-support.js';
+import {
+  api,
+  CLI,
+  enterKey,
+  launchChromium,
+  runEnded,
+  SCREENSHOTS,
+  type Served,
+  startServe,
+} from './serve-support.js';
 
 type RunDto = { id: string; status: string };
 
@@ -59,14 +68,7 @@ describe('the web page reads well (Chromium)', () => {
 
   const finished = async (spec: Record<string, unknown>) => {
     const { run } = await api<{ run: RunDto }>(served, '/api/v1/runs', { spec });
-    return waitFor(
-      `run ${run.id} to finish`,
-      async () => {
-        const { run: r } = await api<{ run: RunDto }>(served, `/api/v1/runs/${run.id}`);
-        return r.status !== 'pending' && r.status !== 'running' && r;
-      },
-      120_000,
-    );
+    return runEnded<RunDto>(served, run.id);
   };
 
   beforeAll(async () => {
@@ -75,9 +77,7 @@ describe('the web page reads well (Chromium)', () => {
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(served.base);
-    const form = page.getByTestId('key-form');
-    await form.locator('input').fill(served.key);
-    await form.getByRole('button', { name: 'Use key' }).click();
+    await enterKey(page, served.key);
   }, 180_000);
 
   afterAll(async () => {

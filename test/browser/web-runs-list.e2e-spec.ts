@@ -6,16 +6,16 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeLlmServer, parseRules, startFakeLlmServer } from '@precis/testing';
 import type { Browser, Page } from 'playwright-core';
+import { bookSpec, judgeRules, registryObject, repoRoot, tempDir, writeJson } from '../e2e/runs-support.js';
 import {
-  bookSpec,
-  judgeRules,
-  registryObject,
-  repoRoot,
-  tempDir,
-  waitFor,
-  writeJson,
-} from '../e2e/runs-support.js';
-import { api, launchChromium, SCREENSHOTS, type Served, startServe } from './serve-support.js';
+  api,
+  enterKey,
+  launchChromium,
+  runEnded,
+  SCREENSHOTS,
+  type Served,
+  startServe,
+} from './serve-support.js';
 
 type RunDto = {
   id: string;
@@ -37,15 +37,7 @@ describe('the runs list (Chromium)', () => {
   let booked: RunDto;
   let quickstart: RunDto;
 
-  const finished = (id: string) =>
-    waitFor(
-      `run ${id} to finish`,
-      async () => {
-        const { run } = await api<{ run: RunDto }>(served, `/api/v1/runs/${id}`);
-        return run.status !== 'pending' && run.status !== 'running' && run;
-      },
-      120_000,
-    );
+  const finished = (id: string) => runEnded<RunDto>(served, id);
   const start = async (body: Record<string, unknown>) =>
     finished((await api<{ run: RunDto }>(served, '/api/v1/runs', body)).run.id);
 
@@ -89,9 +81,7 @@ describe('the runs list (Chromium)', () => {
 
   it("shows each run's task counts, cost, datasets and best score, as the run itself has them", async () => {
     await page.goto(served.base);
-    const form = page.getByTestId('key-form');
-    await form.locator('input').fill(served.key);
-    await form.getByRole('button', { name: 'Use key' }).click();
+    await enterKey(page, served.key);
     const own = booked.taskCounts;
     expect(own.done).toBeGreaterThan(10);
     expect(booked.costUsd).toBeGreaterThan(0);

@@ -4,8 +4,16 @@ import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { repoRoot, waitFor } from '../e2e/runs-support.js';
-import { api, launchChromium, SCREENSHOTS, type Served, startServe } from './serve-support.js';
+import { repoRoot } from '../e2e/runs-support.js';
+import {
+  api,
+  enterKey,
+  launchChromium,
+  runEnded,
+  SCREENSHOTS,
+  type Served,
+  startServe,
+} from './serve-support.js';
 
 type RunDto = { id: string; status: string };
 type SamplePage = { total: number; samples: { document: string; metric: string }[] };
@@ -45,14 +53,7 @@ describe('per-summary values of KGDS and PerSphere runs on the web page (Chromiu
 
   const finished = async (spec: Record<string, unknown>) => {
     const { run } = await api<{ run: RunDto }>(served, '/api/v1/runs', { spec });
-    return waitFor(
-      `run ${run.id} to finish`,
-      async () => {
-        const { run: r } = await api<{ run: RunDto }>(served, `/api/v1/runs/${run.id}`);
-        return r.status !== 'pending' && r.status !== 'running' && r;
-      },
-      120_000,
-    );
+    return runEnded<RunDto>(served, run.id);
   };
 
   beforeAll(async () => {
@@ -60,9 +61,7 @@ describe('per-summary values of KGDS and PerSphere runs on the web page (Chromiu
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(served.base);
-    const form = page.getByTestId('key-form');
-    await form.locator('input').fill(served.key);
-    await form.getByRole('button', { name: 'Use key' }).click();
+    await enterKey(page, served.key);
   }, 120_000);
 
   afterAll(async () => {

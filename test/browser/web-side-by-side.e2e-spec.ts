@@ -6,8 +6,16 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeLlmServer, type FakeReplyContext, startFakeLlmServer } from '@precis/testing';
 import type { Browser, Page } from 'playwright-core';
-import { repoRoot, tempDir, waitFor, writeJson } from '../e2e/runs-support.js';
-import { api, launchChromium, SCREENSHOTS, type Served, startServe } from './serve-support.js';
+import { repoRoot, tempDir, writeJson } from '../e2e/runs-support.js';
+import {
+  api,
+  enterKey,
+  launchChromium,
+  runEnded,
+  SCREENSHOTS,
+  type Served,
+  startServe,
+} from './serve-support.js';
 
 type Sample = { document: string; documentId: string; system: string; metric: string; value: number | null };
 type SamplePage = { total: number; samples: Sample[] };
@@ -83,22 +91,13 @@ describe('samples filtered and sorted on the server, and summaries side by side 
     served = await startServe({ PRECIS_MODELS: models, INGEST_ROOT: scratch.dir });
     const { run } = await api<{ run: { id: string } }>(served, '/api/v1/runs', { spec: SPEC });
     runId = run.id;
-    const ended = await waitFor(
-      `run ${run.id} to finish`,
-      async () => {
-        const { run: r } = await api<{ run: { status: string } }>(served, `/api/v1/runs/${run.id}`);
-        return r.status !== 'pending' && r.status !== 'running' && r;
-      },
-      120_000,
-    );
+    const ended = await runEnded<{ status: string }>(served, run.id);
     // Three judgments never parsed: the run says so.
     expect(ended.status).toBe('completed-with-failures');
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(served.base);
-    const form = page.getByTestId('key-form');
-    await form.locator('input').fill(served.key);
-    await form.getByRole('button', { name: 'Use key' }).click();
+    await enterKey(page, served.key);
   }, 180_000);
 
   afterAll(async () => {

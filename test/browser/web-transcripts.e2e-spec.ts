@@ -7,8 +7,16 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeLlmServer, parseRules, startFakeLlmServer } from '@precis/testing';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { FIXED_SUMMARY, judgeRules, repoRoot, tempDir, waitFor, writeJson } from '../e2e/runs-support.js';
-import { api, launchChromium, SCREENSHOTS, type Served, startServe } from './serve-support.js';
+import { FIXED_SUMMARY, judgeRules, repoRoot, tempDir, writeJson } from '../e2e/runs-support.js';
+import {
+  api,
+  enterKey,
+  launchChromium,
+  runEnded,
+  SCREENSHOTS,
+  type Served,
+  startServe,
+} from './serve-support.js';
 
 type RunDto = { id: string; status: string };
 
@@ -67,20 +75,11 @@ describe('transcripts and run facts on the web page (Chromium)', () => {
     copyFileSync(resolve(repoRoot, `examples/data/${DOC}`), join(scratch.dir, 'data', DOC));
     served = await startServe({ PRECIS_MODELS: models, INGEST_ROOT: scratch.dir, FAKE_THINKER_KEY: SECRET });
     const created = (await api<{ run: RunDto }>(served, '/api/v1/runs', { spec: SPEC })).run;
-    run = await waitFor(
-      `run ${created.id} to finish`,
-      async () => {
-        const { run: r } = await api<{ run: RunDto }>(served, `/api/v1/runs/${created.id}`);
-        return r.status !== 'pending' && r.status !== 'running' && r;
-      },
-      120_000,
-    );
+    run = await runEnded<RunDto>(served, created.id);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(served.base);
-    const form = page.getByTestId('key-form');
-    await form.locator('input').fill(served.key);
-    await form.getByRole('button', { name: 'Use key' }).click();
+    await enterKey(page, served.key);
   }, 180_000);
 
   afterAll(async () => {
