@@ -10,7 +10,7 @@ import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm
 import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { builtInFamilies } from './built-in-families.js';
-import { sampleLockWaits, statementsOf } from './db-activity.js';
+import { sampleLockWaits, statementFloor, statementsOf } from './db-activity.js';
 import { cpuOf, cpuOfCommand } from './process-cpu.js';
 import { cpuProfileArgs, startServiceProcess } from './service-process.js';
 
@@ -255,6 +255,10 @@ async function scalingPhase(
     // This process plans the run and runs its summarize and score stages.
     metrics[`${n} verifier(s): SQL statements per verify task (verifiers; this process)`] =
       `${per(r.sql.verifiers)}; ${per(r.sql.here)}`;
+    // Backends alone: the postgres total also holds checkpoints, autovacuum and other databases.
+    const pgMs = (1000 * r.waits.backendCpuS) / r.verifyTasks;
+    metrics[`${n} verifier(s): PostgreSQL CPU ms per verify task (this database's backends; per statement)`] =
+      `${pgMs.toFixed(2)}; ${((1000 * r.waits.backendCpuS) / (r.sql.verifiers + r.sql.here)).toFixed(3)}`;
     metrics[`${n} verifier(s): lock-wait ms per verify task (pg_stat_activity every 50 ms)`] =
       r.waits.waitMs / r.verifyTasks;
     metrics[`${n} verifier(s): statement waiting on a lock most`] = r.waits.top;
@@ -301,7 +305,9 @@ export async function run(args: string[]) {
   try {
     // Imported before anything is timed (a run imports an unchanged file as a no-op).
     await importDataset(ds, { kind: 'kgds', kinds: builtInFamilies.datasetKinds, path: KGDS, name: 'kgds' });
+    const floor = await statementFloor(tdb.url);
     const metrics = {
+      'PostgreSQL backend CPU ms per statement (trivial read; one-row write; the same not waiting for the WAL flush)': `${floor.readMs.toFixed(3)}; ${floor.writeMs.toFixed(3)}; ${floor.writeAsyncMs.toFixed(3)}`,
       ...(await absPhase(ds, fake, capacity, latency)),
       ...(await scalingPhase(
         String(values.processes)
