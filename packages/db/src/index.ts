@@ -42,6 +42,7 @@ export { type Env, redactUrl, resolveDatabaseUrl, resolvePgliteDir, resolvePreci
 export { MIGRATIONS } from './migrations/index.js';
 export { toNumber } from './numbers.js';
 export { PGLITE_LOCK_FILE } from './pglite/pglite-open.js';
+export { preparedQuery } from './prepared-query.js';
 export {
   type ChunkOptions,
   countRows,

@@ -1,4 +1,4 @@
-import type { RunStatus } from '@precis/db';
+import { preparedQuery, type RunStatus } from '@precis/db';
 import type { DataSource, EntityManager } from 'typeorm';
 
 // Reads and writes of the runs table and of the runs' counters (run_counters, kept by triggers as
@@ -44,7 +44,8 @@ export async function runStateRows(
   db: DataSource,
   runId: string,
 ): Promise<(CounterRow & { status: RunStatus; error: string | null })[]> {
-  return db.query(
+  return preparedQuery(
+    db,
     `SELECT r.status, r.error, c.key, ${SUMS} FROM runs AS r LEFT JOIN run_counters AS c ON c.run_id = r.id
        WHERE r.id = $1 GROUP BY r.status, r.error, c.key ORDER BY c.key`,
     [runId],

@@ -1,3 +1,4 @@
+import { preparedQuery } from '@precis/db';
 import type { DataSource, EntityManager } from 'typeorm';
 import { scoreTaskId } from '../ids.js';
 import type { RunHeadline } from '../queries/run-list.js';
@@ -38,7 +39,7 @@ export async function taskError(db: DataSource, id: string): Promise<{ error: st
 
 // A task's stored result (e.g. a run's score task's leaderboard rows); null when it has none.
 export async function taskResult<T = Record<string, unknown>>(db: DataSource, id: string): Promise<T | null> {
-  const rows: { result: T | null }[] = await db.query('SELECT result FROM tasks WHERE id = $1', [id]);
+  const rows = await preparedQuery<{ result: T | null }>(db, 'SELECT result FROM tasks WHERE id = $1', [id]);
   return rows[0]?.result ?? null;
 }
 

@@ -1,4 +1,4 @@
-import type { TaskStatus } from '@precis/db';
+import { preparedQuery, type TaskStatus } from '@precis/db';
 import { batcherFor, inDistinctRounds, type TurnBatcher } from '@precis/db/group-commit';
 import { type LlmCallRecord, ledgerInsertSql, ledgerRowsJson, withHeldLedger } from '@precis/llm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -86,7 +86,8 @@ export async function claimTask(db: DataSource, id: string): Promise<ClaimedTask
 // the same statement reads it (once per summary) into summaryText()'s memo, which saves the
 // handler a round trip before its model call.
 async function claim(db: DataSource, ids: string[]): Promise<(ClaimedTask | null)[]> {
-  const rows: ClaimRow[] = await db.query(
+  const rows = await preparedQuery<ClaimRow>(
+    db,
     `WITH claimed AS (
        UPDATE tasks AS t SET status = 'running', attempts = t.attempts + 1, updated_at = now()
        FROM runs AS r
@@ -160,7 +161,8 @@ export function finishTask(
 ): Promise<boolean> {
   return withHeldLedger(async (held) => {
     const ledger = heldLedgerCte(held, 5);
-    const rows: { id: string }[] = await db.query(
+    const rows = await preparedQuery<{ id: string }>(
+      db,
       `WITH ${ledger.cte}done AS (
          UPDATE tasks SET status = $2, result = $3, error = $4, finished_at = now(), updated_at = now()
          WHERE id = $1 AND status NOT IN ${FINISHED_SQL} RETURNING id)
@@ -226,7 +228,8 @@ async function finishJudgedTasks(db: DataSource, writes: TaskJudgmentsWrite[]): 
     writes.flatMap((w) => w.ledger),
     2,
   );
-  const done: { id: string }[] = await db.query(
+  const done = await preparedQuery<{ id: string }>(
+    db,
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(id text, status text, result jsonb, error text, judgments jsonb)
      ), ${ledger.cte}done AS (

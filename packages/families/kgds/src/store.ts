@@ -1,3 +1,4 @@
+import { preparedQuery } from '@precis/db';
 import type { DataSource } from 'typeorm';
 
 // The KGDS family's reads of imported samples (the engine's stores hold the rest).
@@ -19,7 +20,8 @@ export interface KgdsDocumentRow {
 
 // The given documents (those that exist) with their source chunks, in one query.
 export async function kgdsDocumentRows(db: DataSource, ids: readonly string[]): Promise<KgdsDocumentRow[]> {
-  return db.query(
+  return preparedQuery(
+    db,
     `SELECT d.id, d.external_id, d.data,
             COALESCE(json_agg(json_build_object('kind', c.kind, 'sourceIndex', c.source_index, 'text', c.text,
                                                 'metadata', c.metadata) ORDER BY c.ordinal)

@@ -1,3 +1,4 @@
+import { preparedQuery } from '@precis/db';
 import { TurnBatcher } from '@precis/db/group-commit';
 import type { DataSource } from 'typeorm';
 import { formatCost, parseCost } from '../cost.js';
@@ -11,6 +12,8 @@ import {
   type LlmLedgerTotals,
   type LlmStore,
 } from './llm-store.js';
+
+const LEDGER_INSERT = ledgerInsertSql('$1::jsonb');
 
 export interface TypeOrmLlmStoreOptions {
   // Buffer ledger rows and write them as multi-row inserts (fewer round trips under load).
@@ -200,7 +203,7 @@ export class TypeOrmLlmStore implements LlmStore {
   private async insert(rows: readonly LlmCallRecord[]): Promise<void> {
     const chunk = 500;
     for (let i = 0; i < rows.length; i += chunk) {
-      await this.ds.query(ledgerInsertSql('$1::jsonb'), [ledgerRowsJson(rows.slice(i, i + chunk))]);
+      await preparedQuery(this.ds, LEDGER_INSERT, [ledgerRowsJson(rows.slice(i, i + chunk))]);
     }
   }
 }
