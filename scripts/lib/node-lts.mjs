@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-// Active and maintenance LTS; the first is the one the container image and benches use.
+// Active and maintenance LTS; the first is the one the container image uses (benchmarks run on
+// the Node that runs npm run bench, and print it).
 export const NODE_LTS = ['24.21.0', '22.23.3'];
 
 export class NodeSetupError extends Error {}
