@@ -17,6 +17,9 @@ export interface CreateDataSourceOptions {
   runMigrations?: boolean;
   // Environment for PRECIS_HOME (default process.env).
   env?: Env;
+  // PostgreSQL only: run the task path's statements as prepared statements (default true; false
+  // behind a connection pooler in transaction mode that does not keep them).
+  preparedStatements?: boolean;
   // PostgreSQL only: connections in the pool (default DEFAULT_POOL_SIZE).
   poolSize?: number;
   // PGlite only: how long a query runner waits for the single session before failing.
@@ -28,6 +31,14 @@ export type DatabaseKind = 'postgres' | 'pglite';
 // Which engine a DataSource talks to (PGlite differs in a few return types, see toNumber).
 export function databaseKind(ds: DataSource): DatabaseKind {
   return (ds.options as { driver?: unknown }).driver ? 'pglite' : 'postgres';
+}
+
+// PostgreSQL data sources created with preparedStatements: false.
+const unprepared = new WeakSet<DataSource>();
+
+// Whether preparedQuery may prepare statements on this data source.
+export function preparesStatements(ds: DataSource): boolean {
+  return databaseKind(ds) === 'postgres' && !unprepared.has(ds);
 }
 
 function describeTarget(opts: CreateDataSourceOptions, pgliteDir: string | undefined): string {
@@ -63,6 +74,7 @@ export async function createDataSource(opts: CreateDataSourceOptions = {}): Prom
   let releasePglite = () => {};
   if (opts.url) {
     ds = new DataSource(postgresDataSourceOptions(opts.url, logging, opts.poolSize));
+    if (opts.preparedStatements === false) unprepared.add(ds);
   } else {
     pgliteDir = opts.inMemory ? undefined : pgliteLocation(opts.pgliteDir ?? resolvePgliteDir(opts.env));
     const handle = createPgliteDriver({ dir: pgliteDir, leaseTimeoutMs: opts.pgliteLeaseTimeoutMs });

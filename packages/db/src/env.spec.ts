@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { redactUrl, resolveDatabaseUrl, resolvePgliteDir } from './env.js';
+import { redactUrl, resolveDatabaseUrl, resolvePgliteDir, resolvePreparedStatements } from './env.js';
 
 describe('resolveDatabaseUrl', () => {
   it('returns DATABASE_URL for PostgreSQL and undefined when unset or blank', () => {
@@ -22,6 +22,17 @@ describe('resolveDatabaseUrl', () => {
     } catch (err) {
       expect((err as Error).message).not.toContain('hunter2');
     }
+  });
+});
+
+describe('resolvePreparedStatements', () => {
+  it('is true unless DATABASE_PREPARED_STATEMENTS says false, and names the variable otherwise', () => {
+    expect(resolvePreparedStatements({})).toBe(true);
+    expect(resolvePreparedStatements({ DATABASE_PREPARED_STATEMENTS: ' TRUE ' })).toBe(true);
+    expect(resolvePreparedStatements({ DATABASE_PREPARED_STATEMENTS: 'False' })).toBe(false);
+    expect(() => resolvePreparedStatements({ DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow(
+      'DATABASE_PREPARED_STATEMENTS must be true or false (got "no"): set false behind a connection pooler in transaction mode that does not keep prepared statements',
+    );
   });
 });
 

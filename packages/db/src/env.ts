@@ -36,6 +36,17 @@ export function resolveDatabaseUrl(env: Env = process.env): string | undefined {
   return raw;
 }
 
+// DATABASE_PREPARED_STATEMENTS: whether PostgreSQL statements may be prepared (default true).
+export function resolvePreparedStatements(env: Env = process.env): boolean {
+  const raw = env.DATABASE_PREPARED_STATEMENTS?.trim().toLowerCase();
+  if (!raw || raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new Error(
+    `DATABASE_PREPARED_STATEMENTS must be true or false (got "${env.DATABASE_PREPARED_STATEMENTS}"): ` +
+      'set false behind a connection pooler in transaction mode that does not keep prepared statements',
+  );
+}
+
 // Where the embedded database and local state live: PRECIS_HOME when set, else the nearest
 // `.precis` directory in cwd or a parent (as git finds `.git`), else a new <cwd>/.precis.
 export function resolvePrecisHome(env: Env = process.env, cwd: string = process.cwd()): string {

@@ -38,7 +38,14 @@ export type {
   ParseProgress,
 } from './dataset-kind.js';
 export * from './entities/index.js';
-export { type Env, redactUrl, resolveDatabaseUrl, resolvePgliteDir, resolvePrecisHome } from './env.js';
+export {
+  type Env,
+  redactUrl,
+  resolveDatabaseUrl,
+  resolvePgliteDir,
+  resolvePrecisHome,
+  resolvePreparedStatements,
+} from './env.js';
 export { MIGRATIONS } from './migrations/index.js';
 export { toNumber } from './numbers.js';
 export { PGLITE_LOCK_FILE } from './pglite/pglite-open.js';

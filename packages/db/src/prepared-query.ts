@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type DataSource, type EntityManager, QueryFailedError } from 'typeorm';
-import { databaseKind } from './create-data-source.js';
+import { preparesStatements } from './create-data-source.js';
 
 interface PgClient {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
@@ -21,16 +21,15 @@ function statementName(sql: string): string {
 // The rows of a statement whose text never changes (only its parameters do), run on PostgreSQL
 // as a named prepared statement: each pooled connection parses it once, not per call. Measured
 // (log_statement_stats, npm run bench kgds-verify, 1 verifier): the claims, finishes, ledger rows
-// and reads it serves took 4.5 s of server CPU instead of 5.9 s. Behind PgBouncer, transaction
-// pooling needs max_prepared_statements (1.21+). In a transaction and on PGlite: as db.query.
+// and reads it serves took 4.5 s of server CPU instead of 5.9 s. In a transaction, on PGlite and
+// with createDataSource's preparedStatements false (a pooler in transaction mode): as db.query.
 export async function preparedQuery<T>(
   db: DataSource | EntityManager,
   sql: string,
   params: readonly unknown[],
 ): Promise<T[]> {
   const ds = 'manager' in db ? db : db.connection;
-  if (('queryRunner' in db && db.queryRunner) || databaseKind(ds) !== 'postgres')
-    return db.query(sql, [...params]);
+  if (('queryRunner' in db && db.queryRunner) || !preparesStatements(ds)) return db.query(sql, [...params]);
   const runner = ds.createQueryRunner();
   try {
     const client = (await runner.connect()) as PgClient;

@@ -21,5 +21,12 @@ describe('runtime selection', () => {
     await expect(openRuntime({ databaseUrl: 'mysql://x/y', env: {}, cwd: '/' })).rejects.toThrow(
       'must start with postgres://',
     );
+    await expect(
+      openRuntime({
+        databaseUrl: 'postgres://127.0.0.1:1/none',
+        env: { DATABASE_PREPARED_STATEMENTS: 'maybe' },
+        cwd: '/',
+      }),
+    ).rejects.toThrow('DATABASE_PREPARED_STATEMENTS must be true or false (got "maybe")');
   });
 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type Bus, createInProcessBus } from '@precis/bus';
-import { createDataSource, redactUrl, resolveDatabaseUrl } from '@precis/db';
+import { createDataSource, redactUrl, resolveDatabaseUrl, resolvePreparedStatements } from '@precis/db';
 import { markOrphanedRunsInterrupted } from '@precis/engine';
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_READ_TIMEOUT_MS, type FileAccessPolicy } from '@precis/files';
 import type { DataSource } from 'typeorm';
@@ -57,7 +57,7 @@ export async function openRuntime(opts: RuntimeOptions): Promise<PrecisRuntime> 
   let ds: DataSource;
   let target: string;
   if (url) {
-    ds = await createDataSource({ url });
+    ds = await createDataSource({ url, preparedStatements: resolvePreparedStatements(opts.env) });
     target = `PostgreSQL at ${redactUrl(url)}`;
   } else {
     const dir = join(precisHome(opts.env, opts.cwd), 'db');

@@ -75,4 +75,20 @@ describe('preparedQuery() on PostgreSQL', () => {
     expect(rows).toEqual([{ n: 3 }]);
     expect(await namedHere(ds)).toBe(1);
   });
+
+  it('prepares nothing on a data source created with preparedStatements: false', async () => {
+    const plain = await createDataSource({
+      url: db.url,
+      runMigrations: false,
+      poolSize: 1,
+      preparedStatements: false,
+    });
+    try {
+      expect(await preparedQuery(plain, COUNT, [])).toEqual([{ n: 3 }]);
+      expect(await preparedQuery(plain, INSERT, [5, 50])).toEqual([{ id: 5, n: 50 }]);
+      expect(await namedHere(plain)).toBe(0);
+    } finally {
+      await plain.destroy();
+    }
+  });
 });

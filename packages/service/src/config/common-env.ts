@@ -26,6 +26,11 @@ export function commonEnv(defaults: { httpPort: number }) {
       description:
         "PostgreSQL connections this process may open; all processes together must stay under the server's max_connections",
     }),
+    DATABASE_PREPARED_STATEMENTS: bool({
+      default: true,
+      description:
+        "run the task path's statements as prepared statements; false behind a connection pooler in transaction mode that does not keep them",
+    }),
     DATABASE_RUN_MIGRATIONS: bool({
       default: true,
       description: 'apply pending database migrations at startup',

@@ -94,6 +94,7 @@ function rootModule<S extends EnvSchema>(
           pgliteDir: embedded?.pgliteDir,
           runMigrations: common.DATABASE_RUN_MIGRATIONS,
           poolSize: common.DATABASE_POOL_SIZE,
+          preparedStatements: common.DATABASE_PREPARED_STATEMENTS,
           startupTimeoutMs: common.STARTUP_TIMEOUT_MS,
         },
         bus: {

@@ -12,6 +12,7 @@ export interface DatabaseSettings {
   pgliteDir?: string;
   runMigrations: boolean;
   poolSize?: number;
+  preparedStatements?: boolean;
   startupTimeoutMs: number;
 }
 
@@ -31,6 +32,7 @@ export async function connectDatabase(
         url: settings.url,
         runMigrations: settings.runMigrations,
         poolSize: settings.poolSize,
+        preparedStatements: settings.preparedStatements,
       }),
     {
       what: `PostgreSQL at ${redactUrl(settings.url)}`,
