@@ -113,7 +113,13 @@ const sharedRoles = (fake: FakeLlmProcess) => ({
 const startVerifier = (env: Record<string, string>, profileDir?: string) =>
   startServiceProcess(VERIFIER, env, 'verifier', cpuProfileArgs(profileDir));
 
-type PoolOptions = { capacity: number; perProcess: number; copies: number; profileDir?: string };
+type PoolOptions = {
+  capacity: number;
+  perProcess: number;
+  copies: number;
+  profileDir?: string;
+  unprepared: boolean;
+};
 
 const abs = { name: 'gold-abs', source: 'gold', pattern: 'abs-aos' };
 const kgdsSpec = (name: string, systems: unknown[]) => ({
@@ -130,7 +136,7 @@ async function withVerifiers(
   n: number,
   db: { url: string; ds: DataSource },
   fake: FakeLlmProcess,
-  { capacity, perProcess, copies, profileDir }: PoolOptions,
+  { capacity, perProcess, copies, profileDir, unprepared }: PoolOptions,
 ) {
   const prefix = `bench_kgds_${n}_${process.pid}`;
   const models = join(tmpdir(), `${prefix}-models.json`);
@@ -150,6 +156,7 @@ async function withVerifiers(
           DATABASE_URL: db.url,
           DATABASE_RUN_MIGRATIONS: 'false',
           DATABASE_POOL_SIZE: '10',
+          DATABASE_PREPARED_STATEMENTS: String(!unprepared),
           NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
           PRECIS_BUS_PREFIX: prefix,
           PRECIS_MODELS: models,
@@ -285,6 +292,8 @@ export async function run(args: string[]) {
       copies: { type: 'string', default: '1' },
       // A folder for the verifier processes' V8 CPU profiles (one file per process).
       profile: { type: 'string' },
+      // Every statement unprepared (DATABASE_PREPARED_STATEMENTS=false), to compare.
+      unprepared: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
@@ -301,7 +310,13 @@ export async function run(args: string[]) {
     rulesFile,
   ]);
   const tdb = await createThrowawayDatabase('bench_kgds_verify');
-  const ds = await createDataSource({ url: tdb.url, runMigrations: true, poolSize: 32 });
+  const unprepared = values.unprepared === true;
+  const ds = await createDataSource({
+    url: tdb.url,
+    runMigrations: true,
+    poolSize: 32,
+    preparedStatements: !unprepared,
+  });
   try {
     // Imported before anything is timed (a run imports an unchanged file as a no-op).
     await importDataset(ds, { kind: 'kgds', kinds: builtInFamilies.datasetKinds, path: KGDS, name: 'kgds' });
@@ -321,12 +336,13 @@ export async function run(args: string[]) {
           perProcess: Number(values['per-process']),
           copies: Number(values.copies),
           profileDir: values.profile,
+          unprepared,
         },
       )),
     };
     return {
       name: 'kgds-verify',
-      description: `KGDS verification against the fake server in its own process (latency ${latency} ms, capacity ${capacity}): (1) every sample of one ABS-AOS system (gold) judged embedded, wall vs the ideal, target <= 1.25x; (2) the 800 verify tasks (opinions, feedback) of four EBS-AOS lead systems (times --copies ${values.copies}) by 1, 2 and 4 verifier processes over NATS + PostgreSQL with ${values['per-process']} tasks each at a time, targets >= 1.8x and >= 3.2x of one`,
+      description: `KGDS verification against the fake server in its own process (latency ${latency} ms, capacity ${capacity}): (1) every sample of one ABS-AOS system (gold) judged embedded, wall vs the ideal, target <= 1.25x; (2) the 800 verify tasks (opinions, feedback) of four EBS-AOS lead systems (times --copies ${values.copies}) by 1, 2 and 4 verifier processes over NATS + PostgreSQL with ${values['per-process']} tasks each at a time, targets >= 1.8x and >= 3.2x of one; statements ${unprepared ? 'unprepared (--unprepared)' : 'prepared'}`,
       metrics,
     };
   } finally {
