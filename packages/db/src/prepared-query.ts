@@ -29,16 +29,17 @@ export async function preparedQuery<T>(
   params: readonly unknown[],
 ): Promise<T[]> {
   const ds = 'manager' in db ? db : db.connection;
-  if (('queryRunner' in db && db.queryRunner) || !preparesStatements(ds)) return db.query(sql, [...params]);
+  const values = [...params];
+  if (('queryRunner' in db && db.queryRunner) || !preparesStatements(ds)) return db.query(sql, values);
   const runner = ds.createQueryRunner();
   try {
     const client = (await runner.connect()) as PgClient;
-    ds.logger.logQuery(sql, [...params], runner);
+    ds.logger.logQuery(sql, values, runner);
     try {
-      return (await client.query({ name: statementName(sql), text: sql, values: [...params] })).rows as T[];
+      return (await client.query({ name: statementName(sql), text: sql, values })).rows as T[];
     } catch (err) {
-      ds.logger.logQueryError(err as Error, sql, [...params], runner);
-      throw new QueryFailedError(sql, [...params], err as Error);
+      ds.logger.logQueryError(err as Error, sql, values, runner);
+      throw new QueryFailedError(sql, values, err as Error);
     }
   } finally {
     await runner.release();
