@@ -1,4 +1,3 @@
-import { RunEntity } from '@precis/db';
 import {
   CallParkedError,
   CostLimitError,
@@ -11,11 +10,9 @@ import type { FinishedOutcome, HandlerResult, TaskOutcome } from '../family/benc
 import { runIdOfTask } from '../ids.js';
 import type { RunContext } from '../planner/run-context.js';
 import { setRunStatus } from '../planner/run-progress.js';
-import { runHeadline } from '../queries/run-list.js';
-import { loadFullRunReport } from '../report/render-run-report.js';
 import { taskIdOfMessage } from '../runtime/reconciler.js';
 import type { BenchmarkSpec } from '../spec/benchmark-spec.schema.js';
-import { storeRunHeadline, taskStatus } from '../stores/tasks.store.js';
+import { taskStatus } from '../stores/tasks.store.js';
 import { claimTask, finishTask, runSpec } from '../tasks/task-store.js';
 import { parkTask } from '../tasks/waiting-tasks.store.js';
 import { SCORE_TASK_KIND, scoreRun } from './score-run.handler.js';
@@ -114,19 +111,7 @@ async function runTaskKind(
   if ('persisted' in out) return out.persisted;
   // Not changed: the task ended meanwhile (its run was stopped or cancelled): the result is dropped.
   const changed = await finishTask(ctx.db.manager, ref.id, 'done', out.result, null);
-  if (changed && kind === SCORE_TASK_KIND) await keepHeadline(ctx, ref.runId);
   return changed ? 'done' : 'skipped';
-}
-
-// The run's headline for lists of runs, from its report (families read the stored score result).
-// A list without it shows none: a failure here is logged, never the score task's failure.
-async function keepHeadline(ctx: RunContext, runId: string): Promise<void> {
-  try {
-    const run = await ctx.db.getRepository(RunEntity).findOneByOrFail({ id: runId });
-    await storeRunHeadline(ctx.db, runId, runHeadline(await loadFullRunReport(ctx.families, ctx.db, run)));
-  } catch (err) {
-    ctx.logger.warn('run headline not stored', { runId, error: (err as Error).message });
-  }
 }
 
 // Called by the bus when a task exhausted its deliveries.

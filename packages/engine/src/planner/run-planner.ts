@@ -3,10 +3,12 @@ import { In } from 'typeorm';
 import type { MetricPlanning, SettledSummary, Strategy } from '../family/benchmark-family.js';
 import { ConfigurationError } from '../handlers/templates.js';
 import { SYSTEM_SCOPE, scoreTaskId, unitKey, unitOfTaskId } from '../ids.js';
+import { runHeadline } from '../queries/run-list.js';
+import { loadFullRunReport } from '../report/render-run-report.js';
 import { type BenchmarkSpec, isGeneratedSystem, type SystemSpec } from '../spec/benchmark-spec.schema.js';
 import { documentTexts } from '../stores/documents.store.js';
 import { setExpectedSummaries } from '../stores/runs.store.js';
-import { firstFailedTask, openRunTasks, taskError } from '../stores/tasks.store.js';
+import { firstFailedTask, openRunTasks, storeRunHeadline, taskError } from '../stores/tasks.store.js';
 import { insertTasks, type NewTask } from '../tasks/task-store.js';
 import { planUnit, settled, type UnitPlan, type UnitState } from './plan-unit.js';
 import type { RunContext } from './run-context.js';
@@ -187,6 +189,8 @@ export class RunPlanner {
         const row = await taskError(this.ctx.db, scoreTaskId(this.run.id));
         await this.finish('failed', `scoring failed: ${row?.error ?? 'unknown error'}`);
       } else if (score.done > 0) {
+        // Before the run ends: whoever sees it ended sees its headline too.
+        await this.keepHeadline();
         await this.finish(...outcomeOf(counts, await this.firstFailure(counts)));
       }
     }
@@ -226,6 +230,17 @@ export class RunPlanner {
     const now = await setRunStatus(this.ctx.db, this.run.id, status, error);
     this.run.status = now.status;
     this.run.error = now.error;
+  }
+
+  // The run's headline for lists of runs, from its report (families read the stored score result).
+  // A list without it shows none: a failure here is logged, never the run's failure.
+  private async keepHeadline(): Promise<void> {
+    try {
+      const report = await loadFullRunReport(this.ctx.families, this.ctx.db, this.run);
+      await storeRunHeadline(this.ctx.db, this.run.id, runHeadline(report));
+    } catch (err) {
+      this.ctx.logger.warn('run headline not stored', { runId: this.run.id, error: (err as Error).message });
+    }
   }
 
   private async fail(error: string): Promise<number> {
