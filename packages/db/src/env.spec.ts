@@ -27,11 +27,11 @@ describe('resolveDatabaseUrl', () => {
 
 describe('resolvePreparedStatements', () => {
   it('is true unless DATABASE_PREPARED_STATEMENTS says false, and names the variable otherwise', () => {
-    expect(resolvePreparedStatements({})).toBe(true);
-    expect(resolvePreparedStatements({ DATABASE_PREPARED_STATEMENTS: ' TRUE ' })).toBe(true);
-    expect(resolvePreparedStatements({ DATABASE_PREPARED_STATEMENTS: 'False' })).toBe(false);
-    expect(() => resolvePreparedStatements({ DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow(
-      'DATABASE_PREPARED_STATEMENTS must be true or false (got "no"): set false behind a connection pooler in transaction mode that does not keep prepared statements',
+    const prepared = (v?: string) => resolvePreparedStatements({ DATABASE_PREPARED_STATEMENTS: v });
+    expect([undefined, ' TRUE ', '1', 'yes', 'On'].map(prepared)).toEqual([true, true, true, true, true]);
+    expect(['False', '0', 'no', 'OFF'].map(prepared)).toEqual([false, false, false, false]);
+    expect(() => prepared('maybe')).toThrow(
+      'DATABASE_PREPARED_STATEMENTS must be one of true/1/yes/on/false/0/no/off (got "maybe"): set false behind a connection pooler in transaction mode that does not keep prepared statements',
     );
   });
 });

@@ -36,14 +36,19 @@ export function resolveDatabaseUrl(env: Env = process.env): string | undefined {
   return raw;
 }
 
+// The words a boolean environment variable takes, here and in the services' env schema alike.
+export const ENV_TRUE_WORDS = ['true', '1', 'yes', 'on'] as const;
+export const ENV_FALSE_WORDS = ['false', '0', 'no', 'off'] as const;
+
 // DATABASE_PREPARED_STATEMENTS: whether PostgreSQL statements may be prepared (default true).
 export function resolvePreparedStatements(env: Env = process.env): boolean {
   const raw = env.DATABASE_PREPARED_STATEMENTS?.trim().toLowerCase();
-  if (!raw || raw === 'true') return true;
-  if (raw === 'false') return false;
+  if (!raw || (ENV_TRUE_WORDS as readonly string[]).includes(raw)) return true;
+  if ((ENV_FALSE_WORDS as readonly string[]).includes(raw)) return false;
   throw new Error(
-    `DATABASE_PREPARED_STATEMENTS must be true or false (got "${env.DATABASE_PREPARED_STATEMENTS}"): ` +
-      'set false behind a connection pooler in transaction mode that does not keep prepared statements',
+    `DATABASE_PREPARED_STATEMENTS must be one of ${[...ENV_TRUE_WORDS, ...ENV_FALSE_WORDS].join('/')} ` +
+      `(got "${env.DATABASE_PREPARED_STATEMENTS}"): set false behind a connection pooler in transaction ` +
+      'mode that does not keep prepared statements',
   );
 }
 

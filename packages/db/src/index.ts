@@ -39,6 +39,8 @@ export type {
 } from './dataset-kind.js';
 export * from './entities/index.js';
 export {
+  ENV_FALSE_WORDS,
+  ENV_TRUE_WORDS,
   type Env,
   redactUrl,
   resolveDatabaseUrl,

@@ -27,6 +27,8 @@ describe('runtime selection', () => {
         env: { DATABASE_PREPARED_STATEMENTS: 'maybe' },
         cwd: '/',
       }),
-    ).rejects.toThrow('DATABASE_PREPARED_STATEMENTS must be true or false (got "maybe")');
+    ).rejects.toThrow(
+      'DATABASE_PREPARED_STATEMENTS must be one of true/1/yes/on/false/0/no/off (got "maybe")',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { ENV_FALSE_WORDS, ENV_TRUE_WORDS } from '@precis/db';
 import { z } from 'zod';
 
 // A small, typed description of the environment a service reads. Each variable is a zod schema
@@ -105,10 +106,10 @@ export function port(opts: BaseOptions<number>): EnvVar<number> {
 }
 
 export function bool(opts: BaseOptions<boolean>): EnvVar<boolean> {
-  const expected = 'one of true/false/1/0/yes/no/on/off';
+  const expected = `one of ${[...ENV_TRUE_WORDS, ...ENV_FALSE_WORDS].join('/')}`;
   const schema = z.stringbool({
-    truthy: ['true', '1', 'yes', 'on'],
-    falsy: ['false', '0', 'no', 'off'],
+    truthy: [...ENV_TRUE_WORDS],
+    falsy: [...ENV_FALSE_WORDS],
     error: `is not ${expected}`,
   });
   return define('boolean', expected, opts, schema);
