@@ -12,7 +12,7 @@ import type { DataSource } from 'typeorm';
 import { builtInFamilies } from './built-in-families.js';
 import { sampleLockWaits, statementFloor, statementsOf } from './db-activity.js';
 import { cpuOf, cpuOfCommand } from './process-cpu.js';
-import { cpuProfileArgs, startServiceProcess } from './service-process.js';
+import { cpuProfileArgs, profiledHere, startServiceProcess } from './service-process.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 const KGDS = resolve(repo, '../shared/datasets/kgds/KGDS.json');
@@ -186,13 +186,8 @@ async function withVerifiers(
         params: { paragraphs: k },
       })),
     ).flat();
-    const r = await timedRun(
-      db.ds,
-      bus,
-      fake.baseURL,
-      capacity,
-      kgdsSpec(`kgds-${n}-verifiers`, systems),
-      false,
+    const r = await profiledHere(profileDir, `planning-${n}-verifiers`, () =>
+      timedRun(db.ds, bus, fake.baseURL, capacity, kgdsSpec(`kgds-${n}-verifiers`, systems), false),
     );
     const waits = await locks.stop();
     const sql = {
@@ -290,7 +285,7 @@ export async function run(args: string[]) {
       processes: { type: 'string', default: '1,2,4' },
       // Copies of the four lead systems per process count (800 verify tasks each).
       copies: { type: 'string', default: '1' },
-      // A folder for the verifier processes' V8 CPU profiles (one file per process).
+      // A folder for V8 CPU profiles: one per verifier process, and this process's (planning) per count.
       profile: { type: 'string' },
       // Every statement unprepared (DATABASE_PREPARED_STATEMENTS=false), to compare.
       unprepared: { type: 'boolean', default: false },

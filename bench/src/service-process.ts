@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 
 // Node flags that write a V8 CPU profile into `dir` when the process exits (none without a dir).
 export const cpuProfileArgs = (dir?: string): string[] =>
@@ -31,4 +34,26 @@ export function startServiceProcess(
     };
     void probe();
   });
+}
+
+// Profiles this process (V8 CPU profile) while `work` runs, written to <dir>/<name>.cpuprofile;
+// without `dir` it only runs `work`.
+export async function profiledHere<T>(
+  dir: string | undefined,
+  name: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (!dir) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
 }

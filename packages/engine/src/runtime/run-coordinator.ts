@@ -24,6 +24,8 @@ const RUN_STAGES: RunStage[] = ['retrieve', 'summarize', 'verify', 'score'];
 // on every delivery) are recorded as dead, so their run can still finish and report them.
 const DEAD_LETTER_EVERY_TICKS = 5;
 const REST_MAX_MS = 50;
+// At least this between rounds: at 75 verify tasks/s, 409 rounds instead of 752 (kgds-verify).
+const REST_MIN_MS = 20;
 // How often provider batches are looked after (each model's pollSeconds paces its polls).
 const BATCH_TICK_MS = 500;
 
@@ -158,10 +160,10 @@ export class RunCoordinator {
           w.done(progress);
           return;
         }
-        // Rest as long as the round took (at most REST_MAX_MS): completions arriving meanwhile
-        // are planned together, so planning takes at most half of this process however fast
-        // tasks finish, and a round costs its statements once for all of them.
-        await new Promise((r) => setTimeout(r, Math.min(tookMs, REST_MAX_MS)));
+        // Rest as long as the round took (REST_MIN_MS to REST_MAX_MS): completions arriving
+        // meanwhile are planned together, so planning takes at most half of this process however
+        // fast tasks finish, and a round costs its statements once for all of them.
+        await new Promise((r) => setTimeout(r, Math.max(REST_MIN_MS, Math.min(tookMs, REST_MAX_MS))));
       } while (w.finished.size > 0);
     } catch (err) {
       // e.g. the database is briefly unreachable: the finished ids stay queued and the next tick
