@@ -10,7 +10,7 @@ import { createTypeOrmLlmStore, LlmClient, loadModelRegistry } from '@precis/llm
 import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { builtInFamilies } from './built-in-families.js';
-import { sampleLockWaits, statementFloor, statementsOf } from './db-activity.js';
+import { sampleBackends, statementFloor, statementsOf } from './db-activity.js';
 import { cpuOf, cpuOfCommand } from './process-cpu.js';
 import { cpuProfileArgs, profiledHere, startServiceProcess } from './service-process.js';
 
@@ -92,10 +92,13 @@ async function timedRun(
 
 // CPU seconds per role between start() and the returned report(), and how many of the machine's
 // cores they kept busy over `wallMs` (all roles together): a phase near every core is CPU-bound.
-function cpuMeter(roles: Record<string, () => number>): (wallMs: number) => { text: string; total: number } {
+// `excluded`: CPU seconds of a role that were the bench's own measuring, taken out of it.
+function cpuMeter(
+  roles: Record<string, () => number>,
+): (wallMs: number, excluded?: Record<string, number>) => { text: string; total: number } {
   const start = Object.fromEntries(Object.entries(roles).map(([k, f]) => [k, f()]));
-  return (wallMs) => {
-    const used = Object.entries(roles).map(([k, f]) => [k, f() - start[k]!] as const);
+  return (wallMs, excluded = {}) => {
+    const used = Object.entries(roles).map(([k, f]) => [k, f() - start[k]! - (excluded[k] ?? 0)] as const);
     const total = used.reduce((a, [, v]) => a + v, 0);
     const cores = `${(total / (wallMs / 1000)).toFixed(2)} of ${availableParallelism()} cores busy`;
     return { text: `${used.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}; ${cores}`, total };
@@ -175,7 +178,7 @@ async function withVerifiers(
   });
   const ports = procs.map((_, i) => 19_300 + 10 * n + i);
   const statements = { verifiers: await statementsOf(ports), here: databaseStatements() };
-  const locks = await sampleLockWaits(db.url);
+  const locks = await sampleBackends(db.url);
   try {
     // `copies` of the four lead systems: 200 verify tasks each.
     const systems = Array.from({ length: copies }, (_, c) =>
@@ -194,7 +197,8 @@ async function withVerifiers(
       verifiers: (await statementsOf(ports)) - statements.verifiers,
       here: databaseStatements() - statements.here,
     };
-    return { ...r, cpu: meter(r.wallMs), sql, waits };
+    // The sampler's backend is in the postgres total: measuring is not the work measured.
+    return { ...r, cpu: meter(r.wallMs, { postgres: waits.samplerBackendCpuS }), sql, waits };
   } finally {
     for (const p of procs) p.kill('SIGTERM');
     await bus.deleteStreams();
@@ -264,6 +268,8 @@ async function scalingPhase(
     metrics[`${n} verifier(s): lock-wait ms per verify task (pg_stat_activity every 50 ms)`] =
       r.waits.waitMs / r.verifyTasks;
     metrics[`${n} verifier(s): statement waiting on a lock most`] = r.waits.top;
+    metrics[`${n} verifier(s): CPU s of the sampling (its process; its backend), not counted above`] =
+      `${r.waits.samplerCpuS.toFixed(2)}; ${r.waits.samplerBackendCpuS.toFixed(2)}`;
     // The coordinator (this process) plans as tasks finish: busy near 100% it would hold them back.
     metrics[`${n} verifier(s): planner rounds; busy ms per verify task; busy % of verify window`] =
       `${r.planning.rounds}; ${per(r.planning.busyMs)}; ${((100 * r.planning.busyMs) / r.verifyMs).toFixed(1)}%`;
