@@ -231,7 +231,9 @@ export function runBusContractSuite(name: string, factory: () => Promise<BusUnde
           await gate.promise;
           finished.push(d.id);
         },
-        { maxInFlight: 3 },
+        // A message the server sent just as the pull closed is dropped by the NATS client and
+        // comes back after ack-wait (30 s by default): 2 s here, so the test sees it back.
+        { maxInFlight: 3, ackWaitMs: 2_000 },
       );
       await waitFor('three started', () => started.length === 3);
       let stopped = false;
@@ -247,9 +249,13 @@ export function runBusContractSuite(name: string, factory: () => Promise<BusUnde
       await waitFor('acks applied', async () => (await bus.pending('aggregate')) === 7);
       const later: string[] = [];
       handles.push(
-        await bus.consume('aggregate', async (d) => {
-          later.push(d.id);
-        }),
+        await bus.consume(
+          'aggregate',
+          async (d) => {
+            later.push(d.id);
+          },
+          { ackWaitMs: 2_000 },
+        ),
       );
       await waitFor('rest processed', () => later.length === 7);
       expect(new Set([...started, ...later]).size).toBe(10);
