@@ -77,6 +77,9 @@ const fail = (err: unknown) => {
   process.exit(1);
 };
 
+// The bench ended without stop() (it failed): nothing left to sample for.
+process.once('disconnect', () => process.exit(0));
+
 process.once('message', (start: { url: string; everyMs: number }) => {
   startSampling(start.url, start.everyMs).then((sampler) => {
     process.once('message', () => {

@@ -53,8 +53,12 @@ export async function sampleBackends(url: string, everyMs = 50): Promise<{ stop(
   const ready = next();
   child.send({ url, everyMs });
   await ready;
+  // A bench that fails before stop() still exits; the sampler then exits on the disconnect.
+  child.unref();
+  child.channel?.unref();
   return {
     async stop() {
+      child.channel?.ref();
       const done = next();
       child.send({ stop: true });
       return (await done).result as LockWaits;
