@@ -18,7 +18,7 @@ async function startSampling(url: string, everyMs: number): Promise<{ stop(): Pr
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const [{ pid: ownPid }] = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
-  const ownStart = { process: cpuSelf(), backend: cpuOf(ownPid) };
+  const ownStart = { process: cpuOf(process.pid), backend: cpuOf(ownPid) };
   const seen = new Map<string, number>();
   // Per backend pid: CPU when first seen (0 for one that connected after the start) and last read.
   const backends = new Map<number, { first: number; last: number }>();
@@ -40,8 +40,7 @@ async function startSampling(url: string, everyMs: number): Promise<{ stop(): Pr
         seen.set(r.query, (seen.get(r.query) ?? 0) + r.n);
       // CPU at every fifth sample: a backend leaving mid-phase (an idle pool connection) used
       // next to none in its last moments, and the sampling costs half as much.
-      if (samples % 5 === 0) await readBackends(false);
-      samples++;
+      if (++samples % 5 === 0) await readBackends(false);
       await new Promise((r) => setTimeout(r, everyMs));
     }
   })();
@@ -60,16 +59,11 @@ async function startSampling(url: string, everyMs: number): Promise<{ stop(): Pr
         top: total
           ? `${query} (${Math.round((100 * n) / total)}% of ${total} samples)`
           : `none in ${samples} samples`,
-        samplerCpuS: cpuSelf() - ownStart.process,
+        samplerCpuS: cpuOf(process.pid) - ownStart.process,
         samplerBackendCpuS,
       };
     },
   };
-}
-
-function cpuSelf(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e6;
 }
 
 const fail = (err: unknown) => {
