@@ -87,9 +87,9 @@ describe('batch mode: an Op-I judge sweep through the Batch API', () => {
           maxConcurrency: 64,
           pricePer1MInput: 0.15,
           pricePer1MOutput: 0.6,
-          // A batch goes once no call has been parked for 2 s: at 0.3 s a loaded CI machine's pauses
-          // between parks split the sweep into 7 files.
-          batch: { pollSeconds: 0.1, gatherSeconds: 2 },
+          // A batch goes once no call has been parked for 10 ms and no verify task is still on its
+          // way: the sweep's 840 calls go as one file however the machine pauses between parks.
+          batch: { pollSeconds: 0.1, gatherSeconds: 0.01 },
         },
       },
     });

@@ -15,6 +15,7 @@ import {
   endpointsWithWork,
   markCancelled,
   orphanBatches,
+  parkingTasksLeft,
 } from '../stores/batch-work.store.js';
 import { type ReadyTask, requeueReadyTasks } from '../tasks/waiting-tasks.store.js';
 import { taskMessage } from './bus-adapters.js';
@@ -74,6 +75,7 @@ export class BatchDriver {
         limits: { maxRequests: spec.batch.maxRequests, maxBytes: spec.batch.maxBytes },
         gatherMs: spec.batch.gatherSeconds * 1000,
         sentMsAgo: Date.now() - (this.lastSend.get(endpoint) ?? 0),
+        moreComing: () => parkingTasksLeft(this.ctx.db, endpoint),
         poll: due,
         price: batchAnswerPricer(spec),
         maxRetries: spec.maxRetries,

@@ -41,6 +41,9 @@ export interface BatchRoundOptions {
   // parks meanwhile, which is no sign that they have stopped.
   gatherMs: number;
   sentMsAgo?: number;
+  // Whether more calls are still on their way (tasks that may park have yet to): the queued calls
+  // then wait for them, however quiet, unless a file's worth is queued.
+  moreComing?: () => Promise<boolean>;
   // Whether this round polls the open batches (the caller paces polls by the model's pollSeconds).
   poll: boolean;
   // An answer's ledger columns at the batch price; throws when the answer is no usable reply.
@@ -76,7 +79,8 @@ export async function batchRound(o: BatchRoundOptions): Promise<BatchRound> {
   }
   const queued = await queuedCallsOf(o.db, o.endpoint);
   const quietMs = Math.min(queued.quietMs, o.sentMsAgo ?? Number.POSITIVE_INFINITY);
-  if (queued.count >= o.limits.maxRequests || (queued.count > 0 && quietMs >= o.gatherMs)) {
+  const full = queued.count >= o.limits.maxRequests;
+  if (full || (queued.count > 0 && quietMs >= o.gatherMs && !(await o.moreComing?.()))) {
     for (;;) {
       const taken = await takeQueuedCalls(o.db, o.endpoint, o.limits);
       if (!taken) break;

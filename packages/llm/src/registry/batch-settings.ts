@@ -13,7 +13,7 @@ export interface BatchSettings {
   // The window the provider is asked to answer within ('24h' is what OpenAI accepts).
   completionWindow: string;
   // How often an open batch is polled, and how long parked calls are gathered once they stop
-  // arriving before they are sent as one batch.
+  // arriving (and their stage has no task left to park more) before they are sent as one batch.
   pollSeconds: number;
   gatherSeconds: number;
   // Requests a batch left unanswered when it expired: into the next batch, or sent online.

@@ -8,7 +8,7 @@ import { type FakeLlmServer, startFakeLlmServer } from '@precis/testing';
 import OpenAI from 'openai';
 import type { DataSource } from 'typeorm';
 import { parkCall, takeQueuedCalls } from '../../src/batch/batch.store.js';
-import { type BatchRound, batchRound } from '../../src/batch/batcher.js';
+import { type BatchRound, type BatchRoundOptions, batchRound } from '../../src/batch/batcher.js';
 import { batchAnswerPricer } from '../../src/batch/price-answer.js';
 import { batchInputFiles, submitBatch } from '../../src/batch/provider-batch.js';
 import { formatCost } from '../../src/cost.js';
@@ -55,7 +55,7 @@ async function setup(batches: { expireShare?: number; maxRequests?: number } = {
         sent: parkedSentRow(`${endpoint}:${k}`, `task-${k}`),
       });
   };
-  const round = () =>
+  const round = (more: Partial<BatchRoundOptions> = {}) =>
     batchRound({
       db,
       openai,
@@ -68,6 +68,7 @@ async function setup(batches: { expireShare?: number; maxRequests?: number } = {
       price: batchAnswerPricer(SPEC),
       maxRetries: 2,
       onExpiry: 'batch',
+      ...more,
     });
   // Rounds until one settles a batch (the fake runs a batch's phases on timers).
   const untilSettled = async (): Promise<{ rounds: BatchRound[]; last: BatchRound }> => {
@@ -79,7 +80,7 @@ async function setup(batches: { expireShare?: number; maxRequests?: number } = {
       await new Promise((res) => setTimeout(res, 5));
     }
   };
-  return { server, openai, endpoint, park, untilSettled };
+  return { server, openai, endpoint, park, round, untilSettled };
 }
 
 describe('batcher rounds', () => {
@@ -122,6 +123,25 @@ describe('batcher rounds', () => {
     // $1 and $2 per 1M tokens, half of it paid.
     const listUnits = BigInt(usage.tokensIn) * 10_000n + BigInt(usage.tokensOut) * 20_000n;
     expect([usage.onlineCostUsd, usage.costUsd]).toEqual([formatCost(listUnits), formatCost(listUnits / 2n)]);
+  });
+
+  it('holds quiet calls while more are coming, and sends a full file regardless', async () => {
+    const { server, park, round } = await setup();
+    const asked: number[] = [];
+    const coming = (answer: boolean) => async () => {
+      asked.push(Number(answer));
+      return answer;
+    };
+    await park(['h1', 'h2']);
+    expect((await round({ moreComing: coming(true) })).submitted).toEqual([]);
+    expect(server.stats().batches.filesUploaded).toBe(0);
+    // A file's worth goes without asking whether more are coming.
+    await park(Array.from({ length: 48 }, (_, i) => `f${i}`));
+    expect((await round({ moreComing: coming(true) })).submitted).toHaveLength(1);
+    expect(asked).toEqual([1]);
+    await park(['h3']);
+    expect((await round({ moreComing: coming(false) })).submitted).toHaveLength(1);
+    expect(server.stats().batches).toMatchObject({ filesUploaded: 2, batchesCreated: 2 });
   });
 
   it('finds a batch a crash left preparing at the provider instead of sending it again', async () => {
