@@ -39,6 +39,8 @@ export function resolveDatabaseUrl(env: Env = process.env): string | undefined {
 // The words a boolean environment variable takes, here and in the services' env schema alike.
 export const ENV_TRUE_WORDS = ['true', '1', 'yes', 'on'] as const;
 export const ENV_FALSE_WORDS = ['false', '0', 'no', 'off'] as const;
+// As error texts name them: true/1/yes/on/false/0/no/off.
+export const ENV_BOOL_WORDS = [...ENV_TRUE_WORDS, ...ENV_FALSE_WORDS].join('/');
 
 // DATABASE_PREPARED_STATEMENTS: whether PostgreSQL statements may be prepared (default true).
 export function resolvePreparedStatements(env: Env = process.env): boolean {
@@ -46,7 +48,7 @@ export function resolvePreparedStatements(env: Env = process.env): boolean {
   if (!raw || (ENV_TRUE_WORDS as readonly string[]).includes(raw)) return true;
   if ((ENV_FALSE_WORDS as readonly string[]).includes(raw)) return false;
   throw new Error(
-    `DATABASE_PREPARED_STATEMENTS must be one of ${[...ENV_TRUE_WORDS, ...ENV_FALSE_WORDS].join('/')} ` +
+    `DATABASE_PREPARED_STATEMENTS must be one of ${ENV_BOOL_WORDS} ` +
       `(got "${env.DATABASE_PREPARED_STATEMENTS}"): set false behind a connection pooler in transaction ` +
       'mode that does not keep prepared statements',
   );

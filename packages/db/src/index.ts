@@ -39,6 +39,7 @@ export type {
 } from './dataset-kind.js';
 export * from './entities/index.js';
 export {
+  ENV_BOOL_WORDS,
   ENV_FALSE_WORDS,
   ENV_TRUE_WORDS,
   type Env,

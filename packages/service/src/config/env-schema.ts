@@ -1,4 +1,4 @@
-import { ENV_FALSE_WORDS, ENV_TRUE_WORDS } from '@precis/db';
+import { ENV_BOOL_WORDS, ENV_FALSE_WORDS, ENV_TRUE_WORDS } from '@precis/db';
 import { z } from 'zod';
 
 // A small, typed description of the environment a service reads. Each variable is a zod schema
@@ -106,7 +106,7 @@ export function port(opts: BaseOptions<number>): EnvVar<number> {
 }
 
 export function bool(opts: BaseOptions<boolean>): EnvVar<boolean> {
-  const expected = `one of ${[...ENV_TRUE_WORDS, ...ENV_FALSE_WORDS].join('/')}`;
+  const expected = `one of ${ENV_BOOL_WORDS}`;
   const schema = z.stringbool({
     truthy: [...ENV_TRUE_WORDS],
     falsy: [...ENV_FALSE_WORDS],
