@@ -4,7 +4,7 @@ import { batchScopeOf } from '../batch/batch-scope.js';
 import { parkInBatch } from '../batch/park-in-batch.js';
 import { computeCacheKey, computeCacheKeys } from '../cache-key.js';
 import { chatCostUnits, costUnits, formatCost } from '../cost.js';
-import { LlmConfigError, LlmError, LlmResponseError, MissingApiKeyError } from '../errors.js';
+import { LlmConfigError, LlmError, LlmResponseError } from '../errors.js';
 import type { EndpointLimiterStats } from '../limits/endpoint-limiter.js';
 import { type LimiterRegistry, processLimiters } from '../limits/limiter-registry.js';
 import type { ModelKind, ModelRegistry, ModelSpec } from '../registry/model-spec.js';
@@ -24,7 +24,7 @@ import {
 import { largerBudget, lengthError, mergeResults } from './chat-replies.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { executeWithRetries } from './execute-with-retries.js';
-import { createOpenAiSdk } from './openai-sdk.js';
+import { type Sdk, SdkClients } from './openai-sdk.js';
 import { parseChatBody, parseEmbeddingBody } from './parse-response.js';
 import { type PreparedChat, prepareChat } from './prepare-chat.js';
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types.js';
@@ -48,11 +48,6 @@ export interface LlmClientOptions {
   parkCall?: (call: ParkedCall) => Promise<ParkOutcome>;
 }
 
-interface Sdk {
-  openai: OpenAI;
-  secrets: string[];
-}
-
 // The template version of sample k of an n-sample request (part of its cache key).
 export function sampleTemplateVersion(templateVersion: string | undefined, k: number): string {
   return `${templateVersion ?? ''}#sample-${k}`;
@@ -63,17 +58,16 @@ export function sampleTemplateVersion(templateVersion: string | undefined, k: nu
 export class LlmClient {
   readonly registry: ModelRegistry;
   readonly store: LlmStore;
-  private readonly env: Record<string, string | undefined>;
   private readonly cacheEnabled: boolean;
   private readonly limiters: LimiterRegistry;
-  private readonly sdks = new Map<string, Sdk>();
+  private readonly sdks: SdkClients;
   private readonly used = new Set<string>();
   private readonly unusable = new UnusableEndpoints();
 
   constructor(private readonly opts: LlmClientOptions) {
     this.registry = opts.registry;
     this.store = opts.store ?? new MemoryLlmStore();
-    this.env = opts.env ?? process.env;
+    this.sdks = new SdkClients(opts.registry, opts.env ?? process.env);
     this.cacheEnabled = opts.cacheEnabled ?? true;
     this.limiters = opts.limiters ?? processLimiters();
   }
@@ -204,7 +198,7 @@ export class LlmClient {
     };
     const scope = this.batchScope(spec, req.taskId);
     if (scope) {
-      this.sdk(spec);
+      this.sdks.for(spec);
       await parkInBatch(
         this.opts.parkCall!,
         scope,
@@ -303,7 +297,7 @@ export class LlmClient {
 
   // The openai client of a model's endpoint (with its key), for its provider's Batch API.
   providerClient(name: string): OpenAI {
-    return this.sdk(this.registry.get(name)).openai;
+    return this.sdks.for(this.registry.get(name)).openai;
   }
 
   // Limiter state of every model this client has called.
@@ -317,7 +311,7 @@ export class LlmClient {
   // refusal when an earlier 401/403/404 made its endpoint or model unusable for this client.
   checkUsable(name: string): void {
     const spec = this.registry.get(name);
-    this.sdk(spec);
+    this.sdks.for(spec);
     const refused = this.unusable.check(spec);
     if (refused) throw refused;
   }
@@ -339,19 +333,6 @@ export class LlmClient {
     return spec;
   }
 
-  private sdk(spec: ModelSpec): Sdk {
-    const apiKey = spec.apiKeyEnv ? this.env[spec.apiKeyEnv] : undefined;
-    if (spec.apiKeyEnv && !apiKey)
-      throw new MissingApiKeyError(spec.name, spec.baseURL, spec.apiKeyEnv, this.registry);
-    const key = `${spec.baseURL}\u0000${apiKey ?? ''}`;
-    let sdk = this.sdks.get(key);
-    if (!sdk) {
-      sdk = { openai: createOpenAiSdk(spec, apiKey), secrets: apiKey ? [apiKey] : [] };
-      this.sdks.set(key, sdk);
-    }
-    return sdk;
-  }
-
   // The task's batch scope, when its calls to this model may wait for a batch.
   private batchScope(spec: ModelSpec, taskId: string | undefined) {
     return spec.batch && this.opts.parkCall ? batchScopeOf(taskId) : null;
@@ -370,7 +351,7 @@ export class LlmClient {
     req: { signal?: AbortSignal },
     attempt: (sdk: Sdk, signal: AbortSignal) => Promise<{ value: T; tokens: number }>,
   ) {
-    const sdk = this.sdk(spec);
+    const sdk = this.sdks.for(spec);
     const refused = this.unusable.check(spec);
     if (refused) throw refused;
     const sent = sentRecord(base, spec, promptTokens, output.tokens);
