@@ -11,6 +11,7 @@ import { prepareImport } from '@precis/ingest';
 import { createTypeOrmLlmStore, LlmClient, loadModelRegistry, parkCall } from '@precis/llm';
 import { type FakeLlmServer, type FakeReplyContext, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
+import { parkingTasksLeft } from '../../packages/engine/src/stores/batch-work.store.js';
 import {
   builtInFamilies,
   createRun,
@@ -235,6 +236,32 @@ describe('batch mode: an Op-I judge sweep through the Batch API', () => {
     } finally {
       fake.setBatchOptions({ expireShare: 0 });
     }
+  }, 120_000);
+
+  it('holds a quiet call for the tasks its stage still runs, in the runs this process drives', async () => {
+    const { db, runId } = await execute(true, 2);
+    const [waiting, queued] = await db.query(
+      `SELECT id FROM tasks WHERE run_id = $1 AND stage = 'verify' ORDER BY id LIMIT 2`,
+      [runId],
+    );
+    // A call parked by one verify task while another is queued again (the rest are done).
+    await db.query(`UPDATE tasks SET status = 'waiting' WHERE id = $1`, [waiting.id]);
+    await db.query(`UPDATE tasks SET status = 'queued' WHERE id = $1`, [queued.id]);
+    await db.query(
+      `INSERT INTO llm_batch_calls (cache_key, endpoint, model, request) VALUES ('held', 'e-held', 'judge', '{}')`,
+    );
+    await db.query(`INSERT INTO llm_batch_waiters (cache_key, task_id, run_id) VALUES ('held', $1, $2)`, [
+      waiting.id,
+      runId,
+    ]);
+    const other = '00000000-0000-4000-8000-000000000000';
+    const held = () => Promise.all([[runId], [], [other]].map((ids) => parkingTasksLeft(db, 'e-held', ids)));
+    // Only a driven run's queued task holds the call; an interrupted run's (driven by no one) does not.
+    expect(await held()).toEqual([true, false, false]);
+    await db.query(`UPDATE tasks SET status = 'running' WHERE id = $1`, [queued.id]);
+    expect(await held()).toEqual([true, false, false]);
+    await db.query(`UPDATE tasks SET status = 'done' WHERE id = $1`, [queued.id]);
+    expect(await held()).toEqual([false, false, false]);
   }, 120_000);
 
   it('cancels the batch of a cancelled run at the provider', async () => {

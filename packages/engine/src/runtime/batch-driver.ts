@@ -54,14 +54,15 @@ export class BatchDriver {
     if (this.running) return;
     this.running = true;
     try {
-      for (const e of await endpointsWithWork(this.ctx.db)) await this.endpointRound(e.endpoint, e.model);
+      for (const e of await endpointsWithWork(this.ctx.db))
+        await this.endpointRound(e.endpoint, e.model, runIds);
       await this.send(await requeueReadyTasks(this.ctx.db, { runIds }));
     } finally {
       this.running = false;
     }
   }
 
-  private async endpointRound(endpoint: string, model: string): Promise<void> {
+  private async endpointRound(endpoint: string, model: string, runIds: readonly string[]): Promise<void> {
     const spec = this.spec(model);
     if (!spec?.batch) return;
     const due = Date.now() - (this.lastPoll.get(endpoint) ?? 0) >= spec.batch.pollSeconds * 1000;
@@ -75,7 +76,7 @@ export class BatchDriver {
         limits: { maxRequests: spec.batch.maxRequests, maxBytes: spec.batch.maxBytes },
         gatherMs: spec.batch.gatherSeconds * 1000,
         sentMsAgo: Date.now() - (this.lastSend.get(endpoint) ?? 0),
-        moreComing: () => parkingTasksLeft(this.ctx.db, endpoint),
+        moreComing: () => parkingTasksLeft(this.ctx.db, endpoint, runIds),
         poll: due,
         price: batchAnswerPricer(spec),
         maxRetries: spec.maxRetries,

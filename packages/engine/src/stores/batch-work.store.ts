@@ -43,17 +43,20 @@ export async function dropOrphanCalls(db: DataSource, endpoint: string): Promise
   return Number(rows[0]?.n ?? 0);
 }
 
-// Whether a stage that parked calls queued at the endpoint still has tasks queued or running:
-// they may park more, and waiting for them makes the stage's calls one file on a slow machine too.
-export async function parkingTasksLeft(db: DataSource, endpoint: string): Promise<boolean> {
+// Whether a stage of `runIds` (the runs this process drives) that parked calls queued at the
+// endpoint still has tasks queued or running: they may park more, and waiting for them makes the
+// stage's calls one file on a slow machine too. Runs no process drives (interrupted) hold nothing.
+export async function parkingTasksLeft(db: DataSource, endpoint: string, runIds: readonly string[]) {
+  if (runIds.length === 0) return false;
   const [row] = await db.query(
     `SELECT EXISTS (
        SELECT 1 FROM tasks t
        JOIN (SELECT DISTINCT p.run_id, p.stage FROM llm_batch_calls c
              JOIN llm_batch_waiters w ON w.cache_key = c.cache_key JOIN tasks p ON p.id = w.task_id
-             WHERE c.endpoint = $1 AND c.status = 'queued') s ON s.run_id = t.run_id AND s.stage = t.stage
+             WHERE c.endpoint = $1 AND c.status = 'queued' AND w.run_id = ANY($2::uuid[])) s
+         ON s.run_id = t.run_id AND s.stage = t.stage
        WHERE t.status IN ('queued', 'running')) AS left`,
-    [endpoint],
+    [endpoint, [...runIds]],
   );
   return row.left === true;
 }
