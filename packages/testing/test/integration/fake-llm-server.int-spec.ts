@@ -189,7 +189,9 @@ describe('fake OpenAI-compatible server, through the openai SDK', () => {
   });
 
   it('queues requests beyond capacity inside the server', async () => {
-    const { server, sdk } = await start({ capacity: 2, latencyMs: 50 });
+    // 400 ms per answer: the six requests all arrive while the first two are answered, even when a
+    // loaded machine spreads them (at 50 ms, CI once saw only 4 in flight at a time).
+    const { server, sdk } = await start({ capacity: 2, latencyMs: 400 });
     await Promise.all(
       Array.from({ length: 6 }, () =>
         sdk.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }),
