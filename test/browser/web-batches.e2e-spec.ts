@@ -52,8 +52,9 @@ describe('batch mode on the run page and in runs show (Chromium)', () => {
       maxConcurrency: 16,
       pricePer1MInput: 1,
       pricePer1MOutput: 2,
-      // Sent 2 s after the last park: a loaded machine's pauses between parks must not split the file.
-      batch: { pollSeconds: 0.2, gatherSeconds: 2 },
+      // Sent once no verify task is still on its way and 0.2 s passed without a park: one file,
+      // however a loaded machine pauses between parks.
+      batch: { pollSeconds: 0.2, gatherSeconds: 0.2 },
     };
     const models = writeJson(join(scratch.dir, 'models.json'), { models: { judge } });
     mkdirSync(join(scratch.dir, 'data'));

@@ -46,7 +46,9 @@ const registry = (baseURL: string) => ({
       maxConcurrency: 16,
       pricePer1MInput: 1,
       pricePer1MOutput: 2,
-      batch: { pollSeconds: 0.2, gatherSeconds: 1 },
+      // One file each, embedded and across services: the calls wait for the verify tasks still on
+      // their way, so a short gather does not split them on a loaded machine.
+      batch: { pollSeconds: 0.2, gatherSeconds: 0.2 },
     },
   },
 });
