@@ -93,11 +93,14 @@ describe('a stage stream made unusable under a running run', () => {
     following.catch(() => undefined);
     const runs = new RemoteRuns(cluster.grpcAddress, cluster.access);
     try {
+      // CI once timed out here with no clue: a timeout now says what the command printed.
       const runId = await waitFor(
         'the run to start',
         async () => /^started run (\S+)/.exec(lines.join('\n'))?.[1],
         30_000,
-      );
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; precis run --remote printed:\n${lines.join('\n') || '(nothing)'}`);
+      });
       await waitFor(
         'the run to be running',
         async () => remoteRunStatus(await runs.getRun(runId)) === 'running',
