@@ -137,10 +137,12 @@ describe('a book benchmark across the services matches the embedded run', () => 
     );
     // Cancel once the planner has started the run: a cancel racing the run's first planning pass
     // is overwritten by its pending -> running update (a known gap in @precis/engine' advanceRun).
+    // Polled every 10 ms: on a fast machine the run finished inside one 100 ms poll (CI once).
     await waitFor(
       'the run to be running',
       async () => remoteRunStatus(await runs.getRun(run.id)) !== 'pending',
       30_000,
+      10,
     );
     const cancelled = await runs.cancelRun(run.id, 'changed my mind');
     expect(remoteRunStatus(cancelled)).toBe('cancelled');
