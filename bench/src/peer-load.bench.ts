@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { CALLS_PER_PRODUCT, idealMs } from './peer-load/job.js';
@@ -20,7 +21,8 @@ import { callsCheck, figuresTable, ratioMetrics, variantMetrics } from './peer-l
 // Args: --products <n> (default 22: 2,002 calls) or --calls <n> (rounded up to whole products),
 // --capacity 64 --latency 100, --concurrency 16,32,64,128 (promptfoo sweep), --only
 // embedded,cluster,promptfoo, --verifiers 1 --worker-concurrency 512 (cluster), --profile <dir>
-// (V8 CPU profile of the embedded `precis run`), --promptfoo-dir <dir> (install cache).
+// (V8 CPU profile of the embedded `precis run`), --promptfoo-dir <dir> (install cache), --node
+// peer|machine: Precis on promptfoo's Node (default: both tools on one Node) or on this one.
 
 const PARTS = ['embedded', 'cluster', 'promptfoo'] as const;
 type Part = (typeof PARTS)[number];
@@ -39,6 +41,7 @@ function options(args: string[]) {
       'worker-concurrency': { type: 'string', default: '512' },
       profile: { type: 'string' },
       'promptfoo-dir': { type: 'string', default: defaultInstallDir() },
+      node: { type: 'string', default: 'peer' },
     },
     strict: true,
   });
@@ -57,6 +60,8 @@ function options(args: string[]) {
     throw new Error(
       `peer-load: SummEval-OP has 32 products (${32 * CALLS_PER_PRODUCT} calls); got ${products}`,
     );
+  if (values.node !== 'peer' && values.node !== 'machine')
+    throw new Error(`peer-load: --node takes peer or machine, got "${values.node}"`);
   const only = values.only.split(',').map((s) => s.trim());
   const unknown = only.filter((p) => !(PARTS as readonly string[]).includes(p));
   if (unknown.length)
@@ -76,6 +81,7 @@ function options(args: string[]) {
       verifiers: int('verifiers', values.verifiers),
       workerConcurrency: int('worker-concurrency', values['worker-concurrency']),
     },
+    node: values.node,
     profile: values.profile,
     promptfooDir: values['promptfoo-dir'],
   };
@@ -102,9 +108,21 @@ function embeddedMetrics(e: EmbeddedResult | undefined): Record<string, string |
   };
 }
 
+// Precis runs on promptfoo's Node unless --node machine: like for like, and Node 22 keeps the
+// CLI's compiled modules between starts (apps/cli/bin/precis.js), which Node 20 cannot.
+function precisNode(opts: ReturnType<typeof options>): { path: string; version: string } {
+  const path = opts.node === 'peer' ? ensurePromptfoo(opts.promptfooDir).node : process.execPath;
+  const res = spawnSync(path, ['--version'], { encoding: 'utf8' });
+  if (res.status !== 0)
+    throw new Error(`peer-load: \`${path} --version\` failed: ${res.stderr || res.error?.message}`);
+  return { path, version: res.stdout.trim() };
+}
+
 export async function run(args: string[]) {
   const opts = options(args);
   const { job } = opts;
+  const node = precisNode(opts);
+  log(`precis runs on node ${node.version} (${node.path})`);
   const load0 = loadavg()[0]!;
   log(
     `job: ${job.products} products x ${CALLS_PER_PRODUCT} judge calls; endpoint capacity ${job.capacity}, latency ${job.latencyMs} ms`,
@@ -112,10 +130,10 @@ export async function run(args: string[]) {
   // Precis embedded runs even with --only promptfoo: its requests are promptfoo's tests.
   const embedded =
     opts.only.has('embedded') || opts.only.has('promptfoo')
-      ? await runEmbedded(job, opts.profile)
+      ? await runEmbedded(job, node.path, opts.profile)
       : undefined;
   const cluster: ClusterResult | undefined = opts.only.has('cluster')
-    ? await runCluster(job, opts.cluster)
+    ? await runCluster(job, { ...opts.cluster, node: node.path })
     : undefined;
   const promptfoo =
     opts.only.has('promptfoo') && embedded ? await promptfooVariants(opts, embedded.server.requests) : [];
@@ -135,6 +153,8 @@ export async function run(args: string[]) {
   metrics['promptfoo version (node)'] = promptfoo.length
     ? `${PROMPTFOO_VERSION} (${NODE_VERSION})`
     : 'not run';
+  metrics["precis node (--node peer: promptfoo's; machine: this one)"] =
+    `${node.version} (--node ${opts.node})`;
   metrics['load average 1 min (start, end)'] = `${load0.toFixed(2)}, ${loadavg()[0]!.toFixed(2)}`;
   return {
     name: 'peer-load',

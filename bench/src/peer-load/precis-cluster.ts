@@ -24,6 +24,8 @@ export interface ClusterOptions {
   verifiers: number;
   // WORKER_CONCURRENCY of each verifier: 512 by default (the embedded run's limits.concurrency).
   workerConcurrency: number;
+  // The Node binary of the services and of `precis run --remote`.
+  node: string;
 }
 
 export interface ClusterResult extends VariantResult {
@@ -39,8 +41,13 @@ interface Services {
 
 // Starts a built service and waits for /health/ready; the child is in `procs` from the start, so
 // one that never gets ready is stopped too.
-async function startService(name: string, env: Record<string, string>, procs: ChildProcess[]): Promise<void> {
-  const child = spawn(process.execPath, [resolve(repo, 'apps', name, 'dist/main.js')], {
+async function startService(
+  name: string,
+  env: Record<string, string>,
+  node: string,
+  procs: ChildProcess[],
+): Promise<void> {
+  const child = spawn(node, [resolve(repo, 'apps', name, 'dist/main.js')], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -68,7 +75,7 @@ async function startServices(
   procs: ChildProcess[],
 ): Promise<Services> {
   const start = async (name: string, extra: Record<string, string> = {}) =>
-    startService(name, { ...env, HTTP_PORT: String(await freePort()), ...extra }, procs);
+    startService(name, { ...env, HTTP_PORT: String(await freePort()), ...extra }, opts.node, procs);
   const grpcPort = await freePort();
   const apiKey = generateApiKey();
   await start('gateway', { PRECIS_API_KEYS: apiKey, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(grpcPort) });
@@ -121,11 +128,11 @@ export async function runCluster(job: JobOptions, opts: ClusterOptions): Promise
     const servicesStartMs = performance.now() - t;
     const spec = dir.write('spec.json', jobSpec(job.products));
     log(`precis cluster: services ready in ${(servicesStartMs / 1000).toFixed(1)} s; precis run --remote`);
-    const res = await timedCommand(
-      process.execPath,
-      [PRECIS_CLI, 'run', spec, '--remote', services.grpcAddress],
-      { cwd: dir.dir, env: childEnv({ PRECIS_API_KEY: services.apiKey }), label: 'precis cluster' },
-    );
+    const res = await timedCommand(opts.node, [PRECIS_CLI, 'run', spec, '--remote', services.grpcAddress], {
+      cwd: dir.dir,
+      env: childEnv({ PRECIS_API_KEY: services.apiKey }),
+      label: 'precis cluster',
+    });
     failIfNonZero(res, 'precis run --remote (cluster)');
     const server = await serverView(fake, res.startedAt);
     const phases = await runPhases(db);

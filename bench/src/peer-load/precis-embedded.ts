@@ -22,17 +22,17 @@ export interface EmbeddedResult extends VariantResult {
 }
 
 // Process start-up without the job, each on a fresh PRECIS_HOME.
-async function startupProbes(): Promise<EmbeddedResult['probes']> {
+async function startupProbes(node: string): Promise<EmbeddedResult['probes']> {
   const dir = scratch('probe');
   try {
     const env = childEnv({ PRECIS_HOME: join(dir.dir, 'home') });
-    const version = await timedCommand(process.execPath, [PRECIS_CLI, '--version'], {
+    const version = await timedCommand(node, [PRECIS_CLI, '--version'], {
       cwd: dir.dir,
       env,
       label: 'precis --version',
     });
     failIfNonZero(version, 'precis --version');
-    const ls = await timedCommand(process.execPath, [PRECIS_CLI, 'datasets', 'ls'], {
+    const ls = await timedCommand(node, [PRECIS_CLI, 'datasets', 'ls'], {
       cwd: dir.dir,
       env,
       label: 'precis datasets ls',
@@ -45,11 +45,16 @@ async function startupProbes(): Promise<EmbeddedResult['probes']> {
 }
 
 // The real `precis run` as its own process on a fresh PRECIS_HOME (embedded PGlite, nothing
-// cached), the registry in PRECIS_MODELS. `profileDir`: also write a V8 CPU profile there.
-export async function runEmbedded(job: JobOptions, profileDir?: string): Promise<EmbeddedResult> {
+// cached), the registry in PRECIS_MODELS, on the Node binary `node`. `profileDir`: also write a
+// V8 CPU profile there.
+export async function runEmbedded(
+  job: JobOptions,
+  node: string,
+  profileDir?: string,
+): Promise<EmbeddedResult> {
   const nodeArgs = cpuProfileArgs(profileDir);
   log('precis embedded: start-up probes (precis --version, precis datasets ls on a fresh home)');
-  const probes = await startupProbes();
+  const probes = await startupProbes(node);
   const fake = await startFake(job);
   const dir = scratch('embedded');
   try {
@@ -62,7 +67,7 @@ export async function runEmbedded(job: JobOptions, profileDir?: string): Promise
     log(
       `precis embedded: precis run (${job.products} products)${profileDir ? `, CPU profile in ${profileDir}` : ''}`,
     );
-    const res = await timedCommand(process.execPath, [...nodeArgs, PRECIS_CLI, 'run', spec], {
+    const res = await timedCommand(node, [...nodeArgs, PRECIS_CLI, 'run', spec], {
       cwd: dir.dir,
       env,
       label: 'precis embedded',

