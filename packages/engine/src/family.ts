@@ -86,7 +86,7 @@ export {
 // The stores and queries a family's own store builds on.
 export { documentTexts, summaryDocumentData } from './stores/documents.store.js';
 export { RESULT_CALLS_SQL } from './stores/ledger.store.js';
-export { type TaskResultRow, taskResult, taskResultsByKind } from './stores/tasks.store.js';
+export { type TaskResultRow, taskResult, taskResults, taskResultsByKind } from './stores/tasks.store.js';
 export { summaryText } from './tasks/summary-texts.js';
 export type { SummaryTaskResult, SummaryTaskStep } from './tasks/task-payloads.js';
 export {

@@ -43,6 +43,20 @@ export async function taskResult<T = Record<string, unknown>>(db: DataSource, id
   return rows[0]?.result ?? null;
 }
 
+// The stored results of the given tasks, in one read: a task without one (or no such task) is
+// absent from the map.
+export async function taskResults<T = Record<string, unknown>>(
+  db: DataSource,
+  ids: readonly string[],
+): Promise<Map<string, T>> {
+  if (ids.length === 0) return new Map();
+  const rows: { id: string; result: T }[] = await db.query(
+    'SELECT id, result FROM tasks WHERE id = ANY($1::text[]) AND result IS NOT NULL',
+    [[...new Set(ids)]],
+  );
+  return new Map(rows.map((r) => [r.id, r.result]));
+}
+
 // A run's tasks of the given kinds by id, with their status and result: what a family's scorer
 // reads its steps' and judges' outcomes from.
 export async function taskResultsByKind(

@@ -15,7 +15,7 @@ import { LEXICAL_VERIFIER } from '@precis/engines';
 import { In } from 'typeorm';
 import { judgeModel, type KgdsMetricSpec, kgdsMetrics, systemPattern } from '../kgds-spec.js';
 import { type KgdsSample, loadKgdsSamples } from '../sample.js';
-import { summaryParts } from '../summary/summary-parts.js';
+import { generatedSummaryParts, type KgdsParts, summaryParts } from '../summary/summary-parts.js';
 import { type KgdsPart, kgdsTaskId } from '../verify/kgds-metric.js';
 import { type KgdsRow, kgdsRow, type ScoredSample } from './kgds-row.js';
 import { type SampleVerdicts, scoreSample } from './sample-scores.js';
@@ -37,7 +37,7 @@ async function systemRow(
   input: ScoringInput,
   tasks: Map<string, TaskResultRow>,
   docs: Map<string, string>,
-  samples: Map<string, KgdsSample>,
+  read: { samples: Map<string, KgdsSample>; parts: Map<string, KgdsParts> },
   m: { index: number; metric: KgdsMetricSpec },
   system: string,
 ): Promise<{ row: KgdsRow; values: Partial<MetricValueEntity>[] }> {
@@ -66,8 +66,8 @@ async function systemRow(
       }
       (verdicts as Record<string, unknown>)[part] = part === 'feedback' ? t.result : t.result?.verdicts;
     }
-    const sample = samples.get(s.documentId)!;
-    const parts = await summaryParts(ctx, runId, spec, s, sample);
+    const sample = read.samples.get(s.documentId)!;
+    const parts = read.parts.get(s.id) ?? (await summaryParts(ctx, runId, spec, s, sample));
     const scores = scoreSample(sample, parts, verdicts);
     if (!scores) continue;
     scored.push({ order: s.order, document: docs.get(s.documentId) ?? s.documentId, scores });
@@ -113,15 +113,19 @@ export async function scoreKgds(ctx: RunContext, input: ScoringInput): Promise<R
   }));
   // The samples of every summary scored, read together.
   const judged = new Set(scored.flatMap((x) => x.systems));
-  const samples = await loadKgdsSamples(
-    ctx.db,
-    input.summaries.filter((s) => judged.has(s.system)).map((s) => s.documentId),
-  );
+  const summaries = input.summaries.filter((s) => judged.has(s.system));
+  const read = {
+    samples: await loadKgdsSamples(
+      ctx.db,
+      summaries.map((s) => s.documentId),
+    ),
+    parts: await generatedSummaryParts(ctx, input.runId, input.spec, summaries),
+  };
   const board: KgdsRow[] = [];
   const values: Partial<MetricValueEntity>[] = [];
   for (const { m, systems } of scored) {
     for (const system of systems) {
-      const own = await systemRow(ctx, input, tasks, docs, samples, m, system);
+      const own = await systemRow(ctx, input, tasks, docs, read, m, system);
       board.push(own.row);
       values.push(...own.values);
     }
