@@ -1,4 +1,4 @@
-import { preparedQuery, type TaskStatus } from '@precis/db';
+import { OPEN_RUN_STATUSES, preparedQuery, type TaskStatus } from '@precis/db';
 import { batcherFor, inDistinctRounds, type TurnBatcher } from '@precis/db/group-commit';
 import { type LlmCallRecord, ledgerInsertSql, ledgerRowsJson, withHeldLedger } from '@precis/llm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -10,6 +10,8 @@ import { rememberSummaryText } from './summary-texts.js';
 export const FINISHED: readonly TaskStatus[] = ['done', 'failed', 'dead', 'cancelled'];
 // The same as an SQL list: `status NOT IN ${FINISHED_SQL}` is a task still open.
 export const FINISHED_SQL = `(${FINISHED.map((s) => `'${s}'`).join(', ')})`;
+// A run still open (pending, running, interrupted), as an SQL list.
+const OPEN_SQL = `(${OPEN_RUN_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 export interface NewTask {
   id: string;
@@ -27,10 +29,17 @@ function taskUnit(t: NewTask): string | null {
 
 // Inserts tasks that do not exist yet; returns the ids actually inserted (ON CONFLICT DO NOTHING).
 // One statement per 1,000 tasks, the rows as one JSON parameter: 2,002 judge tasks took 0.29 s
-// as TypeORM's 200-row inserts on PGlite.
-const INSERT_TASKS_SQL = `INSERT INTO tasks (id, run_id, stage, kind, unit, status, payload)
-  SELECT i.id, i.run_id, i.stage, i.kind, i.unit, 'queued', i.payload
-  FROM jsonb_to_recordset($1::jsonb) AS i(id text, run_id uuid, stage text, kind text, unit text, payload jsonb)
+// as TypeORM's 200-row inserts on PGlite. Only an open run gets tasks, and its row is locked
+// until they commit: a cancel waits for them and cancels them too, or ends first and none are added.
+const INSERT_TASKS_SQL = `WITH input AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(id text, run_id uuid, stage text, kind text, unit text, payload jsonb)
+  ), open_runs AS (
+    SELECT r.id FROM runs AS r
+    WHERE r.id IN (SELECT run_id FROM input) AND r.status IN ${OPEN_SQL} FOR SHARE
+  )
+  INSERT INTO tasks (id, run_id, stage, kind, unit, status, payload)
+  SELECT i.id, i.run_id, i.stage, i.kind, i.unit, 'queued', i.payload FROM input AS i
+  WHERE i.run_id IS NULL OR i.run_id IN (SELECT id FROM open_runs)
   ON CONFLICT DO NOTHING RETURNING id`;
 
 export async function insertTasks(db: DataSource | EntityManager, tasks: NewTask[]): Promise<string[]> {
