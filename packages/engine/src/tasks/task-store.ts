@@ -8,10 +8,11 @@ import { rememberSummaryText } from './summary-texts.js';
 
 // States a task never leaves (a worker that finishes later changes nothing).
 export const FINISHED: readonly TaskStatus[] = ['done', 'failed', 'dead', 'cancelled'];
+const sqlList = (values: readonly string[]) => `(${values.map((s) => `'${s}'`).join(', ')})`;
 // The same as an SQL list: `status NOT IN ${FINISHED_SQL}` is a task still open.
-export const FINISHED_SQL = `(${FINISHED.map((s) => `'${s}'`).join(', ')})`;
+export const FINISHED_SQL = sqlList(FINISHED);
 // A run still open (pending, running, interrupted), as an SQL list.
-const OPEN_SQL = `(${OPEN_RUN_STATUSES.map((s) => `'${s}'`).join(', ')})`;
+const OPEN_SQL = sqlList(OPEN_RUN_STATUSES);
 
 export interface NewTask {
   id: string;
@@ -39,7 +40,7 @@ const INSERT_TASKS_SQL = `WITH input AS (
   )
   INSERT INTO tasks (id, run_id, stage, kind, unit, status, payload)
   SELECT i.id, i.run_id, i.stage, i.kind, i.unit, 'queued', i.payload FROM input AS i
-  WHERE i.run_id IS NULL OR i.run_id IN (SELECT id FROM open_runs)
+  WHERE i.run_id IN (SELECT id FROM open_runs)
   ON CONFLICT DO NOTHING RETURNING id`;
 
 export async function insertTasks(db: DataSource | EntityManager, tasks: NewTask[]): Promise<string[]> {
