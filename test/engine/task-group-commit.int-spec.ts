@@ -17,6 +17,7 @@ import {
   finishDimensionJudgment,
   finishTask,
   finishTaskWithJudgments,
+  inputTaskResult,
   insertTasks,
   type JudgmentRow,
   summaryText,
@@ -306,6 +307,23 @@ describe('grouped task claims and judgment finishes on PostgreSQL', () => {
     // Gone from the database now, the text is still at hand: the claim brought it along.
     await db.query('DELETE FROM summaries WHERE id = $1', [summaryId]);
     expect(await summaryText(db, summaryId)).toBe('One sentence. Another sentence.');
+  });
+
+  it('reads the finished task a claimed task names as its input along with the claim; an open one later', async () => {
+    await insertVerifyTasks('judge-dimension', ['in-done', 'in-open'], (key) => ({ key }));
+    await finishTask(db.manager, id('in-done'), 'done', { parts: 'read along' }, null);
+    await insertVerifyTasks('judge-dimension', ['p', 'q'], () => ({ inputTask: id('in-done') }));
+    await insertVerifyTasks('judge-dimension', ['r'], () => ({ inputTask: id('in-open') }));
+    await Promise.all([claimTask(db, id('p')), claimTask(db, id('q')), claimTask(db, id('r'))]);
+    // Changed in the database now, the claim's copy is what is at hand, with no statement more.
+    await db.query(`UPDATE tasks SET result = '{"parts": "changed"}' WHERE id = $1`, [id('in-done')]);
+    const before = databaseStatements();
+    expect(await inputTaskResult(db, id('in-done'))).toEqual({ parts: 'read along' });
+    expect(databaseStatements() - before).toBe(0);
+    // An input not finished at the claim is read when asked for, and not remembered while it has no result.
+    expect(await inputTaskResult(db, id('in-open'))).toBeNull();
+    await finishTask(db.manager, id('in-open'), 'done', { parts: 'finished later' }, null);
+    expect(await inputTaskResult(db, id('in-open'))).toEqual({ parts: 'finished later' });
   });
 
   // The call's 'sent' row went out before its request; the row that settles it waits in the

@@ -87,6 +87,7 @@ export {
 export { documentTexts, summaryDocumentData } from './stores/documents.store.js';
 export { RESULT_CALLS_SQL } from './stores/ledger.store.js';
 export { type TaskResultRow, taskResult, taskResults, taskResultsByKind } from './stores/tasks.store.js';
+export { inputTaskResult } from './tasks/input-results.js';
 export { summaryText } from './tasks/summary-texts.js';
 export type { SummaryTaskResult, SummaryTaskStep } from './tasks/task-payloads.js';
 export {

@@ -67,6 +67,7 @@ export * from './stores/metric-values.store.js';
 export * from './stores/runs.store.js';
 export * from './stores/summaries.store.js';
 export * from './stores/tasks.store.js';
+export * from './tasks/input-results.js';
 export * from './tasks/job-store.js';
 export * from './tasks/summary-texts.js';
 export * from './tasks/task-errors.js';

@@ -1,10 +1,9 @@
 import {
   type BenchmarkSpec,
-  boundedMemo,
   ConfigurationError,
+  inputTaskResult,
   type RunContext,
   summarizeTaskId,
-  taskResult,
   taskResults,
 } from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
@@ -22,12 +21,15 @@ export interface KgdsSummaryRef {
   documentId: string;
 }
 
-// A finished summarize task's result never changes: the verify tasks of one summary (one per
-// source paragraph, opinions, feedback) read it once per process.
-const stepParts = boundedMemo<KgdsParts>(4096, readStepParts);
+// The summarize task whose result holds a generated summary's parts; none for a gold system's.
+export function partsTaskId(runId: string, spec: BenchmarkSpec, s: KgdsSummaryRef): string | undefined {
+  return isGold(spec, s.system) ? undefined : summarizeTaskId(runId, s.system, s.documentId, KGDS_STEP_KEY);
+}
 
-async function readStepParts(db: DataSource, taskId: string): Promise<KgdsParts> {
-  return checkedParts(taskId, await taskResult<KgdsParts>(db, taskId));
+// A verify task names that task as its input (kgds-metric.ts): its claim reads the parts along,
+// and the verify tasks of one summary read them once per process.
+async function stepParts(db: DataSource, taskId: string): Promise<KgdsParts> {
+  return checkedParts(taskId, await inputTaskResult<KgdsParts>(db, taskId));
 }
 
 function checkedParts(taskId: string, parts: KgdsParts | null | undefined): KgdsParts {
@@ -67,9 +69,10 @@ export async function generatedSummaryParts(
   summaries: readonly KgdsSummaryRef[],
 ): Promise<Map<string, KgdsParts>> {
   const taskIds = new Map<string, string>();
-  for (const s of summaries)
-    if (!isGold(spec, s.system))
-      taskIds.set(summarizeTaskId(runId, s.system, s.documentId, KGDS_STEP_KEY), s.id);
+  for (const s of summaries) {
+    const taskId = partsTaskId(runId, spec, s);
+    if (taskId !== undefined) taskIds.set(taskId, s.id);
+  }
   const results = await taskResults<KgdsParts>(ctx.db, [...taskIds.keys()]);
   const parts = new Map<string, KgdsParts>();
   for (const [taskId, summaryId] of taskIds) parts.set(summaryId, checkedParts(taskId, results.get(taskId)));

@@ -7,6 +7,7 @@ import {
   type SettledSummary,
 } from '@precis/engine/family';
 import { judgeModel, kgdsMetricSpec, kgdsMetrics, systemPattern } from '../kgds-spec.js';
+import { partsTaskId } from '../summary/summary-parts.js';
 import type { KgdsVerifyPayload } from './verify-context.js';
 
 export type KgdsPart = 'facts' | 'opinions' | 'feedback';
@@ -30,6 +31,7 @@ export function kgdsTasksFor(
     const parts: KgdsPart[] = ['opinions'];
     if (pattern === 'abs-aos') parts.unshift('facts');
     else if (found.metric.feedback && judgeModel(found.metric) !== undefined) parts.push('feedback');
+    const inputTask = partsTaskId(runId, spec, s);
     return parts.map((part) => {
       const payload: KgdsVerifyPayload = {
         type: 'kgds-verify',
@@ -37,6 +39,7 @@ export function kgdsTasksFor(
         documentId: s.documentId,
         summaryId: s.id,
         metricIndex: found.index,
+        ...(inputTask === undefined ? {} : { inputTask }),
       };
       return {
         id: kgdsTaskId(runId, s, found.index, part),

@@ -17,6 +17,8 @@ export interface KgdsVerifyPayload {
   documentId: string;
   summaryId: string;
   metricIndex: number;
+  // The summarize task holding a generated summary's parts, read along with the task's claim.
+  inputTask?: string;
 }
 
 // What a KGDS verify task works on: the metric, the sample, the summary's parts and the judge.
