@@ -1,3 +1,4 @@
+import { batcherFor, type TurnBatcher } from '@precis/db/group-commit';
 import { boundedMemo } from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 import { type KgdsDocumentRow, kgdsDocumentRows } from './store.js';
@@ -34,10 +35,16 @@ const NON_SUPPORTING_FACT = 0;
 // Documents read per query by loadKgdsSamples: bounds a statement's parameter and its rows.
 const SAMPLES_PER_QUERY = 1000;
 
-// Samples never change once imported: memoized per document (bounded).
-export const loadKgdsSample = boundedMemo<KgdsSample>(
-  512,
-  async (db, documentId) => (await loadKgdsSamples(db, [documentId])).get(documentId)!,
+const sampleBatchers = new WeakMap<DataSource, TurnBatcher<string, KgdsSample>>();
+
+// Samples never change once imported: memoized per document (bounded). The documents asked for
+// in one event-loop turn are read together: 400 offline summaries starting at once read 100
+// samples with 100 statements before (kgds-verify).
+export const loadKgdsSample = boundedMemo<KgdsSample>(512, (db, documentId) =>
+  batcherFor(sampleBatchers, db, async (ids: string[]) => {
+    const samples = await loadKgdsSamples(db, ids);
+    return ids.map((id) => samples.get(id)!);
+  }).submit(documentId),
 );
 
 // The samples of many documents, by document id, one query per 1,000 documents (scoring and
