@@ -6,6 +6,7 @@ import { createNatsBus } from '@precis/bus';
 import { createDataSource, createThrowawayDatabase, generateApiKey } from '@precis/db';
 import { freePort } from '@precis/testing';
 import type { DataSource } from 'typeorm';
+import { cpuOf, cpuOfCommand } from '../process-cpu.js';
 import { DATASET, type JobOptions, jobSpec, PRECIS_CLI, registry, repo, scratch } from './job.js';
 import {
   childEnv,
@@ -39,19 +40,21 @@ interface Services {
   apiKey: string;
 }
 
+type Service = ChildProcess & { service: string };
+
 // Starts a built service and waits for /health/ready; the child is in `procs` from the start, so
 // one that never gets ready is stopped too.
 async function startService(
   name: string,
   env: Record<string, string>,
   node: string,
-  procs: ChildProcess[],
+  procs: Service[],
 ): Promise<void> {
   const child = spawn(node, [resolve(repo, 'apps', name, 'dist/main.js')], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  procs.push(child);
+  procs.push(Object.assign(child, { service: name }));
   const deadline = Date.now() + 60_000;
   for (;;) {
     const ok = await fetch(`http://127.0.0.1:${env.HTTP_PORT}/health/ready`).then(
@@ -72,7 +75,7 @@ async function startService(
 async function startServices(
   env: Record<string, string>,
   opts: ClusterOptions,
-  procs: ChildProcess[],
+  procs: Service[],
 ): Promise<Services> {
   const start = async (name: string, extra: Record<string, string> = {}) =>
     startService(name, { ...env, HTTP_PORT: String(await freePort()), ...extra }, opts.node, procs);
@@ -86,6 +89,19 @@ async function startServices(
     ...Array.from({ length: opts.verifiers }, () => start('verifier', worker)),
   ]);
   return { grpcAddress: `127.0.0.1:${grpcPort}`, apiKey };
+}
+
+// CPU seconds by process kind (the services, summed per kind, and the servers they share).
+function cpuByKind(procs: readonly Service[]): Map<string, number> {
+  const cpu = new Map<string, number>();
+  for (const p of procs) if (p.pid) cpu.set(p.service, (cpu.get(p.service) ?? 0) + cpuOf(p.pid));
+  for (const name of ['postgres', 'nats-server']) cpu.set(name, cpuOfCommand(name));
+  return cpu;
+}
+
+// What each kind used between two readings, e.g. "verifier 3.1, postgres 2.0".
+function cpuSpent(before: Map<string, number>, after: Map<string, number>): string {
+  return [...after].map(([name, s]) => `${name} ${(s - (before.get(name) ?? 0)).toFixed(1)}`).join(', ');
 }
 
 async function stopAll(procs: ChildProcess[]): Promise<void> {
@@ -108,7 +124,7 @@ export async function runCluster(job: JobOptions, opts: ClusterOptions): Promise
   const dir = scratch('cluster');
   const prefix = `bench_peer_${randomBytes(4).toString('hex')}`;
   const tdb = await createThrowawayDatabase('bench_peer_load');
-  const procs: ChildProcess[] = [];
+  const procs: Service[] = [];
   let db: DataSource | undefined;
   try {
     db = await createDataSource({ url: tdb.url, runMigrations: true, poolSize: 2 });
@@ -128,16 +144,19 @@ export async function runCluster(job: JobOptions, opts: ClusterOptions): Promise
     const servicesStartMs = performance.now() - t;
     const spec = dir.write('spec.json', jobSpec(job.products));
     log(`precis cluster: services ready in ${(servicesStartMs / 1000).toFixed(1)} s; precis run --remote`);
+    const cpuBefore = cpuByKind(procs);
     const res = await timedCommand(opts.node, [PRECIS_CLI, 'run', spec, '--remote', services.grpcAddress], {
       cwd: dir.dir,
       env: childEnv({ PRECIS_API_KEY: services.apiKey }),
       label: 'precis cluster',
     });
+    const cpu = cpuSpent(cpuBefore, cpuByKind(procs));
     failIfNonZero(res, 'precis run --remote (cluster)');
     const server = await serverView(fake, res.startedAt);
     const phases = await runPhases(db);
     const note = `${opts.verifiers} verifier(s) x WORKER_CONCURRENCY ${opts.workerConcurrency}; services started in ${(servicesStartMs / 1000).toFixed(1)} s (not in the wall time)`;
-    return { ...precisVariant('precis cluster', res, server, phases, [], [note]), servicesStartMs };
+    const cpuNote = `CPU s by process during the command: ${cpu} (the CLI and the fake server apart)`;
+    return { ...precisVariant('precis cluster', res, server, phases, [], [note, cpuNote]), servicesStartMs };
   } finally {
     await stopAll(procs);
     await db?.destroy();
