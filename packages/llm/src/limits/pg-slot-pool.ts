@@ -37,6 +37,9 @@ export class SlotPool {
   private polling = false;
   private rows = 0;
   private closed = false;
+  // Releases under way. The row of a slot being given back is locked, so a claim meanwhile
+  // (SKIP LOCKED) passes over it and may find nothing: such a claim waits for them and tries again.
+  private readonly releasing = new Set<Promise<void>>();
 
   constructor(
     private readonly db: DataSource,
@@ -48,7 +51,7 @@ export class SlotPool {
   async acquire(capacity: number, ttlMs: number, signal?: AbortSignal): Promise<() => void> {
     const held =
       this.takeIdle(capacity, ttlMs) ??
-      (await this.claim(capacity, ttlMs)) ??
+      (await this.claimAfterReleases(capacity, ttlMs)) ??
       (await this.wait(capacity, ttlMs, signal));
     let released = false;
     return () => {
@@ -121,7 +124,7 @@ export class SlotPool {
     try {
       while (this.waiters.length > 0) {
         const head = this.waiters[0]!;
-        const slot = await this.claim(head.capacity, head.ttlMs).catch(() => null);
+        const slot = await this.claimAfterReleases(head.capacity, head.ttlMs).catch(() => null);
         if (slot === null) await sleep(this.timing.pollMs * (0.5 + Math.random()));
         else if (this.waiters[0] === head) this.waiters.shift()!.resolve(slot);
         else void this.releaseNow(slot);
@@ -150,12 +153,22 @@ export class SlotPool {
     return { slot, leaseEnd: claimedAt + ttlMs + this.timing.reuseWindowMs, ttlMs };
   }
 
+  // A claim; when it finds every slot held while this process is giving some back, another once
+  // those releases are done.
+  private async claimAfterReleases(capacity: number, ttlMs: number): Promise<HeldSlot | null> {
+    const slot = await this.claim(capacity, ttlMs);
+    if (slot !== null || this.releasing.size === 0) return slot;
+    await Promise.all(this.releasing);
+    return this.claim(capacity, ttlMs);
+  }
+
   // Best effort: a release that fails leaves the lease to expire.
   private releaseNow(s: HeldSlot): Promise<void> {
-    return releaseSlot(this.db, this.endpoint, s.slot, this.holder)
-      .catch(() => undefined)
-      .finally(() => {
-        if (this.waiters.length > 0) void this.poll();
-      });
+    const done = releaseSlot(this.db, this.endpoint, s.slot, this.holder).catch(() => undefined);
+    this.releasing.add(done);
+    return done.finally(() => {
+      this.releasing.delete(done);
+      if (this.waiters.length > 0) void this.poll();
+    });
   }
 }
