@@ -221,9 +221,10 @@ interface TaskJudgmentsWrite {
 const judgedBatchers = new WeakMap<DataSource, TurnBatcher<TaskJudgmentsWrite, boolean>>();
 
 // Finishes a task and stores its judgments (none for a plain result) atomically: the rows are
-// written only when this call is the one that finished the task (true). Finishes by concurrent handlers in one event-loop turn
-// share one statement (group commit); each resolves once its part is written. The ledger records
-// the task's scope holds (@precis/llm withLedgerScope) go into that statement too.
+// written only when this call is the one that finished the task (true). Finishes by concurrent
+// handlers in one event-loop turn share one statement (group commit); each resolves once its part
+// is written. The ledger records the task's scope holds (@precis/llm withLedgerScope) go into that
+// statement too.
 export function finishTaskWithJudgments(
   db: DataSource,
   id: string,
