@@ -1,17 +1,9 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-  type Relation,
-} from 'typeorm';
-import { RunEntity } from './run.entity.js';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 // One judge verdict on one unit (a summary sentence for BooookScore). The id is the natural key
 // `<summary id>:<metric>:<unit>`. `status` 'failed' records an explicit parse/model failure.
+// No foreign key to runs: its check locked the run's row in every finish (see the migration
+// JudgmentsWithoutRunKey); deleteRun removes a run's judgments.
 @Entity({ name: 'judgments' })
 @Index('ix_judgments_run_metric', ['runId', 'metric'])
 export class JudgmentEntity {
@@ -20,10 +12,6 @@ export class JudgmentEntity {
 
   @Column({ name: 'run_id', type: 'uuid' })
   runId!: string;
-
-  @ManyToOne(() => RunEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'run_id' })
-  run?: Relation<RunEntity>;
 
   @Column({ name: 'summary_id', type: 'text' })
   summaryId!: string;

@@ -19,6 +19,7 @@ import { MetricValueProducerIndex1795920000000 } from './1795920000000-MetricVal
 import { ShardedRunCounters1795930000000 } from './1795930000000-ShardedRunCounters.js';
 import { LlmBatches1795940000000 } from './1795940000000-LlmBatches.js';
 import { BatchedCalls1795950000000 } from './1795950000000-BatchedCalls.js';
+import { JudgmentsWithoutRunKey1795960000000 } from './1795960000000-JudgmentsWithoutRunKey.js';
 
 // Every migration, in order. Listed as classes (not a glob) so the same list works from src/ under
 // Jest and from dist/ in the built services. Add each new generated migration here.
@@ -43,4 +44,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ShardedRunCounters1795930000000,
   LlmBatches1795940000000,
   BatchedCalls1795950000000,
+  JudgmentsWithoutRunKey1795960000000,
 ];

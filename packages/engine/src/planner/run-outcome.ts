@@ -1,4 +1,4 @@
-import { OPEN_RUN_STATUSES, RunEntity, type RunStatus } from '@precis/db';
+import { JudgmentEntity, OPEN_RUN_STATUSES, RunEntity, type RunStatus } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
 import { PreconditionError } from '../errors/domain-errors.js';
@@ -48,6 +48,9 @@ export async function deleteRun(db: DataSource, runId: string): Promise<void> {
       );
     await detachRunLedger(m, runId);
     await m.getRepository(RunEntity).delete({ id: runId });
+    // After the run's tasks (cascaded, waiting for any finish under way): a judgment comes only
+    // with its task's finish, so none is written once this commits. Judgments have no key to runs.
+    await m.getRepository(JudgmentEntity).delete({ runId });
   });
 }
 
