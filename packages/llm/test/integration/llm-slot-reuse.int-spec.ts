@@ -1,6 +1,7 @@
 // Cluster-wide slots a process keeps for its next call (PgSharedLimits over llm_slots): reused
-// without a new claim, handed back when idle, when the process's own calls wait, on close, and
-// once past their reuse window; a claim that meets the process's own release waits for it.
+// without a new claim (also by a call waiting in the process), handed back when idle, on close and
+// once past their reuse window, then first to another waiting process; a claim that meets the
+// process's own release waits for it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase, type ThrowawayDatabase } from '@precis/db';
 import type { DataSource } from 'typeorm';
@@ -84,17 +85,38 @@ describe('cluster-wide slots kept for reuse', () => {
     await b.close();
   });
 
-  it('a process whose own calls wait gives a released slot back to the database at once', async () => {
+  it('hands a released slot to a call waiting in the same process, under the same lease', async () => {
     const a = new PgSharedLimits(db, { pollMs: 5, idleHoldMs: 60_000 }, 'A');
-    const first = await a.acquireSlot(spec('saturated'));
-    const [lease] = await slots('saturated');
-    const second = a.acquireSlot(spec('saturated'));
+    const first = await a.acquireSlot(spec('handoff'));
+    const [lease] = await slots('handoff');
+    const second = a.acquireSlot(spec('handoff'));
     expect(await settled(second)).toBe(false);
     first();
     const release = await second;
-    // Claimed again through the database, where other processes compete for it.
-    await expectNewLease('saturated', lease!);
+    // No statement: the row is as the first claim left it.
+    expect(await slots('handoff')).toEqual([lease]);
     release();
+    await a.close();
+  });
+
+  // Two processes that both have calls waiting: the holder keeps the slot for its own calls only
+  // while the lease lasts, then lets the other process's poller have it (no starving).
+  it('past its lease, a slot goes back to the database and a waiting process gets it before the holder', async () => {
+    const a = new PgSharedLimits(db, { pollMs: 200, reuseWindowMs: 0 }, 'A');
+    const b = new PgSharedLimits(db, { pollMs: 5 }, 'B');
+    const first = await a.acquireSlot(spec('turns'));
+    const second = a.acquireSlot(spec('turns'));
+    const other = b.acquireSlot(spec('turns'));
+    expect([await settled(second), await settled(other)]).toEqual([false, false]);
+    first();
+    const releaseB = await other;
+    expect((await slots('turns')).map((s) => s.holder)).toEqual(['B']);
+    expect(await settled(second)).toBe(false);
+    releaseB();
+    await b.close();
+    const releaseA = await second;
+    expect((await slots('turns')).map((s) => s.holder)).toEqual(['A']);
+    releaseA();
     await a.close();
   });
 
