@@ -36,6 +36,8 @@ export class SlotPool {
   private readonly idle: IdleSlot[] = [];
   private polling = false;
   private rows = 0;
+  // The insert of missing slot rows under way: claims that start together share it.
+  private ensuring: Promise<void> | null = null;
   private closed = false;
   // Until when this process's poller leaves the database's free slots to other processes.
   private holdOffUntil = 0;
@@ -154,9 +156,15 @@ export class SlotPool {
 
   // A free (or expired) slot below the endpoint's capacity, or null when all are held.
   private async claim(capacity: number, ttlMs: number): Promise<HeldSlot | null> {
-    if (this.rows < capacity) {
-      await ensureSlots(this.db, this.endpoint, capacity);
-      this.rows = capacity;
+    while (this.rows < capacity) {
+      this.ensuring ??= ensureSlots(this.db, this.endpoint, capacity)
+        .then(() => {
+          this.rows = Math.max(this.rows, capacity);
+        })
+        .finally(() => {
+          this.ensuring = null;
+        });
+      await this.ensuring;
     }
     // Read before the statement: the lease the database sets ends no sooner than this + the TTL.
     const claimedAt = Date.now();

@@ -151,6 +151,25 @@ describe('cluster-wide slots kept for reuse', () => {
     await a.close();
   });
 
+  it("inserts a new endpoint's slot rows once for the calls that start together", async () => {
+    const a = new PgSharedLimits(db, { idleHoldMs: 60_000 }, 'A');
+    const sent: string[] = [];
+    const logQuery = db.logger.logQuery.bind(db.logger);
+    db.logger.logQuery = (query, ...rest) => {
+      sent.push(query);
+      logQuery(query, ...rest);
+    };
+    try {
+      const releases = await Promise.all(Array.from({ length: 8 }, () => a.acquireSlot(spec('together', 8))));
+      expect(sent.filter((q) => q.startsWith('INSERT INTO llm_slots')).length).toBe(1);
+      expect((await slots('together')).map((s) => s.holder)).toEqual(Array(8).fill('A'));
+      for (const release of releases) release();
+    } finally {
+      db.logger.logQuery = logQuery;
+    }
+    await a.close();
+  });
+
   it('close() hands back the idle slots at once', async () => {
     const a = new PgSharedLimits(db, { idleHoldMs: 60_000 }, 'A');
     const [r1, r2] = await Promise.all([a.acquireSlot(spec('close', 2)), a.acquireSlot(spec('close', 2))]);
