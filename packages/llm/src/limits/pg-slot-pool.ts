@@ -25,6 +25,12 @@ interface HeldSlot {
   ttlMs: number;
 }
 
+// A held slot as a call of `ttlMs` starting at `now` may use it: below the endpoint's capacity,
+// and its lease outlasts the call. Null otherwise.
+function forCall(s: HeldSlot, capacity: number, ttlMs: number, now: number): HeldSlot | null {
+  return s.slot < capacity && now + ttlMs < s.leaseEnd ? { slot: s.slot, leaseEnd: s.leaseEnd, ttlMs } : null;
+}
+
 interface IdleSlot extends HeldSlot {
   timer: NodeJS.Timeout;
 }
@@ -78,7 +84,8 @@ export class SlotPool {
     while (this.idle.length > 0) {
       const s = this.idle.pop()!;
       clearTimeout(s.timer);
-      if (s.slot < capacity && now + ttlMs < s.leaseEnd) return { slot: s.slot, leaseEnd: s.leaseEnd, ttlMs };
+      const held = forCall(s, capacity, ttlMs, now);
+      if (held) return held;
       void this.releaseNow(s);
     }
     return null;
@@ -92,9 +99,10 @@ export class SlotPool {
   private putBack(s: HeldSlot): void {
     const now = Date.now();
     const next = this.waiters[0];
-    if (!this.closed && next && s.slot < next.capacity && now + next.ttlMs < s.leaseEnd) {
+    const handed = !this.closed && next ? forCall(s, next.capacity, next.ttlMs, now) : null;
+    if (next && handed) {
       this.waiters.shift();
-      next.resolve({ slot: s.slot, leaseEnd: s.leaseEnd, ttlMs: next.ttlMs });
+      next.resolve(handed);
       return;
     }
     if (this.closed || next || now + s.ttlMs >= s.leaseEnd) {
