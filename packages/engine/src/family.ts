@@ -95,6 +95,7 @@ export {
   finishTask,
   finishTaskWithJudgments,
   heldLedgerCte,
+  idsIn,
   type JudgmentRow,
   type NewTask,
 } from './tasks/task-store.js';

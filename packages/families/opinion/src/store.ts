@@ -1,5 +1,5 @@
 import type { TaskEntity } from '@precis/db';
-import { FINISHED_SQL, heldLedgerCte } from '@precis/engine/family';
+import { FINISHED_SQL, heldLedgerCte, idsIn } from '@precis/engine/family';
 import type { DataSource } from 'typeorm';
 import type { HeldWrite } from './dimensions/finish-judgment.js';
 
@@ -47,18 +47,18 @@ export async function gevalStepTasks(db: DataSource, runId: string): Promise<Tas
 export async function finishDimensionJudgments(db: DataSource, writes: HeldWrite[]): Promise<boolean[]> {
   const ledger = heldLedgerCte(
     writes.flatMap((w) => w.ledger),
-    2,
+    3,
   );
   const rows: { id: string }[] = await db.query(
     `WITH input AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
+       SELECT * FROM jsonb_to_recordset($2::jsonb) AS i(
          task_id text, status text, result jsonb, error text, judgment_id text, run_id uuid,
          summary_id text, system text, metric text, verdict_status text, judge text, template text,
          metric_value_id text, document_id uuid, value double precision, details jsonb, produced_by text)
      ), ${ledger.cte}done AS (
        UPDATE tasks AS t SET status = i.status, result = i.result, error = i.error, finished_at = now(), updated_at = now()
        FROM input AS i
-       WHERE t.id = i.task_id AND t.status NOT IN ${FINISHED_SQL}
+       WHERE t.id = ${idsIn(1)} AND t.id = i.task_id AND t.status NOT IN ${FINISHED_SQL}
        RETURNING t.id
      ), judged AS (
        INSERT INTO judgments (id, run_id, summary_id, system, metric, unit, status, verdict, judge, template_version, task_id)
@@ -74,6 +74,7 @@ export async function finishDimensionJudgments(db: DataSource, writes: HeldWrite
      -- Data-modifying CTEs always run to completion, read or not.
      SELECT id FROM done`,
     [
+      writes.map((w) => w.taskId),
       JSON.stringify(
         writes.map((w) => ({
           task_id: w.taskId,
