@@ -68,8 +68,8 @@ describe('summarizer plugins across the services', () => {
     address = plugin.address;
   });
 
-  afterAll(() => {
-    plugin?.stop();
+  afterAll(async () => {
+    await plugin?.stop();
     tmp.remove();
   });
 
@@ -108,7 +108,10 @@ describe('summarizer plugins across the services', () => {
       accepted++;
       socket.destroy();
     });
-    const garbage = net.createServer((socket) => socket.end(`EFATAL ${REMOTE_TEXT}\n`));
+    const garbage = net.createServer((socket) =>
+      // Read to the caller's hang-up: a socket left paused never closed and kept the Jest worker alive.
+      socket.resume().end(`EFATAL ${REMOTE_TEXT}\n`),
+    );
     const listen = (server: net.Server) =>
       new Promise<string>((ok) =>
         server.listen(0, '127.0.0.1', () => ok(`127.0.0.1:${(server.address() as net.AddressInfo).port}`)),

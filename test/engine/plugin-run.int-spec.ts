@@ -47,7 +47,7 @@ const hier = { chunkSize: 256, levelBudgets: [60, 120] };
 describe('summarizer plugins in a run', () => {
   let h: RunHarness;
   let example: RunningPlugin;
-  const stops: (() => void)[] = [];
+  const stops: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
     h = await startRunHarness('plugin_runs');
@@ -55,8 +55,8 @@ describe('summarizer plugins in a run', () => {
   });
 
   afterAll(async () => {
-    for (const stop of stops) stop();
-    example?.stop();
+    await Promise.all(stops.map((stop) => stop()));
+    await example?.stop();
     await h?.close();
   });
 
@@ -189,7 +189,10 @@ describe("summarizer plugins in a service's run", () => {
       socket.destroy();
     });
     // Open, but no plugin: answers with its own words and hangs up.
-    const g = net.createServer((socket) => socket.end(`EFATAL ${REMOTE_TEXT}\n`));
+    const g = net.createServer((socket) =>
+      // Read to the caller's hang-up: a socket left paused never closed and kept the Jest worker alive.
+      socket.resume().end(`EFATAL ${REMOTE_TEXT}\n`),
+    );
     servers.push(w, g);
     watched = await listen(w);
     garbage = await listen(g);
@@ -202,7 +205,7 @@ describe("summarizer plugins in a service's run", () => {
 
   afterAll(async () => {
     for (const s of servers) s.close();
-    example?.stop();
+    await example?.stop();
     await h?.close();
   });
 

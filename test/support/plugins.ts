@@ -8,7 +8,8 @@ import { freePort } from '../../packages/service/test/support/service-process.js
 
 export interface RunningPlugin {
   address: string;
-  stop(): void;
+  // Resolves once the plugin no longer runs (its process exited, its server shut down).
+  stop(): Promise<void>;
 }
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -25,7 +26,14 @@ export async function startExamplePlugin(): Promise<RunningPlugin> {
     child.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && ok());
     child.once('exit', (code) => fail(new Error(`the example plugin exited with ${code}`)));
   });
-  return { address: `127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  return {
+    address: `127.0.0.1:${port}`,
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
 }
 
 export async function serveTestPlugin(impl: SummarizerServiceServer): Promise<RunningPlugin> {
@@ -36,5 +44,5 @@ export async function serveTestPlugin(impl: SummarizerServiceServer): Promise<Ru
       err ? fail(err) : ok(p),
     ),
   );
-  return { address: `127.0.0.1:${port}`, stop: () => server.forceShutdown() };
+  return { address: `127.0.0.1:${port}`, stop: async () => server.forceShutdown() };
 }

@@ -30,9 +30,8 @@ describe('precis plugin check', () => {
     emptyAddress = hollow.address;
   });
 
-  afterAll(() => {
-    example?.stop();
-    hollow?.stop();
+  afterAll(async () => {
+    await Promise.all([example?.stop(), hollow?.stop()]);
   });
 
   it('passes the example plugin on every role it declares', async () => {

@@ -135,7 +135,7 @@ describe('the examples against the fake server with their shipped rules (built b
       const systems = readSpec('plugin.yaml').systems.map((s) => s.name);
       await runExample(spec, null, systems, 2);
     } finally {
-      plugin?.stop();
+      await plugin?.stop();
     }
   }, 120_000);
 });

@@ -65,7 +65,10 @@ describe('plugin call failures', () => {
   beforeAll(async () => {
     closed = `127.0.0.1:${await freePort()}`;
     // Answers like a database refusing the protocol, then hangs up.
-    const g = net.createServer((socket) => socket.end(`EFATAL ${REMOTE_TEXT}\n`));
+    const g = net.createServer((socket) =>
+      // Read to the caller's hang-up: a socket left paused never closed and kept the Jest worker alive.
+      socket.resume().end(`EFATAL ${REMOTE_TEXT}\n`),
+    );
     const h = http.createServer((_req, res) => res.end(REMOTE_TEXT));
     // Accepts the connection and never says anything.
     const q = net.createServer((socket) => held.push(socket));
@@ -88,10 +91,10 @@ describe('plugin call failures', () => {
     });
   });
 
-  afterAll(() => {
+  afterAll(async () => {
     for (const socket of held) socket.destroy();
     for (const s of servers) s.close();
-    failing?.stop();
+    await failing?.stop();
   });
 
   it('says "unreachable" alike for a closed port and for open ports that are no plugin', async () => {

@@ -49,7 +49,7 @@ describe('plugin limits across processes', () => {
   });
 
   afterAll(async () => {
-    plugin?.stop();
+    await plugin?.stop();
     await db?.destroy();
     await tdb?.drop();
   });
