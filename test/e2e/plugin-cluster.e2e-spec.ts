@@ -4,14 +4,19 @@
 // each call only the addresses their PRECIS_PLUGIN_ADDRESSES lists, and store failures opaquely.
 // Needs the build: `npx turbo run build` (services run from dist).
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, createThrowawayDatabase } from '@precis/db';
 import type { DataSource } from 'typeorm';
 import { followRemoteRun, RemoteRuns, remoteRunStatus } from '../../apps/cli/src/runtime/remote-runs.js';
 import { freePort } from '../../packages/service/test/support/service-process.js';
-import { type RunningPlugin, startExamplePlugin } from '../support/plugins.js';
+import {
+  connectionCounter,
+  listenLocal,
+  type RunningPlugin,
+  startExamplePlugin,
+  wordsThenHangUp,
+} from '../support/plugins.js';
 import { builtInFamilies, validateSpec } from '../support/precis.js';
 import { embeddedOutcome } from './embedded-runs.js';
 import {
@@ -103,22 +108,11 @@ describe('summarizer plugins across the services', () => {
 
   it('refuses at the summarization service what its own list lacks, and stores failures opaquely', async () => {
     const REMOTE_TEXT = 'remote words';
-    let accepted = 0;
-    const watch = net.createServer((socket) => {
-      accepted++;
-      socket.destroy();
-    });
-    const garbage = net.createServer((socket) =>
-      // Read to the caller's hang-up: a socket left paused never closed and kept the Jest worker alive.
-      socket.resume().end(`EFATAL ${REMOTE_TEXT}\n`),
-    );
-    const listen = (server: net.Server) =>
-      new Promise<string>((ok) =>
-        server.listen(0, '127.0.0.1', () => ok(`127.0.0.1:${(server.address() as net.AddressInfo).port}`)),
-      );
+    const watch = connectionCounter();
+    const garbage = wordsThenHangUp(REMOTE_TEXT);
     const [watched, open, closed] = [
-      await listen(watch),
-      await listen(garbage),
+      await listenLocal(watch.server),
+      await listenLocal(garbage),
       `127.0.0.1:${await freePort()}`,
     ];
     const prefix = `e2e_plugin_policy_${randomBytes(4).toString('hex')}`;
@@ -170,7 +164,7 @@ describe('summarizer plugins across the services', () => {
           error: `plugin address ${watched} is not allowed on this worker; the operator lists allowed ones in PRECIS_PLUGIN_ADDRESSES`,
         },
       ]);
-      expect(accepted).toBe(0);
+      expect(watch.accepted()).toBe(0);
       expect(JSON.stringify([final, errors])).not.toContain(REMOTE_TEXT);
       // The summarization service's log has the detail.
       const logged = c.procs.get('summarization')!.logs.find((l) => l.plugin === closed);
@@ -180,7 +174,7 @@ describe('summarizer plugins across the services', () => {
       });
     } finally {
       runs.close();
-      watch.close();
+      watch.server.close();
       garbage.close();
       await c.stopAll();
       await db.destroy();

@@ -8,7 +8,14 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SummarizeResponse } from '@precis/contracts';
 import { freePort } from '../../packages/service/test/support/service-process.js';
-import { type RunningPlugin, serveTestPlugin, startExamplePlugin } from '../support/plugins.js';
+import {
+  connectionCounter,
+  listenLocal,
+  type RunningPlugin,
+  serveTestPlugin,
+  startExamplePlugin,
+  wordsThenHangUp,
+} from '../support/plugins.js';
 import { builtInFamilies, PluginAddressPolicy, sectionRows, validateSpec } from '../support/precis.js';
 import { type RunHarness, startRunHarness } from './run-harness.js';
 
@@ -171,31 +178,17 @@ describe("summarizer plugins in a service's run", () => {
   let example: RunningPlugin;
   const servers: net.Server[] = [];
   const warnings: { msg: string; fields?: Record<string, unknown> }[] = [];
-  let accepted = 0;
+  const watch = connectionCounter();
   let watched: string;
   let garbage: string;
   let closed: string;
 
-  const listen = (server: net.Server) =>
-    new Promise<string>((ok) =>
-      server.listen(0, '127.0.0.1', () => ok(`127.0.0.1:${(server.address() as net.AddressInfo).port}`)),
-    );
-
   beforeAll(async () => {
     example = await startExamplePlugin();
-    // Listens, so a connection attempt would be seen; the policy does not list it.
-    const w = net.createServer((socket) => {
-      accepted++;
-      socket.destroy();
-    });
-    // Open, but no plugin: answers with its own words and hangs up.
-    const g = net.createServer((socket) =>
-      // Read to the caller's hang-up: a socket left paused never closed and kept the Jest worker alive.
-      socket.resume().end(`EFATAL ${REMOTE_TEXT}\n`),
-    );
-    servers.push(w, g);
-    watched = await listen(w);
-    garbage = await listen(g);
+    const g = wordsThenHangUp(REMOTE_TEXT);
+    servers.push(watch.server, g);
+    watched = await listenLocal(watch.server);
+    garbage = await listenLocal(g);
     closed = `127.0.0.1:${await freePort()}`;
     h = await startRunHarness('plugin_service_runs', {
       pluginAddresses: PluginAddressPolicy.parse(`${example.address},${garbage},${closed}`),
@@ -246,7 +239,7 @@ describe("summarizer plugins in a service's run", () => {
         error: `plugin address ${watched} is not allowed on this worker; the operator lists allowed ones in PRECIS_PLUGIN_ADDRESSES`,
       },
     ]);
-    expect(accepted).toBe(0);
+    expect(watch.accepted()).toBe(0);
     const [run] = await h.db.query('SELECT error FROM runs WHERE id = $1', [r.run.id]);
     expect(JSON.stringify([run, errors])).not.toContain(REMOTE_TEXT);
     const [ledger] = await h.db.query(

@@ -1,6 +1,7 @@
 // Summarizer plugins for tests: the example plugin as its own process, and a plugin served in the
 // test's process from a given implementation (real gRPC both).
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { resolve } from 'node:path';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { type SummarizerServiceServer, SummarizerServiceService } from '@precis/contracts';
@@ -45,4 +46,27 @@ export async function serveTestPlugin(impl: SummarizerServiceServer): Promise<Ru
     ),
   );
   return { address: `127.0.0.1:${port}`, stop: async () => server.forceShutdown() };
+}
+
+// Listens on a free port of 127.0.0.1; resolves to "127.0.0.1:<port>".
+export function listenLocal(server: net.Server): Promise<string> {
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => ok(`127.0.0.1:${(server.address() as net.AddressInfo).port}`)),
+  );
+}
+
+// Open, but no plugin: answers like a server refusing the protocol, then hangs up.
+export function wordsThenHangUp(words: string): net.Server {
+  // Reads to the caller's hang-up: a socket left paused never closed and kept the Jest worker alive.
+  return net.createServer((socket) => socket.resume().end(`EFATAL ${words}\n`));
+}
+
+// Listens and counts connection attempts, to show that a refused address was never dialled.
+export function connectionCounter(): { server: net.Server; accepted(): number } {
+  let accepted = 0;
+  const server = net.createServer((socket) => {
+    accepted++;
+    socket.destroy();
+  });
+  return { server, accepted: () => accepted };
 }

@@ -7,7 +7,12 @@ import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SummaryRole } from '@precis/contracts';
 import { MemoryLlmStore } from '@precis/llm';
-import { type RunningPlugin, serveTestPlugin } from '../../../../test/support/plugins.js';
+import {
+  listenLocal as listen,
+  type RunningPlugin,
+  serveTestPlugin,
+  wordsThenHangUp,
+} from '../../../../test/support/plugins.js';
 import { freePort } from '../../../service/test/support/service-process.js';
 import { PluginCaller, PluginError } from '../../src/index.js';
 
@@ -24,12 +29,6 @@ const step = {
   index: 0,
   system: 's',
 };
-
-function listen(server: net.Server): Promise<string> {
-  return new Promise((ok) =>
-    server.listen(0, '127.0.0.1', () => ok(`127.0.0.1:${(server.address() as net.AddressInfo).port}`)),
-  );
-}
 
 // The call's failure, as the error it threw and the ledger row it left.
 async function failure(address: string, opaqueErrors: boolean, timeoutMs = 5000) {
@@ -64,11 +63,7 @@ describe('plugin call failures', () => {
 
   beforeAll(async () => {
     closed = `127.0.0.1:${await freePort()}`;
-    // Answers like a database refusing the protocol, then hangs up.
-    const g = net.createServer((socket) =>
-      // Read to the caller's hang-up: a socket left paused never closed and kept the Jest worker alive.
-      socket.resume().end(`EFATAL ${REMOTE_TEXT}\n`),
-    );
+    const g = wordsThenHangUp(REMOTE_TEXT);
     const h = http.createServer((_req, res) => res.end(REMOTE_TEXT));
     // Accepts the connection and never says anything.
     const q = net.createServer((socket) => held.push(socket));
