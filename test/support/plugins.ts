@@ -1,5 +1,5 @@
 // Summarizer plugins for tests: the example plugin as its own process, and a plugin served in the
-// test's process from a given implementation (real gRPC both).
+// test's process from a given implementation (real gRPC both); and servers that are no plugin.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { resolve } from 'node:path';
@@ -57,7 +57,7 @@ export function listenLocal(server: net.Server): Promise<string> {
 
 // Open, but no plugin: answers like a server refusing the protocol, then hangs up.
 export function wordsThenHangUp(words: string): net.Server {
-  // Reads to the caller's hang-up: a socket left paused never closed and kept the Jest worker alive.
+  // Reads to the caller's hang-up: a socket left paused never saw it and stayed open in the worker.
   return net.createServer((socket) => socket.resume().end(`EFATAL ${words}\n`));
 }
 
