@@ -3,11 +3,11 @@
 // before any connection is made or any run is written.
 // Needs the build: `npx turbo run build` (the gateway and the CLI run from dist).
 import { realpathSync } from 'node:fs';
-import net from 'node:net';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CreateRunRequest } from '@precis/contracts';
 import { startServe } from '../browser/serve-support.js';
+import { connectionCounter, listenLocal } from '../support/plugins.js';
 import { answer, authorized, type GatewayStack, startGatewayStack } from './gateway-support.js';
 import { repoRoot } from './runs-support.js';
 
@@ -40,19 +40,13 @@ describe('plugin addresses at the gateway', () => {
   let stack: GatewayStack;
   let base: string;
   // A listening port the spec names: a connection to it would be seen.
-  let accepted = 0;
-  const watch = net.createServer((socket) => {
-    accepted++;
-    socket.destroy();
-  });
+  const watch = connectionCounter();
   let watched: string;
 
   const runRows = async () => Number((await stack.db.query('SELECT COUNT(*) AS n FROM runs'))[0].n);
 
   beforeAll(async () => {
-    watched = await new Promise<string>((ok) =>
-      watch.listen(0, '127.0.0.1', () => ok(`127.0.0.1:${(watch.address() as net.AddressInfo).port}`)),
-    );
+    watched = await listenLocal(watch.server);
     stack = await startGatewayStack({
       name: 'plugins',
       env: { INGEST_ROOT: realpathSync(repoRoot), PRECIS_PLUGIN_ADDRESSES: ALLOWED },
@@ -61,7 +55,7 @@ describe('plugin addresses at the gateway', () => {
   }, 120_000);
 
   afterAll(async () => {
-    watch.close();
+    watch.server.close();
     await stack?.stop();
   });
 
@@ -70,14 +64,14 @@ describe('plugin addresses at the gateway', () => {
     expect([refused.status, refused.body.error]).toEqual([400, refusal(watched)]);
     const probe = await post(base, stack.key, { spec: spec('127.0.0.1:55432') });
     expect([probe.status, probe.body.error]).toEqual([400, refusal('127.0.0.1:55432')]);
-    expect([await runRows(), accepted]).toEqual([0, 0]);
+    expect([await runRows(), watch.accepted()]).toEqual([0, 0]);
   });
 
   it('refuses an unlisted address over gRPC with INVALID_ARGUMENT; no run is written', async () => {
     const request = CreateRunRequest.fromPartial({ specJson: JSON.stringify(spec(watched)), fresh: true });
     const got = await answer(authorized(stack.key), (md, o, cb) => stack.runs.createRun(request, md, o, cb));
     expect(got).toEqual({ code: status.INVALID_ARGUMENT, details: refusal(watched) });
-    expect([await runRows(), accepted]).toEqual([0, 0]);
+    expect([await runRows(), watch.accepted()]).toEqual([0, 0]);
   });
 
   it('creates the run when a pattern allows the address', async () => {

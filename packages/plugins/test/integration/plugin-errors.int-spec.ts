@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SummaryRole } from '@precis/contracts';
 import { MemoryLlmStore } from '@precis/llm';
 import {
-  listenLocal as listen,
+  listenLocal,
   type RunningPlugin,
   serveTestPlugin,
   wordsThenHangUp,
@@ -68,9 +68,9 @@ describe('plugin call failures', () => {
     // Accepts the connection and never says anything.
     const q = net.createServer((socket) => held.push(socket));
     servers.push(g, h, q);
-    silent = await listen(q);
-    garbage = await listen(g);
-    web = await listen(h);
+    silent = await listenLocal(q);
+    garbage = await listenLocal(g);
+    web = await listenLocal(h);
     postgres = `127.0.0.1:${new URL(process.env.DATABASE_URL ?? 'postgres://127.0.0.1:5432').port || 5432}`;
     failing = await serveTestPlugin({
       describe: (_c, done) =>
