@@ -12,6 +12,7 @@ import type { DataSource } from 'typeorm';
 import { builtInFamilies } from './built-in-families.js';
 import { sampleBackends, statementFloor, statementsOf } from './db-activity.js';
 import { cpuOf, cpuOfCommand } from './process-cpu.js';
+import { sdkFloor } from './sdk-floor.js';
 import { cpuProfileArgs, profiledHere, startServiceProcess } from './service-process.js';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -78,6 +79,7 @@ async function timedRun(
       [run.id],
     );
     return {
+      runId: run.id,
       wallMs,
       verifyTasks: v.tasks as number,
       verifyMs: v.ms as number,
@@ -95,13 +97,17 @@ async function timedRun(
 // `excluded`: CPU seconds of a role that were the bench's own measuring, taken out of it.
 function cpuMeter(
   roles: Record<string, () => number>,
-): (wallMs: number, excluded?: Record<string, number>) => { text: string; total: number } {
+): (
+  wallMs: number,
+  excluded?: Record<string, number>,
+) => { text: string; total: number; byRole: Record<string, number> } {
   const start = Object.fromEntries(Object.entries(roles).map(([k, f]) => [k, f()]));
   return (wallMs, excluded = {}) => {
     const used = Object.entries(roles).map(([k, f]) => [k, f() - start[k]! - (excluded[k] ?? 0)] as const);
     const total = used.reduce((a, [, v]) => a + v, 0);
     const cores = `${(total / (wallMs / 1000)).toFixed(2)} of ${availableParallelism()} cores busy`;
-    return { text: `${used.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}; ${cores}`, total };
+    const text = `${used.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}; ${cores}`;
+    return { text, total, byRole: Object.fromEntries(used) };
   };
 }
 
@@ -179,6 +185,7 @@ async function withVerifiers(
   const ports = procs.map((_, i) => 19_300 + 10 * n + i);
   const statements = { verifiers: await statementsOf(ports), here: databaseStatements() };
   const locks = await sampleBackends(db.url);
+  const chatsBefore = (await fake.stats()).completedChats;
   try {
     // `copies` of the four lead systems: 200 verify tasks each.
     const systems = Array.from({ length: copies }, (_, c) =>
@@ -198,7 +205,8 @@ async function withVerifiers(
       here: databaseStatements() - statements.here,
     };
     // The sampler's backend is in the postgres total: measuring is not the work measured.
-    return { ...r, cpu: meter(r.wallMs, { postgres: waits.samplerBackendCpuS }), sql, waits };
+    const calls = (await fake.stats()).completedChats - chatsBefore;
+    return { ...r, cpu: meter(r.wallMs, { postgres: waits.samplerBackendCpuS }), sql, waits, calls };
   } finally {
     for (const p of procs) p.kill('SIGTERM');
     await bus.deleteStreams();
@@ -233,6 +241,26 @@ async function absPhase(ds: DataSource, fake: FakeLlmProcess, capacity: number, 
   };
 }
 
+// How the verifiers' CPU per task splits: the openai SDK's own (the run's requests sent again
+// through it alone) and the rest, Precis's work around each call (claim, ledger, bus, parsing).
+async function sdkShare(
+  n: number,
+  r: Awaited<ReturnType<typeof withVerifiers>>,
+  db: DataSource,
+  fake: FakeLlmProcess,
+  pool: PoolOptions,
+): Promise<Record<string, number | string>> {
+  const spec = registry(fake.baseURL, pool.capacity).get('judge');
+  const floor = await sdkFloor(db, r.runId, spec, pool.perProcess);
+  const verifierMs = (1000 * (r.cpu.byRole.verifiers ?? 0)) / r.verifyTasks;
+  const sdkMs = (floor.cpuMsPerCall * r.calls) / r.verifyTasks;
+  return {
+    [`openai SDK alone: CPU ms per call (the ${n}-verifier run's ${floor.calls} requests sent again, ${pool.perProcess} at a time)`]:
+      floor.cpuMsPerCall,
+    [`${n} verifier(s): verifiers' CPU ms per verify task (all; the SDK's at that many calls; the rest)`]: `${verifierMs.toFixed(2)}; ${sdkMs.toFixed(2)}; ${(verifierMs - sdkMs).toFixed(2)}`,
+  };
+}
+
 // Throughput targets of n verifier processes, as multiples of one process's.
 const TARGETS: Record<number, number> = { 2: 1.8, 4: 3.2 };
 
@@ -257,6 +285,8 @@ async function scalingPhase(
     // cannot be met here however the work is spread.
     const cpuMsPerTask = (1000 * r.cpu.total) / r.verifyTasks;
     metrics[`${n} verifier(s): CPU ms per verify task (all processes, whole run)`] = cpuMsPerTask;
+    metrics[`${n} verifier(s): judge calls per verify task`] = r.calls / r.verifyTasks;
+    if (n === counts[0]) Object.assign(metrics, await sdkShare(n, r, db.ds, fake, pool));
     const per = (x: number) => (x / r.verifyTasks).toFixed(2);
     // This process plans the run and runs its summarize and score stages.
     metrics[`${n} verifier(s): SQL statements per verify task (verifiers; this process)`] =

@@ -44,6 +44,7 @@ export {
   type LlmClientOptions,
   sampleTemplateVersion,
 } from './client/llm-client.js';
+export { createOpenAiSdk } from './client/openai-sdk.js';
 export { splitReasoning } from './client/parse-response.js';
 export { PreflightError, type PreflightOptions, preflightModels } from './client/preflight.js';
 export type {
