@@ -1,3 +1,5 @@
+import { inParallel } from './in-parallel.js';
+
 // Load for the REST benches: `requests` GETs with an API key, `concurrency` in flight at once;
 // each latency in ms, sorted.
 export async function load(
@@ -7,18 +9,13 @@ export async function load(
   concurrency: number,
 ): Promise<number[]> {
   const times: number[] = [];
-  let next = 0;
-  const client = async () => {
-    while (next < requests) {
-      next++;
-      const t = performance.now();
-      const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
-      times.push(performance.now() - t);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, client));
+  await inParallel(requests, concurrency, async () => {
+    const t = performance.now();
+    const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
+    times.push(performance.now() - t);
+  });
   return times.sort((a, b) => a - b);
 }
 

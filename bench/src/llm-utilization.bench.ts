@@ -10,6 +10,7 @@ import {
 } from '@precis/llm';
 import { type FakeLlmStats, spawnFakeLlmProcess, startFakeLlmServer } from '@precis/testing';
 import type { DataSource } from 'typeorm';
+import { inParallel } from './in-parallel.js';
 
 type StoreKind = 'memory' | 'pg' | 'pg-batch' | 'pglite' | 'pglite-batch';
 const STORE_KINDS: StoreKind[] = ['memory', 'pg', 'pg-batch', 'pglite', 'pglite-batch'];
@@ -148,25 +149,20 @@ async function runVariant(
     );
     await client.close();
     await server.resetStats();
-    let next = 0;
     let errors = 0;
     const cpu0 = process.cpuUsage();
     const started = performance.now();
-    const worker = async () => {
-      while (next < o.calls) {
-        const i = next++;
-        await client
-          .chat({
-            model: 'bench',
-            messages: [{ role: 'user', content: `summarize item ${i}` }],
-            taskId: `b${i}`,
-          })
-          .catch(() => {
-            errors++;
-          });
-      }
-    };
-    await Promise.all(Array.from({ length: o.clients }, worker));
+    await inParallel(o.calls, o.clients, (i) =>
+      client
+        .chat({
+          model: 'bench',
+          messages: [{ role: 'user', content: `summarize item ${i}` }],
+          taskId: `b${i}`,
+        })
+        .catch(() => {
+          errors++;
+        }),
+    );
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpu0);
     await client.close();

@@ -1,7 +1,7 @@
-import type { ModelSpec } from '@precis/llm';
-import { createOpenAiSdk } from '@precis/llm';
+import { createOpenAiSdk, type ModelSpec } from '@precis/llm';
 import type OpenAI from 'openai';
 import type { DataSource } from 'typeorm';
+import { inParallel } from './in-parallel.js';
 
 // The openai SDK alone (with Precis's HTTP fetch), sending again the requests a run's verifiers
 // sent, `concurrency` at a time: the CPU per call that any client built on the SDK pays, so the
@@ -31,12 +31,4 @@ export async function sdkFloor(
   await inParallel(rows.length, concurrency, send);
   const used = process.cpuUsage(before);
   return { calls: rows.length, cpuMsPerCall: (used.user + used.system) / 1000 / rows.length };
-}
-
-async function inParallel(count: number, concurrency: number, work: (i: number) => Promise<unknown>) {
-  let next = 0;
-  const lane = async () => {
-    while (next < count) await work(next++);
-  };
-  await Promise.all(Array.from({ length: concurrency }, lane));
 }
