@@ -248,7 +248,7 @@ async function sdkShare(
   r: Awaited<ReturnType<typeof withVerifiers>>,
   db: DataSource,
   fake: FakeLlmProcess,
-  pool: PoolOptions,
+  pool: Pick<PoolOptions, 'capacity' | 'perProcess'>,
 ): Promise<Record<string, number | string>> {
   const spec = registry(fake.baseURL, pool.capacity).get('judge');
   const floor = await sdkFloor(db, r.runId, spec, pool.perProcess);
@@ -262,21 +262,23 @@ async function sdkShare(
 }
 
 // Throughput targets of n verifier processes, as multiples of one process's.
-const TARGETS: Record<number, number> = { 2: 1.8, 4: 3.2 };
+const TARGETS: Record<number, number> = { 2: 1.8, 4: 3.2, 16: 14 };
 
 // 2) Four EBS-AOS lead systems (one judge call per task at a time) by n verifier processes each.
 async function scalingPhase(
   counts: number[],
+  copies: number[],
   db: { url: string; ds: DataSource },
   fake: FakeLlmProcess,
-  pool: PoolOptions,
+  pool: Omit<PoolOptions, 'copies'>,
 ) {
   const metrics: Record<string, number | string> = {};
   let one = 0;
-  for (const n of counts) {
-    const r = await withVerifiers(n, db, fake, pool);
+  for (const [i, n] of counts.entries()) {
+    const r = await withVerifiers(n, db, fake, { ...pool, copies: copies[i]! });
     const perS = r.verifyTasks / (r.verifyMs / 1000);
     if (n === 1) one = perS;
+    metrics[`${n} verifier(s): verify tasks`] = r.verifyTasks;
     metrics[`${n} verifier(s): verify tasks/s`] = perS;
     metrics[`${n} verifier(s): verify s`] = r.verifyMs / 1000;
     if (one) metrics[`${n} verifier(s): x one process`] = perS / one;
@@ -286,7 +288,7 @@ async function scalingPhase(
     const cpuMsPerTask = (1000 * r.cpu.total) / r.verifyTasks;
     metrics[`${n} verifier(s): CPU ms per verify task (all processes, whole run)`] = cpuMsPerTask;
     metrics[`${n} verifier(s): judge calls per verify task`] = r.calls / r.verifyTasks;
-    if (n === counts[0]) Object.assign(metrics, await sdkShare(n, r, db.ds, fake, pool));
+    if (i === 0) Object.assign(metrics, await sdkShare(n, r, db.ds, fake, pool));
     const per = (x: number) => (x / r.verifyTasks).toFixed(2);
     // This process plans the run and runs its summarize and score stages.
     metrics[`${n} verifier(s): SQL statements per verify task (verifiers; this process)`] =
@@ -311,6 +313,27 @@ async function scalingPhase(
   return metrics;
 }
 
+// A comma-separated list of positive integers, or an error naming the flag.
+function positiveList(flag: string, text: string): number[] {
+  const list = text.split(',').map((x) => Number(x.trim()));
+  if (list.some((x) => !Number.isInteger(x) || x < 1))
+    throw new Error(
+      `kgds-verify: ${flag} ${text}: give positive whole numbers, comma-separated (e.g. 1,2,4)`,
+    );
+  return list;
+}
+
+// `--copies`: one number for every process count, or one per count.
+function copiesPerCount(text: string, counts: number[]): number[] {
+  const list = positiveList('--copies', text);
+  if (list.length === 1) return counts.map(() => list[0]!);
+  if (list.length !== counts.length)
+    throw new Error(
+      `kgds-verify: --copies ${text} gives ${list.length} numbers for ${counts.length} process counts (--processes ${counts.join(',')}): give one, or one per count`,
+    );
+  return list;
+}
+
 export async function run(args: string[]) {
   const { values } = parseArgs({
     args,
@@ -319,7 +342,8 @@ export async function run(args: string[]) {
       latency: { type: 'string', default: '100' },
       'per-process': { type: 'string', default: '16' },
       processes: { type: 'string', default: '1,2,4' },
-      // Copies of the four lead systems per process count (800 verify tasks each).
+      // Copies of the four lead systems (800 verify tasks each): one number for every process
+      // count, or one per count (`--processes 1,4,8,16 --copies 2,4,8,12`).
       copies: { type: 'string', default: '1' },
       // A folder for V8 CPU profiles: one per verifier process, and this process's (planning) per count.
       profile: { type: 'string' },
@@ -330,6 +354,8 @@ export async function run(args: string[]) {
   });
   const capacity = Number(values.capacity);
   const latency = Number(values.latency);
+  const counts = positiveList('--processes', String(values.processes));
+  const copies = copiesPerCount(String(values.copies), counts);
   const rulesFile = join(tmpdir(), `bench-kgds-rules-${process.pid}.json`);
   writeFileSync(rulesFile, JSON.stringify(judgeRules()));
   const fake = await spawnFakeLlmProcess([
@@ -355,25 +381,16 @@ export async function run(args: string[]) {
     const metrics = {
       'PostgreSQL backend CPU ms per statement (trivial read; one-row write; the same not waiting for the WAL flush)': `${floor.readMs.toFixed(3)}; ${floor.writeMs.toFixed(3)}; ${floor.writeAsyncMs.toFixed(3)}`,
       ...(await absPhase(ds, fake, capacity, latency)),
-      ...(await scalingPhase(
-        String(values.processes)
-          .split(',')
-          .map(Number)
-          .filter((x) => x > 0),
-        { url: tdb.url, ds },
-        fake,
-        {
-          capacity,
-          perProcess: Number(values['per-process']),
-          copies: Number(values.copies),
-          profileDir: values.profile,
-          unprepared,
-        },
-      )),
+      ...(await scalingPhase(counts, copies, { url: tdb.url, ds }, fake, {
+        capacity,
+        perProcess: Number(values['per-process']),
+        profileDir: values.profile,
+        unprepared,
+      })),
     };
     return {
       name: 'kgds-verify',
-      description: `KGDS verification against the fake server in its own process (latency ${latency} ms, capacity ${capacity}): (1) every sample of one ABS-AOS system (gold) judged embedded, wall vs the ideal, target <= 1.25x; (2) the 800 verify tasks (opinions, feedback) of four EBS-AOS lead systems (times --copies ${values.copies}) by 1, 2 and 4 verifier processes over NATS + PostgreSQL with ${values['per-process']} tasks each at a time, targets >= 1.8x and >= 3.2x of one; statements ${unprepared ? 'unprepared (--unprepared)' : 'prepared'}`,
+      description: `KGDS verification against the fake server in its own process (latency ${latency} ms, capacity ${capacity}): (1) every sample of one ABS-AOS system (gold) judged embedded, wall vs the ideal, target <= 1.25x; (2) the 800 verify tasks (opinions, feedback) of four EBS-AOS lead systems (times --copies ${values.copies}) by ${counts.join(', ')} verifier processes over NATS + PostgreSQL with ${values['per-process']} tasks each at a time, targets >= 1.8x and >= 3.2x of one; statements ${unprepared ? 'unprepared (--unprepared)' : 'prepared'}`,
       metrics,
     };
   } finally {
