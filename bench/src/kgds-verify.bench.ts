@@ -11,6 +11,7 @@ import { type FakeLlmProcess, spawnFakeLlmProcess } from '@precis/testing';
 import type { DataSource } from 'typeorm';
 import { builtInFamilies } from './built-in-families.js';
 import { sampleBackends, statementFloor, statementsOf } from './db-activity.js';
+import { intListFlag } from './flags.js';
 import { cpuOf, cpuOfCommand } from './process-cpu.js';
 import { sdkFloor } from './sdk-floor.js';
 import { cpuProfileArgs, profiledHere, startServiceProcess } from './service-process.js';
@@ -313,19 +314,9 @@ async function scalingPhase(
   return metrics;
 }
 
-// A comma-separated list of positive integers, or an error naming the flag.
-function positiveList(flag: string, text: string): number[] {
-  const list = text.split(',').map((x) => Number(x.trim()));
-  if (list.some((x) => !Number.isInteger(x) || x < 1))
-    throw new Error(
-      `kgds-verify: ${flag} ${text}: give positive whole numbers, comma-separated (e.g. 1,2,4)`,
-    );
-  return list;
-}
-
 // `--copies`: one number for every process count, or one per count.
 function copiesPerCount(text: string, counts: number[]): number[] {
-  const list = positiveList('--copies', text);
+  const list = intListFlag('kgds-verify', 'copies', text);
   if (list.length === 1) return counts.map(() => list[0]!);
   if (list.length !== counts.length)
     throw new Error(
@@ -354,7 +345,7 @@ export async function run(args: string[]) {
   });
   const capacity = Number(values.capacity);
   const latency = Number(values.latency);
-  const counts = positiveList('--processes', String(values.processes));
+  const counts = intListFlag('kgds-verify', 'processes', String(values.processes));
   const copies = copiesPerCount(String(values.copies), counts);
   const rulesFile = join(tmpdir(), `bench-kgds-rules-${process.pid}.json`);
   writeFileSync(rulesFile, JSON.stringify(judgeRules()));

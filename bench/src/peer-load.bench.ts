@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { intFlag } from './flags.js';
 import { CALLS_PER_PRODUCT, idealMs } from './peer-load/job.js';
 import { log, type VariantResult } from './peer-load/measure.js';
 import { type ClusterResult, runCluster } from './peer-load/precis-cluster.js';
@@ -45,12 +46,7 @@ function options(args: string[]) {
     },
     strict: true,
   });
-  const int = (name: string, v: string | undefined, min = 1) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min)
-      throw new Error(`peer-load: --${name} expects an integer >= ${min}, got "${v}"`);
-    return n;
-  };
+  const int = (name: string, v: string | undefined, min = 1) => intFlag('peer-load', name, v, min);
   const products = values.products
     ? int('products', values.products)
     : values.calls
